@@ -1,0 +1,383 @@
+/* shaderlib — compile Direct3D pixel shaders (HLSL, shader assembly,
+ * bytecode) into one IR and run them over float pixel spans.
+ *
+ * This is the library's only public header.  It knows nothing of GEGL or
+ * babl: pixels cross this boundary as interleaved RGBA float32.
+ *
+ * Life cycle:
+ *   SlProgram  — compiled, immutable, reference counted, shareable between
+ *                threads.  Reflects parameters and samplers.
+ *   SlBinding  — a program plus everything one draw needs: viewport size,
+ *                constant values, textures, sampler states.  Mutable until
+ *                sl_binding_prepare(); afterwards immutable and safe to
+ *                render from several threads at once.
+ *   SlScratch  — per-thread working memory reused between render calls.
+ *
+ * Conventions (shared by the CLI and the GEGL ops):
+ *   - pixel (x,y) of a viewport w×h has TEXCOORD0 = ((x+0.5)/w, (y+0.5)/h),
+ *     (0,0) is the top-left pixel;
+ *   - textures are RGBA float32, row 0 at the top;
+ *   - a sampler whose state nobody sets filters bilinearly and clamps to
+ *     the edge;
+ *   - a parameter nobody sets takes the shader's default, else zero.
+ */
+#ifndef SHADERLIB_H
+#define SHADERLIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics                                                         */
+/* ------------------------------------------------------------------ */
+
+typedef enum
+{
+  SL_SEVERITY_NOTE,
+  SL_SEVERITY_WARNING,
+  SL_SEVERITY_ERROR
+} SlSeverity;
+
+typedef struct
+{
+  SlSeverity  severity;
+  const char *file;      /* never NULL; "<source>" when unnamed */
+  int         line;      /* 1-based; 0 when not tied to a line */
+  int         column;    /* 1-based; 0 when not tied to a column */
+  const char *code;      /* stable short code, e.g. "E-SYNTAX"; may be "" */
+  const char *message;   /* one line, no trailing newline */
+} SlDiagnostic;
+
+typedef struct SlDiagnostics SlDiagnostics;
+
+SlDiagnostics      *sl_diagnostics_new        (void);
+void                sl_diagnostics_free       (SlDiagnostics *diags);
+void                sl_diagnostics_clear      (SlDiagnostics *diags);
+int                 sl_diagnostics_count      (const SlDiagnostics *diags);
+int                 sl_diagnostics_error_count(const SlDiagnostics *diags);
+const SlDiagnostic *sl_diagnostics_get        (const SlDiagnostics *diags,
+                                               int                  index);
+/* Adds one diagnostic (used by hosts that report their own errors in the
+ * same list, e.g. a bad parameter string). */
+void                sl_diagnostics_add        (SlDiagnostics *diags,
+                                               SlSeverity     severity,
+                                               const char    *file,
+                                               int            line,
+                                               int            column,
+                                               const char    *code,
+                                               const char    *format,
+                                               ...)
+  __attribute__ ((format (printf, 7, 8)));
+/* All diagnostics as "file:line:col: error: message\n" lines; g_free() it. */
+char               *sl_diagnostics_format     (const SlDiagnostics *diags);
+
+/* ------------------------------------------------------------------ */
+/* Compiling                                                           */
+/* ------------------------------------------------------------------ */
+
+typedef enum
+{
+  SL_LANGUAGE_AUTO = 0,     /* detect from content */
+  SL_LANGUAGE_HLSL,
+  SL_LANGUAGE_D3D9_ASM,     /* ps_1_1 … ps_3_0 assembly text */
+  SL_LANGUAGE_SM4_ASM,      /* ps_4_0 … ps_5_0 assembly text */
+  SL_LANGUAGE_D3D9_BYTECODE,/* D3D9 token stream (.ps/.pso/.cso) */
+  SL_LANGUAGE_DXBC          /* DXBC container (SM4/SM5) */
+} SlLanguage;
+
+/* Bits for SlCompileOptions.flags. */
+enum
+{
+  SL_COMPILE_NO_OPTIMIZE = 1u << 0, /* skip optimisation passes */
+  SL_COMPILE_VALIDATE    = 1u << 1, /* re-validate the IR after each pass */
+  SL_COMPILE_KEEP_DUMPS  = 1u << 2  /* keep IR text for sl_program_dump() */
+};
+
+typedef struct
+{
+  const char        *source;        /* text or bytecode */
+  size_t             length;        /* bytes; (size_t)-1 = NUL-terminated */
+  const char        *filename;      /* used in diagnostics and for
+                                       relative #include; may be NULL */
+  SlLanguage         language;
+  const char        *entry_point;   /* NULL = "main" */
+  const char        *profile;       /* NULL/"auto", "ps_2_0", "ps_3_0",
+                                       "ps_4_0", … */
+  const char *const *include_dirs;  /* NULL-terminated, may be NULL */
+  const char *const *defines;       /* NULL-terminated "NAME" or
+                                       "NAME=VALUE", may be NULL */
+  unsigned           flags;
+} SlCompileOptions;
+
+typedef struct SlProgram SlProgram;
+
+/* Compiles.  Returns NULL on error; diagnostics (errors and warnings) are
+ * appended to @diags when it is not NULL. */
+SlProgram  *sl_compile        (const SlCompileOptions *options,
+                               SlDiagnostics          *diags);
+SlProgram  *sl_program_ref    (SlProgram *program);
+void        sl_program_unref  (SlProgram *program);
+
+/* Detects the language of a source buffer from its content. */
+SlLanguage  sl_detect_language(const char *source, size_t length);
+const char *sl_language_name  (SlLanguage language);
+
+/* The shader model the program was compiled for, e.g. 20, 30, 40, 14. */
+int         sl_program_get_shader_model (const SlProgram *program);
+/* Number of colour outputs written (SV_Target0..n-1 / COLOR0..n-1). */
+int         sl_program_get_n_outputs    (const SlProgram *program);
+
+/* IR text of the program: stage 0 = before optimisation, 1 = after,
+ * 2 = the span program.  Needs SL_COMPILE_KEEP_DUMPS for stages 0/1.
+ * g_free() the result; NULL when unavailable. */
+char       *sl_program_dump   (const SlProgram *program, int stage);
+
+/* ------------------------------------------------------------------ */
+/* Reflection                                                          */
+/* ------------------------------------------------------------------ */
+
+typedef enum
+{
+  SL_SCALAR_FLOAT,   /* float, half, double (run as float32) */
+  SL_SCALAR_INT,
+  SL_SCALAR_UINT,
+  SL_SCALAR_BOOL
+} SlScalarType;
+
+typedef enum
+{
+  SL_ANNOTATION_STRING,
+  SL_ANNOTATION_FLOAT,
+  SL_ANNOTATION_INT,
+  SL_ANNOTATION_BOOL
+} SlAnnotationType;
+
+typedef struct
+{
+  const char       *name;
+  SlAnnotationType  type;
+  const char       *string_value;  /* for SL_ANNOTATION_STRING */
+  int               n_values;      /* numeric components, 1..16 */
+  double            values[16];
+} SlAnnotation;
+
+typedef struct
+{
+  const char         *name;
+  SlScalarType        type;
+  int                 rows;          /* 1 for scalars and vectors */
+  int                 columns;       /* vector size, or matrix columns */
+  int                 array_size;    /* 0 = not an array */
+  bool                row_major;
+  /* Where the parameter lives in the constant buffer, in 32-bit
+   * components (register cN.x = component 4*N), and how many components it
+   * spans there (padded per D3D register rules). */
+  size_t              offset;
+  size_t              size;
+  /* Default value, rows*columns*max(array_size,1) components in
+   * declaration order (row by row for matrices); NULL when none. */
+  const float        *default_value;
+  const char         *semantic;      /* NULL when none */
+  int                 n_annotations;
+  const SlAnnotation *annotations;
+} SlParam;
+
+typedef enum
+{
+  SL_TEXTURE_1D,
+  SL_TEXTURE_2D,
+  SL_TEXTURE_3D,
+  SL_TEXTURE_CUBE
+} SlTextureKind;
+
+typedef enum
+{
+  SL_FILTER_POINT,
+  SL_FILTER_LINEAR,
+  SL_FILTER_NONE            /* mip filter only: no mipmapping */
+} SlFilter;
+
+typedef enum
+{
+  SL_ADDRESS_CLAMP,
+  SL_ADDRESS_WRAP,
+  SL_ADDRESS_MIRROR,
+  SL_ADDRESS_BORDER,
+  SL_ADDRESS_MIRROR_ONCE
+} SlAddressMode;
+
+typedef enum
+{
+  SL_COMPARE_NEVER, SL_COMPARE_LESS, SL_COMPARE_EQUAL, SL_COMPARE_LESS_EQUAL,
+  SL_COMPARE_GREATER, SL_COMPARE_NOT_EQUAL, SL_COMPARE_GREATER_EQUAL,
+  SL_COMPARE_ALWAYS
+} SlCompareFunc;
+
+typedef struct
+{
+  SlFilter      min_filter, mag_filter, mip_filter;
+  SlAddressMode address_u, address_v, address_w;
+  float         border_color[4];
+  float         lod_bias, min_lod, max_lod;
+  SlCompareFunc compare;
+  bool          srgb;        /* decode sRGB on read */
+} SlSamplerState;
+
+/* Bilinear, no mips, clamp to edge, transparent black border. */
+void sl_sampler_state_init_default (SlSamplerState *state);
+
+typedef struct
+{
+  const char         *name;          /* sampler (or texture) variable */
+  int                 slot;          /* sN (combined) / tN (SM4 texture) */
+  SlTextureKind       kind;
+  bool                is_texture_object; /* SM4 Texture2D etc. */
+  /* State written in the shader (sampler_state {…}); NULL when none. */
+  const SlSamplerState *declared_state;
+  int                 n_annotations;
+  const SlAnnotation *annotations;
+} SlSamplerInfo;
+
+int                  sl_program_get_n_params   (const SlProgram *program);
+const SlParam       *sl_program_get_param      (const SlProgram *program,
+                                                int              index);
+const SlParam       *sl_program_find_param     (const SlProgram *program,
+                                                const char      *name);
+int                  sl_program_get_n_samplers (const SlProgram *program);
+const SlSamplerInfo *sl_program_get_sampler    (const SlProgram *program,
+                                                int              index);
+/* Size of the constant buffer the program reads, in 32-bit components. */
+size_t               sl_program_get_constants_size (const SlProgram *program);
+
+/* ------------------------------------------------------------------ */
+/* Textures                                                            */
+/* ------------------------------------------------------------------ */
+
+#define SL_MAX_MIP_LEVELS 16
+#define SL_MAX_SLOTS      16   /* texture and sampler slots per program */
+
+typedef struct
+{
+  int          width, height, depth;  /* depth 1 for 1D/2D; 6 for cube */
+  size_t       row_stride;            /* floats between rows */
+  size_t       slice_stride;          /* floats between slices/faces */
+  const float *texels;                /* RGBA float32 */
+} SlTextureLevel;
+
+typedef struct
+{
+  SlTextureKind  kind;
+  int            n_levels;            /* ≥ 1 */
+  SlTextureLevel levels[SL_MAX_MIP_LEVELS];
+  /* Optional window: when window_width > 0, level 0 describes a
+   * width×height image of which only the texels in the rectangle
+   * (window_x, window_y, window_width, window_height) are present, and
+   * levels[0].texels points at texel (window_x, window_y).  Reads outside
+   * the window return the nearest texel inside it.  Hosts use this to hand
+   * a tile plus its sampling margin instead of the whole image. */
+  int            window_x, window_y, window_width, window_height;
+} SlTexture;
+
+/* Fills a single-level 2D texture view over caller-owned pixels. */
+void sl_texture_init_2d (SlTexture   *texture,
+                         int          width,
+                         int          height,
+                         size_t       row_stride,
+                         const float *texels);
+
+/* ------------------------------------------------------------------ */
+/* Binding and rendering                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct SlBinding SlBinding;
+typedef struct SlScratch SlScratch;
+
+SlBinding *sl_binding_new          (SlProgram *program);
+void       sl_binding_free         (SlBinding *binding);
+SlProgram *sl_binding_get_program  (const SlBinding *binding);
+
+/* The render-target size that TEXCOORD0 and VPOS refer to. */
+void       sl_binding_set_viewport (SlBinding *binding,
+                                    int        width,
+                                    int        height);
+/* Sets a parameter by name from @n_values floats (converted to the
+ * parameter's type; fewer values than components repeat the last one).
+ * Returns false and adds a diagnostic when the name is unknown. */
+bool       sl_binding_set_param    (SlBinding     *binding,
+                                    const char    *name,
+                                    const float   *values,
+                                    int            n_values,
+                                    SlDiagnostics *diags);
+/* Parses "name=value; name=v,v,v" and sets each parameter. */
+bool       sl_binding_set_params_string (SlBinding     *binding,
+                                         const char    *params,
+                                         SlDiagnostics *diags);
+/* Writes raw 32-bit words into the constant buffer at @offset (in
+ * components); the words are floats or integers as the shader reads them. */
+void       sl_binding_set_constants(SlBinding  *binding,
+                                    size_t      offset,
+                                    const void *words,
+                                    size_t      n_words);
+/* Textures are views: the pixels must outlive every render call. */
+void       sl_binding_set_texture  (SlBinding       *binding,
+                                    int              slot,
+                                    const SlTexture *texture);
+void       sl_binding_set_sampler  (SlBinding            *binding,
+                                    int                   slot,
+                                    const SlSamplerState *state);
+/* Freezes the binding: specialises the program on the constant values and
+ * builds the span program.  Returns false (with diagnostics) on error. */
+bool       sl_binding_prepare      (SlBinding     *binding,
+                                    SlDiagnostics *diags);
+
+SlScratch *sl_scratch_new          (void);
+void       sl_scratch_free         (SlScratch *scratch);
+
+typedef struct
+{
+  float  *pixels;      /* RGBA float32, pixel (x,y) of the rect at
+                          pixels[y*row_stride + 4*x] */
+  size_t  row_stride;  /* floats */
+} SlTarget;
+
+/* Runs the prepared program for every pixel of the rectangle
+ * (x, y, width, height) in viewport coordinates and writes colour output i
+ * into targets[i] (i < n_targets).  A discarded pixel keeps whatever the
+ * target held, so a filter pre-fills the target with its input.
+ * @textures, when not NULL, holds SL_MAX_SLOTS entries that override the
+ * binding's textures for this call (NULL entries fall back), so threads
+ * can render different tiles with one prepared binding.  Returns false
+ * when the run hit a limit (e.g. loop iteration cap) and adds a
+ * diagnostic; pixels are still written.  Thread-safe for a prepared
+ * binding with one scratch per thread (@diags then must not be shared). */
+bool       sl_binding_render       (const SlBinding        *binding,
+                                    SlScratch              *scratch,
+                                    int                     x,
+                                    int                     y,
+                                    int                     width,
+                                    int                     height,
+                                    const SlTexture *const *textures,
+                                    const SlTarget         *targets,
+                                    int                     n_targets,
+                                    SlDiagnostics          *diags);
+
+/* How far from a pixel the program may sample, in texels of slot 0, when
+ * every texture coordinate is the pixel's TEXCOORD0 plus a constant offset;
+ * false when sampling is data dependent (the host must provide the whole
+ * input).  Valid after sl_binding_prepare(). */
+bool       sl_binding_get_sample_reach (const SlBinding *binding,
+                                        int             *left,
+                                        int             *top,
+                                        int             *right,
+                                        int             *bottom);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SHADERLIB_H */

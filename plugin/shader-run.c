@@ -1,0 +1,661 @@
+/* shader:run — runs an arbitrary HLSL / shader-assembly pixel shader as a
+ * GEGL filter.
+ *
+ * Design.  The op keeps two cached objects in its instance state, both
+ * guarded by one mutex:
+ *   - the compiled SlProgram, rebuilt only when source, file (path or
+ *     modification time), entry or profile change;
+ *   - a reference-counted "draw": the prepared SlBinding for one viewport
+ *     size and one params string, plus the sampling reach it reports.
+ * Both are built in prepare(), which GEGL calls before any process() on the
+ * node, so process() normally only takes a reference on the current draw
+ * under the mutex and renders without holding it.  A process() that races a
+ * property change keeps rendering with the draw it took; the new one is
+ * used by the next call.
+ *
+ * The op is a GeglOperationFilter that is not threaded by GEGL: process()
+ * fetches the input once for the whole requested rectangle (plus the
+ * sampling margin, or the whole input when sampling is data dependent) and
+ * splits the rendering itself with gegl_parallel_distribute_area(), each
+ * worker with its own SlScratch.  That way a shader that may read anywhere
+ * does not make every worker fetch the whole image.
+ *
+ * Coordinates: the viewport is the input's bounding box, so TEXCOORD0 is
+ * the pixel centre normalised over the input and output pixel (x,y) is
+ * viewport pixel (x-bx, y-by).  Every sampler slot sees the input.
+ *
+ * Failure: any error diagnostic (compile, unreadable file, bad params,
+ * failed prepare) makes the op pass its input through unchanged; the
+ * formatted diagnostics are stored in the "error" property and reported
+ * with one g_warning per change.  The property is written without a
+ * notify on purpose: a notify invalidates the node, which would schedule
+ * another prepare from inside this one.
+ */
+
+#include "config.h"
+#include <glib/gi18n-lib.h>
+
+#ifdef GEGL_PROPERTIES
+
+property_string (source, _("Shader source"), "")
+  description (_("HLSL or Direct3D shader assembly source of the pixel "
+                 "shader; ignored when a shader file is set"))
+  ui_meta ("multiline", "true")
+
+property_file_path (file, _("Shader file"), "")
+  description (_("Path of a shader source or compiled bytecode file "
+                 "(.hlsl, .fx, .asm, .ps, .cso); takes precedence over "
+                 "the source text"))
+
+property_string (entry, _("Entry point"), "main")
+  description (_("Name of the shader function to run"))
+
+property_string (profile, _("Profile"), "auto")
+  description (_("Shader model to compile for, e.g. ps_2_0, ps_3_0, "
+                 "ps_4_0, or auto"))
+
+property_string (params, _("Parameters"), "")
+  description (_("Values for the shader's uniform parameters, as "
+                 "\"name=value; name=v,v,v\""))
+
+property_string (error, _("Errors"), "")
+  description (_("Diagnostics of the last compilation; empty when the "
+                 "shader compiled and runs"))
+  ui_meta ("error", "true")
+
+#else
+
+#define GEGL_OP_FILTER
+#define GEGL_OP_NAME     shader_run
+#define GEGL_OP_C_SOURCE shader-run.c
+
+#include "gegl-op.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "shaderlib.h"
+
+#define SHADER_RUN_FORMAT "R'G'B'A float"
+
+typedef struct
+{
+  SlProgram     *program;     /* owned reference */
+  SlBinding     *binding;     /* prepared; NULL when it failed */
+  GeglRectangle  bbox;        /* input bounding box = viewport */
+  gboolean       bounded;     /* sampling reach is known */
+  gint           reach_left, reach_top, reach_right, reach_bottom;
+  gint           runtime_warned;  /* atomic: limit warning given */
+  /* Stands in for the input until process() supplies the real pixels, so
+   * the binding never holds a dangling texture view. */
+  gfloat         placeholder_texel[4];
+  SlTexture      placeholder;
+} Draw;
+
+typedef struct
+{
+  GMutex     mutex;
+
+  /* compile key */
+  gboolean   compiled;
+  gchar     *key_source;
+  gchar     *key_file;
+  gint64     key_mtime;
+  gchar     *key_entry;
+  gchar     *key_profile;
+
+  SlProgram *program;         /* NULL when there is nothing to run */
+  gchar     *compile_diags;   /* formatted, may be NULL */
+  gboolean   compile_failed;
+
+  /* draw key */
+  Draw      *draw;
+  gboolean   draw_valid;
+  gchar     *draw_params;
+  GeglRectangle draw_bbox;
+  gchar     *draw_diags;
+  gboolean   draw_failed;
+} State;
+
+static void
+draw_clear (gpointer data)
+{
+  Draw *draw = data;
+
+  g_clear_pointer (&draw->binding, sl_binding_free);
+  g_clear_pointer (&draw->program, sl_program_unref);
+}
+
+static void
+draw_unref (Draw *draw)
+{
+  g_atomic_rc_box_release_full (draw, draw_clear);
+}
+
+static State *
+get_state (GeglOperation *operation)
+{
+  return GEGL_PROPERTIES (operation)->user_data;
+}
+
+static gchar *
+format_diagnostics (SlDiagnostics *diags)
+{
+  gchar *text;
+
+  if (sl_diagnostics_count (diags) == 0)
+    return NULL;
+  text = sl_diagnostics_format (diags);
+  if (text)
+    g_strchomp (text);
+  return text;
+}
+
+static gint64
+file_mtime (const gchar *path)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0)
+    return -1;
+  return (gint64) st.st_mtime;
+}
+
+/* Compiles when the compile key changed.  Returns TRUE when it did (so the
+ * caller knows the draw is stale).  Called with the mutex held. */
+static gboolean
+update_program (State          *state,
+                GeglProperties *o)
+{
+  const gchar      *file   = (o->file && o->file[0]) ? o->file : NULL;
+  const gchar      *source = file ? NULL : o->source;
+  gint64            mtime  = file ? file_mtime (file) : 0;
+  SlDiagnostics    *diags;
+  SlCompileOptions  options;
+  gchar            *contents = NULL;
+  gsize             length   = 0;
+
+  if (state->compiled &&
+      g_strcmp0 (state->key_file, file) == 0 &&
+      g_strcmp0 (state->key_source, source) == 0 &&
+      g_strcmp0 (state->key_entry, o->entry) == 0 &&
+      g_strcmp0 (state->key_profile, o->profile) == 0 &&
+      state->key_mtime == mtime)
+    return FALSE;
+
+  g_free (state->key_file);
+  g_free (state->key_source);
+  g_free (state->key_entry);
+  g_free (state->key_profile);
+  state->key_file    = g_strdup (file);
+  state->key_source  = g_strdup (source);
+  state->key_entry   = g_strdup (o->entry);
+  state->key_profile = g_strdup (o->profile);
+  state->key_mtime   = mtime;
+  state->compiled    = TRUE;
+
+  g_clear_pointer (&state->program, sl_program_unref);
+  g_clear_pointer (&state->compile_diags, g_free);
+  state->compile_failed = FALSE;
+
+  diags = sl_diagnostics_new ();
+
+  if (file)
+    {
+      GError *error = NULL;
+
+      if (! g_file_get_contents (file, &contents, &length, &error))
+        {
+          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-IO",
+                              _("cannot read shader file: %s"),
+                              error->message);
+          g_error_free (error);
+        }
+    }
+  else if (source && source[0])
+    {
+      contents = g_strdup (source);
+      length   = strlen (source);
+    }
+
+  if (contents)
+    {
+      memset (&options, 0, sizeof (options));
+      options.source      = contents;
+      options.length      = length;
+      options.filename    = file ? file : "shader:run";
+      options.language    = SL_LANGUAGE_AUTO;
+      options.entry_point = (o->entry && o->entry[0]) ? o->entry : NULL;
+      options.profile     = (o->profile && o->profile[0]) ? o->profile : NULL;
+
+      state->program = sl_compile (&options, diags);
+      if (! state->program && sl_diagnostics_error_count (diags) == 0)
+        sl_diagnostics_add (diags, SL_SEVERITY_ERROR, options.filename, 0, 0,
+                            "", "%s", _("the shader failed to compile"));
+    }
+
+  state->compile_failed = sl_diagnostics_error_count (diags) > 0;
+  state->compile_diags  = format_diagnostics (diags);
+
+  g_free (contents);
+  sl_diagnostics_free (diags);
+  return TRUE;
+}
+
+static Draw *
+build_draw (SlProgram           *program,
+            const GeglRectangle *bbox,
+            const gchar         *params,
+            SlDiagnostics       *diags)
+{
+  Draw     *draw = g_atomic_rc_box_new0 (Draw);
+  gboolean  ok   = TRUE;
+  gint      i;
+
+  draw->program = sl_program_ref (program);
+  draw->bbox    = *bbox;
+
+  sl_texture_init_2d (&draw->placeholder, bbox->width, bbox->height, 4,
+                      draw->placeholder_texel);
+  draw->placeholder.window_x      = 0;
+  draw->placeholder.window_y      = 0;
+  draw->placeholder.window_width  = 1;
+  draw->placeholder.window_height = 1;
+
+  draw->binding = sl_binding_new (program);
+  sl_binding_set_viewport (draw->binding, bbox->width, bbox->height);
+
+  for (i = 0; i < sl_program_get_n_samplers (program); i++)
+    {
+      const SlSamplerInfo *info = sl_program_get_sampler (program, i);
+
+      if (info && info->slot >= 0 && info->slot < SL_MAX_SLOTS)
+        sl_binding_set_texture (draw->binding, info->slot,
+                                &draw->placeholder);
+    }
+
+  if (params && params[0])
+    ok = sl_binding_set_params_string (draw->binding, params, diags);
+
+  if (ok)
+    ok = sl_binding_prepare (draw->binding, diags);
+
+  if (ok && sl_diagnostics_error_count (diags) == 0)
+    {
+      draw->bounded = sl_binding_get_sample_reach (draw->binding,
+                                                   &draw->reach_left,
+                                                   &draw->reach_top,
+                                                   &draw->reach_right,
+                                                   &draw->reach_bottom);
+    }
+  else
+    {
+      g_clear_pointer (&draw->binding, sl_binding_free);
+    }
+
+  return draw;
+}
+
+/* Brings program and draw up to date with the properties and the input's
+ * bounding box and refreshes the "error" property.  Called with the mutex
+ * held.  Returns the diagnostics to warn about (newly failed), or NULL. */
+static gchar *
+update_state (GeglOperation       *operation,
+              const GeglRectangle *bbox)
+{
+  GeglProperties *o        = GEGL_PROPERTIES (operation);
+  State          *state    = get_state (operation);
+  gboolean        changed  = update_program (state, o);
+  gboolean        draw_new = FALSE;
+  gchar          *warning  = NULL;
+  GeglRectangle   empty    = { 0, 0, 0, 0 };
+
+  if (! bbox)
+    bbox = &empty;
+
+  if (changed ||
+      ! state->draw_valid ||
+      g_strcmp0 (state->draw_params, o->params) != 0 ||
+      ! gegl_rectangle_equal (&state->draw_bbox, bbox))
+    {
+      g_clear_pointer (&state->draw, draw_unref);
+      g_clear_pointer (&state->draw_diags, g_free);
+      g_free (state->draw_params);
+      state->draw_params = g_strdup (o->params);
+      state->draw_bbox   = *bbox;
+      state->draw_valid  = TRUE;
+      state->draw_failed = FALSE;
+      draw_new = TRUE;
+
+      if (state->program && bbox->width > 0 && bbox->height > 0)
+        {
+          SlDiagnostics *diags = sl_diagnostics_new ();
+
+          state->draw = build_draw (state->program, bbox, o->params, diags);
+          state->draw_failed = state->draw->binding == NULL;
+          if (state->draw_failed && sl_diagnostics_error_count (diags) == 0)
+            sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "shader:run", 0, 0,
+                                "", "%s",
+                                _("the shader could not be prepared"));
+          state->draw_diags = format_diagnostics (diags);
+          sl_diagnostics_free (diags);
+        }
+    }
+
+  if (changed || draw_new)
+    {
+      gchar *text;
+
+      if (state->compile_diags && state->draw_diags)
+        text = g_strconcat (state->compile_diags, "\n",
+                            state->draw_diags, NULL);
+      else
+        text = g_strdup (state->compile_diags ? state->compile_diags
+                         : state->draw_diags ? state->draw_diags : "");
+
+      /* A new failure is reported once; re-preparing an unchanged failing
+       * shader for another bounding box stays quiet. */
+      if ((changed && state->compile_failed) ||
+          (draw_new && state->draw_failed &&
+           g_strcmp0 (text, o->error) != 0))
+        warning = g_strdup (text);
+
+      g_free (o->error);
+      o->error = text;
+    }
+
+  return warning;
+}
+
+static Draw *
+acquire_draw (GeglOperation *operation)
+{
+  State         *state = get_state (operation);
+  GeglRectangle *bbox;
+  Draw          *draw = NULL;
+  gchar         *warning;
+
+  bbox = gegl_operation_source_get_bounding_box (operation, "input");
+
+  g_mutex_lock (&state->mutex);
+  warning = update_state (operation, bbox);
+  if (state->draw && state->draw->binding)
+    draw = g_atomic_rc_box_acquire (state->draw);
+  g_mutex_unlock (&state->mutex);
+
+  if (warning)
+    {
+      g_warning ("shader:run: %s", warning);
+      g_free (warning);
+    }
+
+  return draw;
+}
+
+static void
+prepare (GeglOperation *operation)
+{
+  const Babl *space  = gegl_operation_get_source_space (operation, "input");
+  const Babl *format = babl_format_with_space (SHADER_RUN_FORMAT, space);
+  Draw       *draw;
+
+  gegl_operation_set_format (operation, "input", format);
+  gegl_operation_set_format (operation, "output", format);
+
+  draw = acquire_draw (operation);
+  if (draw)
+    draw_unref (draw);
+}
+
+static GeglRectangle
+get_required_for_output (GeglOperation       *operation,
+                         const gchar         *input_pad,
+                         const GeglRectangle *roi)
+{
+  GeglRectangle *bbox;
+  GeglRectangle  empty = { 0, 0, 0, 0 };
+
+  bbox = gegl_operation_source_get_bounding_box (operation, "input");
+  return bbox ? *bbox : empty;
+}
+
+static GeglRectangle
+get_cached_region (GeglOperation       *operation,
+                   const GeglRectangle *roi)
+{
+  State         *state  = get_state (operation);
+  GeglRectangle  region = *roi;
+
+  /* A shader that may read anywhere is rendered in one go, so the whole
+   * input is fetched once instead of once per chunk. */
+  g_mutex_lock (&state->mutex);
+  if (state->draw && state->draw->binding && ! state->draw->bounded)
+    region = state->draw->bbox;
+  g_mutex_unlock (&state->mutex);
+
+  return region;
+}
+
+typedef struct
+{
+  const Draw    *draw;
+  SlTexture      texture;
+  GeglRectangle  result;     /* rectangle of out[] */
+  gfloat        *out;
+  gint           failed;     /* atomic */
+  GMutex         lock;
+  gchar         *failure;    /* first runtime diagnostic */
+} RenderJob;
+
+static void
+render_area (const GeglRectangle *area,
+             gpointer             user_data)
+{
+  RenderJob             *job     = user_data;
+  const Draw            *draw    = job->draw;
+  const SlTexture       *textures[SL_MAX_SLOTS];
+  SlScratch             *scratch = sl_scratch_new ();
+  SlDiagnostics         *diags   = sl_diagnostics_new ();
+  SlTarget               target;
+  gint                   i;
+
+  for (i = 0; i < SL_MAX_SLOTS; i++)
+    textures[i] = &job->texture;
+
+  target.row_stride = (gsize) job->result.width * 4;
+  target.pixels     = job->out
+                      + (gsize) (area->y - job->result.y) * target.row_stride
+                      + (gsize) (area->x - job->result.x) * 4;
+
+  if (! sl_binding_render (draw->binding, scratch,
+                           area->x - draw->bbox.x, area->y - draw->bbox.y,
+                           area->width, area->height,
+                           textures, &target, 1, diags))
+    {
+      g_mutex_lock (&job->lock);
+      if (! job->failure)
+        {
+          job->failure = format_diagnostics (diags);
+          if (! job->failure)
+            job->failure = g_strdup (_("the shader hit an execution limit"));
+        }
+      g_mutex_unlock (&job->lock);
+    }
+
+  sl_diagnostics_free (diags);
+  sl_scratch_free (scratch);
+}
+
+static gboolean
+process (GeglOperation       *operation,
+         GeglBuffer          *input,
+         GeglBuffer          *output,
+         const GeglRectangle *result,
+         gint                 level)
+{
+  const Babl    *format = gegl_operation_get_format (operation, "output");
+  Draw          *draw;
+  GeglRectangle  render;
+  GeglRectangle  fetch;
+  RenderJob      job;
+  gfloat        *in_pixels;
+  gfloat        *out_pixels;
+  gint           y;
+
+  draw = acquire_draw (operation);
+
+  if (! draw ||
+      ! gegl_rectangle_intersect (&render, result, &draw->bbox))
+    {
+      if (input)
+        gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
+      if (draw)
+        draw_unref (draw);
+      return TRUE;
+    }
+
+  if (draw->bounded)
+    {
+      /* One texel more than the reach on each side covers the second tap
+       * of bilinear filtering. */
+      fetch.x      = render.x - draw->reach_left - 1;
+      fetch.y      = render.y - draw->reach_top - 1;
+      fetch.width  = render.width + draw->reach_left + draw->reach_right + 2;
+      fetch.height = render.height + draw->reach_top + draw->reach_bottom + 2;
+      gegl_rectangle_intersect (&fetch, &fetch, &draw->bbox);
+    }
+  else
+    {
+      fetch = draw->bbox;
+    }
+
+  in_pixels  = g_try_malloc_n ((gsize) fetch.width * fetch.height,
+                               4 * sizeof (gfloat));
+  out_pixels = g_try_malloc0_n ((gsize) result->width * result->height,
+                                4 * sizeof (gfloat));
+  if (! in_pixels || ! out_pixels)
+    {
+      g_warning ("shader:run: out of memory for a %d×%d region",
+                 fetch.width, fetch.height);
+      g_free (in_pixels);
+      g_free (out_pixels);
+      gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
+      draw_unref (draw);
+      return TRUE;
+    }
+
+  gegl_buffer_get (input, &fetch, 1.0, format, in_pixels,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+
+  /* Pre-fill with the input so discarded pixels keep it; the render
+   * rectangle lies inside the fetched one. */
+  for (y = render.y; y < render.y + render.height; y++)
+    memcpy (out_pixels + ((gsize) (y - result->y) * result->width
+                          + (render.x - result->x)) * 4,
+            in_pixels + ((gsize) (y - fetch.y) * fetch.width
+                         + (render.x - fetch.x)) * 4,
+            (gsize) render.width * 4 * sizeof (gfloat));
+
+  memset (&job, 0, sizeof (job));
+  job.draw   = draw;
+  job.result = *result;
+  job.out    = out_pixels;
+  g_mutex_init (&job.lock);
+  sl_texture_init_2d (&job.texture, draw->bbox.width, draw->bbox.height,
+                      (gsize) fetch.width * 4, in_pixels);
+  job.texture.window_x      = fetch.x - draw->bbox.x;
+  job.texture.window_y      = fetch.y - draw->bbox.y;
+  job.texture.window_width  = fetch.width;
+  job.texture.window_height = fetch.height;
+
+  gegl_parallel_distribute_area (&render,
+                                 gegl_operation_get_pixels_per_thread (operation),
+                                 GEGL_SPLIT_STRATEGY_HORIZONTAL,
+                                 render_area, &job);
+
+  if (job.failure)
+    {
+      if (g_atomic_int_compare_and_exchange (&draw->runtime_warned, 0, 1))
+        g_warning ("shader:run: %s", job.failure);
+      g_free (job.failure);
+    }
+  g_mutex_clear (&job.lock);
+
+  gegl_buffer_set (output, result, 0, format, out_pixels,
+                   GEGL_AUTO_ROWSTRIDE);
+
+  g_free (in_pixels);
+  g_free (out_pixels);
+  draw_unref (draw);
+  return TRUE;
+}
+
+static void
+constructed (GObject *object)
+{
+  State *state = g_new0 (State, 1);
+
+  g_mutex_init (&state->mutex);
+  GEGL_PROPERTIES (object)->user_data = state;
+
+  G_OBJECT_CLASS (gegl_op_parent_class)->constructed (object);
+}
+
+static void
+finalize (GObject *object)
+{
+  GeglProperties *o     = GEGL_PROPERTIES (object);
+  State          *state = o->user_data;
+
+  if (state)
+    {
+      g_clear_pointer (&state->draw, draw_unref);
+      g_clear_pointer (&state->program, sl_program_unref);
+      g_free (state->key_source);
+      g_free (state->key_file);
+      g_free (state->key_entry);
+      g_free (state->key_profile);
+      g_free (state->compile_diags);
+      g_free (state->draw_params);
+      g_free (state->draw_diags);
+      g_mutex_clear (&state->mutex);
+      g_free (state);
+      o->user_data = NULL;
+    }
+
+  G_OBJECT_CLASS (gegl_op_parent_class)->finalize (object);
+}
+
+static void
+gegl_op_class_init (GeglOpClass *klass)
+{
+  GObjectClass             *object_class    = G_OBJECT_CLASS (klass);
+  GeglOperationClass       *operation_class = GEGL_OPERATION_CLASS (klass);
+  GeglOperationFilterClass *filter_class    = GEGL_OPERATION_FILTER_CLASS (klass);
+
+  object_class->constructed = constructed;
+  object_class->finalize    = finalize;
+
+  operation_class->prepare                 = prepare;
+  operation_class->get_required_for_output = get_required_for_output;
+  operation_class->get_cached_region       = get_cached_region;
+  /* process() splits the work itself, after one shared fetch. */
+  operation_class->threaded                = FALSE;
+  operation_class->want_in_place           = FALSE;
+
+  filter_class->process = process;
+
+  gegl_operation_class_set_keys (operation_class,
+    "name",            "shader:run",
+    "title",           _("Run Pixel Shader"),
+    "categories",      "generic:shaders",
+    "description",
+      _("Runs an HLSL or Direct3D shader-assembly pixel shader on every "
+        "pixel.  TEXCOORD0 is the pixel centre normalised over the input; "
+        "every sampler reads the input image."),
+    "gimp:menu-path",  "<Image>/Filters/Shaders",
+    "gimp:menu-label", _("Run Pixel Shader..."),
+    NULL);
+}
+
+#endif

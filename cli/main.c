@@ -1,0 +1,1129 @@
+/* gegl-shaders — command-line front end to shaderlib.
+ *
+ * One executable with git-style subcommands: `check` compiles and reports,
+ * `run` renders a shader over an image (or a blank canvas) and writes or
+ * probes the result, `test` hands over to the shader test runner when it is
+ * built in.  Each subcommand parses its own options with GOption; the
+ * option tables are built by one function per command so that
+ * `gegl-shaders help COMMAND` prints exactly what the parser accepts.
+ *
+ * Exit codes are part of the interface: 0 success, 1 a compile, render or
+ * I/O error (reported on stderr), 2 a usage error.  Diagnostics about the
+ * shader use shaderlib's "file:line:col: error: message" form; problems
+ * with the command line or images are prefixed with the program name.
+ * Numbers on the command line and in probe output are parsed and printed in
+ * the C locale whatever the user's locale, so scripts see stable text.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <gegl.h>
+
+#include "shaderlib.h"
+#include "image-io.h"
+#include "render.h"
+
+#ifdef HAVE_SHADER_TEST
+#include "shader-test.h"
+#endif
+
+#define EXIT_OK    0
+#define EXIT_ERROR 1
+#define EXIT_USAGE 2
+
+#define PROGRAM "gegl-shaders"
+
+/* Shader sources beyond this are certainly not shaders; refusing them
+ * early avoids handing the compiler gigabytes of garbage. */
+#define MAX_SOURCE_BYTES (64u << 20)
+#define MAX_VIEWPORT     65536
+#define MAX_JOBS         256
+#define DEFAULT_SIZE     512
+
+typedef struct
+{
+  /* shared by check and run */
+  char     *entry;
+  char     *profile;
+  char    **include_dirs;
+  char    **defines;
+  gboolean  help;
+  char     *file;          /* the one operand */
+  char    **argv_storage;  /* argument copies GOption parses */
+  char    **argv_view;     /* the array GOption rearranges */
+  /* run only */
+  char     *input;
+  char     *size;
+  char    **sets;
+  char    **textures;
+  char    **probes;
+  char     *output;
+  gboolean  linear;
+  int       depth;
+  int       jobs;
+} Options;
+
+static void
+options_clear (Options *o)
+{
+  g_free (o->entry);
+  g_free (o->profile);
+  g_strfreev (o->include_dirs);
+  g_strfreev (o->defines);
+  g_free (o->input);
+  g_free (o->size);
+  g_strfreev (o->sets);
+  g_strfreev (o->textures);
+  g_strfreev (o->probes);
+  g_free (o->output);
+  g_free (o->file);
+  g_strfreev (o->argv_storage);
+  g_free (o->argv_view);
+}
+
+static void
+print_error (const char *format,
+             ...) G_GNUC_PRINTF (1, 2);
+
+static void
+print_error (const char *format,
+             ...)
+{
+  va_list args;
+  char   *text;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* TRANSLATORS: prefix of the CLI's own error messages */
+  fprintf (stderr, _("%s: error: %s\n"), PROGRAM, text);
+  g_free (text);
+}
+
+static int
+usage_error (const char *command,
+             const char *message)
+{
+  print_error ("%s", message);
+  fprintf (stderr, _("Try '%s help %s'.\n"), PROGRAM, command);
+  return EXIT_USAGE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Option tables                                                       */
+/* ------------------------------------------------------------------ */
+
+static GOptionContext *
+make_context (const char *command,
+              Options    *o)
+{
+  const GOptionEntry compile_entries[] =
+  {
+    { "entry", 0, 0, G_OPTION_ARG_STRING, &o->entry,
+      N_("Entry point function (default: main)"), N_("NAME") },
+    { "profile", 0, 0, G_OPTION_ARG_STRING, &o->profile,
+      N_("Target profile, e.g. ps_2_0, ps_3_0, ps_4_0 (default: auto)"),
+      N_("PROFILE") },
+    { "include-dir", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->include_dirs,
+      N_("Add DIR to the #include search path (repeatable)"), N_("DIR") },
+    { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &o->defines,
+      N_("Define a preprocessor macro (repeatable)"), N_("NAME[=VALUE]") },
+    { "help", 'h', 0, G_OPTION_ARG_NONE, &o->help,
+      N_("Show this help"), NULL },
+    { NULL }
+  };
+  const GOptionEntry run_entries[] =
+  {
+    { "input", 'i', 0, G_OPTION_ARG_FILENAME, &o->input,
+      N_("Input image: sets the size, fills sampler slot 0 and pre-fills "
+         "the target"), N_("IMG") },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &o->size,
+      N_("Viewport size (default: the input's size, else 512x512)"),
+      N_("WxH") },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets,
+      N_("Set a shader parameter (repeatable)"), N_("NAME=V[,V...]") },
+    { "texture", 't', 0, G_OPTION_ARG_STRING_ARRAY, &o->textures,
+      N_("Bind an image to a sampler slot number or sampler name "
+         "(repeatable)"), N_("SLOT_OR_NAME=IMG") },
+    { "probe", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o->probes,
+      N_("Print pixel X,Y of the result as 'X Y R G B A' (repeatable)"),
+      N_("X,Y") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
+      N_("Write the result; the format follows the extension: .png, .pfm, "
+         ".exr, .tif, .jpg, .ppm, .webp, .hdr"), N_("OUT") },
+    { "linear", 0, 0, G_OPTION_ARG_NONE, &o->linear,
+      N_("Work in linear RGBA instead of perceptual R'G'B'A"), NULL },
+    { "depth", 0, 0, G_OPTION_ARG_INT, &o->depth,
+      N_("Bits per channel for .png/.ppm (8 or 16) and integer .tif "
+         "(default: 8 for PNG, float for TIFF)"), N_("BITS") },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs,
+      N_("Render with N threads (default: number of CPUs)"), N_("N") },
+    { NULL }
+  };
+  GOptionContext *context;
+  GOptionGroup   *main_group;
+  char           *prgname;
+
+  /* GOption prints the program name in the usage line; include the
+   * command so "Usage:" reads like what the user has to type. */
+  prgname = g_strdup_printf ("%s %s", PROGRAM, command);
+  g_set_prgname (prgname);
+  g_free (prgname);
+
+  context = g_option_context_new (_("FILE"));
+  g_option_context_set_help_enabled (context, FALSE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  main_group = g_option_group_new (NULL, NULL, NULL, NULL, NULL);
+  g_option_group_set_translation_domain (main_group, GETTEXT_PACKAGE);
+  g_option_group_add_entries (main_group, compile_entries);
+  if (g_str_equal (command, "run"))
+    {
+      g_option_group_add_entries (main_group, run_entries);
+      g_option_context_set_summary (context,
+        _("Render the pixel shader FILE over an image or a blank canvas.\n"
+          "Exit status: 0 on success, 1 on compile, render or I/O errors, "
+          "2 on usage errors."));
+    }
+  else
+    {
+      g_option_context_set_summary (context,
+        _("Compile the pixel shader FILE and report diagnostics.\n"
+          "Exit status: 0 when it compiles, 1 on errors, 2 on usage "
+          "errors."));
+    }
+  g_option_context_set_main_group (context, main_group);
+  return context;
+}
+
+static void
+print_main_help (FILE *stream)
+{
+  fprintf (stream,
+           _("Usage: %s COMMAND [OPTION…] FILE\n"
+             "\n"
+             "Compile and run Direct3D pixel shaders (HLSL, shader assembly, "
+             "bytecode).\n"
+             "\n"
+             "Commands:\n"
+             "  check FILE       compile FILE and print its diagnostics\n"
+             "  run FILE         render FILE; probe pixels or write an image\n"
+             "  test FILE…       run the test cases embedded in shaders\n"
+             "  help COMMAND     show the options of COMMAND\n"
+             "\n"
+             "Options:\n"
+             "  -h, --help       show this help\n"
+             "  -V, --version    show the version\n"),
+           PROGRAM);
+}
+
+static int
+print_command_help (const char *command,
+                    FILE       *stream)
+{
+  Options         o = { 0 };
+  GOptionContext *context;
+  char           *text;
+
+  if (g_str_equal (command, "test"))
+    {
+      fprintf (stream,
+               _("Usage: %s test FILE…\n"
+                 "\n"
+                 "Run the test cases embedded in shader files.\n"),
+               PROGRAM);
+      return EXIT_OK;
+    }
+  if (!g_str_equal (command, "check") && !g_str_equal (command, "run"))
+    {
+      print_error (_("unknown command '%s'"), command);
+      fprintf (stderr, _("Try '%s --help'.\n"), PROGRAM);
+      return EXIT_USAGE;
+    }
+  context = make_context (command, &o);
+  text = g_option_context_get_help (context, TRUE, NULL);
+  fputs (text, stream);
+  g_free (text);
+  g_option_context_free (context);
+  options_clear (&o);
+  return EXIT_OK;
+}
+
+/* GOption wants "-D NAME"; compilers taught everyone to write "-DNAME" and
+ * "-IDIR", so those are split before parsing. */
+static void
+split_attached_options (Options *o,
+                        int      argc,
+                        char   **argv)
+{
+  GPtrArray *args = g_ptr_array_new ();
+  gboolean   operands_only = FALSE;
+
+  for (int i = 0; i < argc; i++)
+    {
+      const char *arg = argv[i];
+
+      if (!operands_only && g_str_equal (arg, "--"))
+        operands_only = TRUE;
+      if (!operands_only && i > 0
+          && (g_str_has_prefix (arg, "-D") || g_str_has_prefix (arg, "-I"))
+          && arg[2] != '\0')
+        {
+          g_ptr_array_add (args, g_strndup (arg, 2));
+          g_ptr_array_add (args, g_strdup (arg + 2));
+        }
+      else
+        g_ptr_array_add (args, g_strdup (arg));
+    }
+  g_ptr_array_add (args, NULL);
+  o->argv_storage = (char **) g_ptr_array_free (args, FALSE);
+  o->argv_view = g_memdup2 (o->argv_storage,
+                            (g_strv_length (o->argv_storage) + 1)
+                            * sizeof (char *));
+}
+
+/* Parses the options of @command; on success o->file holds the operand.
+ * Returns -1 to go on, else an exit code. */
+static int
+parse_command_line (const char *command,
+                    Options    *o,
+                    int         argc,
+                    char      **argv)
+{
+  GOptionContext *context = make_context (command, o);
+  GError         *error = NULL;
+  int             status = -1;
+  char          **args;
+
+  split_attached_options (o, argc, argv);
+  args = o->argv_view;
+  argc = (int) g_strv_length (args);
+
+  if (!g_option_context_parse (context, &argc, &args, &error))
+    {
+      status = usage_error (command, error->message);
+      g_error_free (error);
+    }
+  else if (o->help)
+    {
+      char *text = g_option_context_get_help (context, TRUE, NULL);
+
+      fputs (text, stdout);
+      g_free (text);
+      status = EXIT_OK;
+    }
+  else if (argc < 2)
+    status = usage_error (command, _("missing shader FILE"));
+  else if (argc > 2)
+    {
+      char *message = g_strdup_printf (_("unexpected argument '%s'"),
+                                       args[2]);
+
+      status = usage_error (command, message);
+      g_free (message);
+    }
+  else
+    o->file = g_strdup (args[1]);
+  g_option_context_free (context);
+  return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* Compiling                                                           */
+/* ------------------------------------------------------------------ */
+
+static gboolean
+read_source (const char *path,
+             char      **contents,
+             gsize      *length)
+{
+  FILE    *file;
+  GString *text;
+  char     chunk[65536];
+  size_t   n;
+  gboolean ok = TRUE;
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      print_error (_("cannot read '%s': %s"), path, g_strerror (EISDIR));
+      return FALSE;
+    }
+  file = g_fopen (path, "rb");
+  if (file == NULL)
+    {
+      int saved = errno;
+
+      print_error (_("cannot read '%s': %s"), path, g_strerror (saved));
+      return FALSE;
+    }
+  text = g_string_new (NULL);
+  while ((n = fread (chunk, 1, sizeof chunk, file)) > 0)
+    {
+      if (text->len + n > MAX_SOURCE_BYTES)
+        {
+          print_error (_("cannot read '%s': file is larger than %u MiB"),
+                       path, MAX_SOURCE_BYTES >> 20);
+          ok = FALSE;
+          break;
+        }
+      g_string_append_len (text, chunk, n);
+    }
+  if (ok && ferror (file))
+    {
+      int saved = errno;
+
+      print_error (_("cannot read '%s': %s"), path, g_strerror (saved));
+      ok = FALSE;
+    }
+  fclose (file);
+  if (!ok)
+    {
+      g_string_free (text, TRUE);
+      return FALSE;
+    }
+  *length = text->len;
+  *contents = g_string_free (text, FALSE);
+  return TRUE;
+}
+
+static void
+print_diagnostics (const SlDiagnostics *diags)
+{
+  char *text;
+
+  if (sl_diagnostics_count (diags) == 0)
+    return;
+  text = sl_diagnostics_format (diags);
+  if (text != NULL)
+    fputs (text, stderr);
+  g_free (text);
+}
+
+/* Compiles @path; diagnostics (warnings too) go to stderr.  NULL on any
+ * failure, already reported. */
+static SlProgram *
+compile_file (const char    *path,
+              const Options *o)
+{
+  SlCompileOptions options = { 0 };
+  SlDiagnostics   *diags;
+  SlProgram       *program;
+  char            *source;
+  gsize            length;
+
+  if (!read_source (path, &source, &length))
+    return NULL;
+
+  options.source = source;
+  options.length = length;
+  options.filename = path;
+  options.language = SL_LANGUAGE_AUTO;
+  options.entry_point = o->entry;
+  options.profile = o->profile;
+  options.include_dirs = (const char *const *) o->include_dirs;
+  options.defines = (const char *const *) o->defines;
+  options.flags = 0;
+
+  diags = sl_diagnostics_new ();
+  program = sl_compile (&options, diags);
+  print_diagnostics (diags);
+  if (program == NULL && sl_diagnostics_error_count (diags) == 0)
+    print_error (_("%s: compilation failed without a diagnostic"), path);
+  sl_diagnostics_free (diags);
+  g_free (source);
+  return program;
+}
+
+static int
+command_check (int    argc,
+               char **argv)
+{
+  Options    o = { 0 };
+  SlProgram *program;
+  int        status;
+
+  status = parse_command_line ("check", &o, argc, argv);
+  if (status >= 0)
+    {
+      options_clear (&o);
+      return status;
+    }
+  program = compile_file (o.file, &o);
+  options_clear (&o);
+  if (program == NULL)
+    return EXIT_ERROR;
+  sl_program_unref (program);
+  return EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Argument parsing for run                                            */
+/* ------------------------------------------------------------------ */
+
+static gboolean
+parse_int (const char *text,
+           gint64      min,
+           gint64      max,
+           int        *value,
+           const char **end)
+{
+  char  *tail;
+  gint64 v;
+
+  if (!g_ascii_isdigit (*text) && *text != '-' && *text != '+')
+    return FALSE;
+  errno = 0;
+  v = g_ascii_strtoll (text, &tail, 10);
+  if (errno != 0 || tail == text || v < min || v > max)
+    return FALSE;
+  *value = (int) v;
+  *end = tail;
+  return TRUE;
+}
+
+static gboolean
+parse_size (const char *text,
+            int        *width,
+            int        *height)
+{
+  const char *p;
+
+  return parse_int (text, 1, MAX_VIEWPORT, width, &p)
+         && (*p == 'x' || *p == 'X')
+         && parse_int (p + 1, 1, MAX_VIEWPORT, height, &p)
+         && *p == '\0';
+}
+
+typedef struct
+{
+  int x, y;
+} Probe;
+
+static gboolean
+parse_probe (const char *text,
+             Probe      *probe)
+{
+  const char *p;
+
+  return parse_int (text, G_MININT, G_MAXINT, &probe->x, &p)
+         && *p == ','
+         && parse_int (p + 1, G_MININT, G_MAXINT, &probe->y, &p)
+         && *p == '\0';
+}
+
+/* "V[,V...]" into floats; booleans are accepted for bool parameters. */
+static gboolean
+parse_values (const char *text,
+              GArray     *values)
+{
+  char **parts = g_strsplit (text, ",", -1);
+  gboolean ok = parts[0] != NULL;
+
+  for (int i = 0; ok && parts[i] != NULL; i++)
+    {
+      char  *item = g_strstrip (parts[i]);
+      char  *tail;
+      float  v;
+
+      if (g_ascii_strcasecmp (item, "true") == 0)
+        v = 1.0f;
+      else if (g_ascii_strcasecmp (item, "false") == 0)
+        v = 0.0f;
+      else
+        {
+          double d;
+
+          errno = 0;
+          d = g_ascii_strtod (item, &tail);
+          if (*item == '\0' || *tail != '\0' || errno == ERANGE)
+            ok = FALSE;
+          v = (float) d;
+        }
+      g_array_append_val (values, v);
+    }
+  g_strfreev (parts);
+  return ok;
+}
+
+/* Splits "KEY=VALUE" at the first '='; both halves must be non-empty. */
+static gboolean
+split_assignment (const char *text,
+                  char      **key,
+                  char      **value)
+{
+  const char *eq = strchr (text, '=');
+
+  if (eq == NULL || eq == text || eq[1] == '\0')
+    return FALSE;
+  *key = g_strndup (text, eq - text);
+  *value = g_strdup (eq + 1);
+  return TRUE;
+}
+
+static char *
+join_param_names (const SlProgram *program)
+{
+  GString *names = g_string_new (NULL);
+  int      n = sl_program_get_n_params (program);
+
+  for (int i = 0; i < n; i++)
+    {
+      const SlParam *param = sl_program_get_param (program, i);
+
+      if (names->len > 0)
+        g_string_append (names, ", ");
+      g_string_append (names, param->name);
+    }
+  return g_string_free (names, FALSE);
+}
+
+static char *
+join_sampler_names (const SlProgram *program)
+{
+  GString *names = g_string_new (NULL);
+  int      n = sl_program_get_n_samplers (program);
+
+  for (int i = 0; i < n; i++)
+    {
+      const SlSamplerInfo *info = sl_program_get_sampler (program, i);
+
+      if (names->len > 0)
+        g_string_append (names, ", ");
+      g_string_append_printf (names, "%s (slot %d)",
+                              info->name ? info->name : "?", info->slot);
+    }
+  return g_string_free (names, FALSE);
+}
+
+static int
+param_components (const SlParam *param)
+{
+  return param->rows * param->columns * MAX (param->array_size, 1);
+}
+
+/* Applies every --set; returns an exit code, -1 when all went well. */
+static int
+apply_params (SlBinding     *binding,
+              const Options *o)
+{
+  SlProgram *program = sl_binding_get_program (binding);
+
+  for (int i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
+    {
+      char          *name = NULL, *text = NULL;
+      GArray        *values;
+      const SlParam *param;
+      int            status = -1;
+
+      if (!split_assignment (o->sets[i], &name, &text))
+        {
+          char *message = g_strdup_printf (_("--set expects NAME=V[,V...], "
+                                             "got '%s'"), o->sets[i]);
+
+          status = usage_error ("run", message);
+          g_free (message);
+          return status;
+        }
+      values = g_array_new (FALSE, FALSE, sizeof (float));
+      param = sl_program_find_param (program, name);
+      if (!parse_values (text, values))
+        {
+          char *message = g_strdup_printf (_("--set %s: invalid number in "
+                                             "'%s'"), name, text);
+
+          status = usage_error ("run", message);
+          g_free (message);
+        }
+      else if (param == NULL)
+        {
+          char *known = join_param_names (program);
+
+          if (*known != '\0')
+            print_error (_("unknown parameter '%s' (known parameters: %s)"),
+                         name, known);
+          else
+            print_error (_("unknown parameter '%s' (the shader has no "
+                           "parameters)"), name);
+          g_free (known);
+          status = EXIT_ERROR;
+        }
+      else if ((int) values->len > param_components (param))
+        {
+          print_error (_("parameter '%s' has %d component(s) but %u values "
+                         "were given"), name, param_components (param),
+                       values->len);
+          status = EXIT_ERROR;
+        }
+      else
+        {
+          SlDiagnostics *diags = sl_diagnostics_new ();
+
+          if (!sl_binding_set_param (binding, name,
+                                     (const float *) values->data,
+                                     (int) values->len, diags))
+            {
+              print_diagnostics (diags);
+              if (sl_diagnostics_count (diags) == 0)
+                print_error (_("cannot set parameter '%s'"), name);
+              status = EXIT_ERROR;
+            }
+          sl_diagnostics_free (diags);
+        }
+      g_array_free (values, TRUE);
+      g_free (name);
+      g_free (text);
+      if (status >= 0)
+        return status;
+    }
+  return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* run                                                                 */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  Options     o;
+  Probe      *probes;
+  int         n_probes;
+  int         width, height;   /* viewport; 0 until known */
+  SlProgram  *program;
+  SlBinding  *binding;
+  GsImage    *input;
+  GsImage    *target;
+  GPtrArray  *texture_images;  /* GsImage*, owned */
+  SlTexture   textures[SL_MAX_SLOTS];
+  gboolean    slot_bound[SL_MAX_SLOTS];
+  SlTexture   blank_texture;
+  float       blank_texel[4];
+  gboolean    gegl_ready;
+} RunState;
+
+static void
+run_state_clear (RunState *s)
+{
+  if (s->binding != NULL)
+    sl_binding_free (s->binding);
+  if (s->program != NULL)
+    sl_program_unref (s->program);
+  gs_image_free (s->input);
+  gs_image_free (s->target);
+  if (s->texture_images != NULL)
+    g_ptr_array_free (s->texture_images, TRUE);
+  g_free (s->probes);
+  options_clear (&s->o);
+  if (s->gegl_ready)
+    gegl_exit ();
+}
+
+/* Validates everything that does not need the shader or the images, so
+ * usage errors come out before any expensive work. */
+static int
+check_run_arguments (RunState *s)
+{
+  Options *o = &s->o;
+
+  if (o->size != NULL && !parse_size (o->size, &s->width, &s->height))
+    {
+      char *message = g_strdup_printf (_("--size expects WxH with both "
+                                         "between 1 and %d, got '%s'"),
+                                       MAX_VIEWPORT, o->size);
+      int   status = usage_error ("run", message);
+
+      g_free (message);
+      return status;
+    }
+  s->n_probes = o->probes ? (int) g_strv_length (o->probes) : 0;
+  s->probes = g_new0 (Probe, MAX (s->n_probes, 1));
+  for (int i = 0; i < s->n_probes; i++)
+    if (!parse_probe (o->probes[i], &s->probes[i]))
+      {
+        char *message = g_strdup_printf (_("--probe expects X,Y, got '%s'"),
+                                         o->probes[i]);
+        int   status = usage_error ("run", message);
+
+        g_free (message);
+        return status;
+      }
+  for (int i = 0; o->textures != NULL && o->textures[i] != NULL; i++)
+    if (strchr (o->textures[i], '=') == NULL
+        || o->textures[i][0] == '='
+        || strchr (o->textures[i], '=')[1] == '\0')
+      {
+        char *message = g_strdup_printf (_("--texture expects "
+                                           "SLOT_OR_NAME=IMG, got '%s'"),
+                                         o->textures[i]);
+        int   status = usage_error ("run", message);
+
+        g_free (message);
+        return status;
+      }
+  for (int i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
+    {
+      char *name, *text;
+
+      if (!split_assignment (o->sets[i], &name, &text))
+        {
+          char *message = g_strdup_printf (_("--set expects NAME=V[,V...], "
+                                             "got '%s'"), o->sets[i]);
+          int   status = usage_error ("run", message);
+
+          g_free (message);
+          return status;
+        }
+      g_free (name);
+      g_free (text);
+    }
+  if (o->depth != 0 && o->depth != 8 && o->depth != 16)
+    return usage_error ("run", _("--depth must be 8 or 16"));
+  if (o->jobs < 0 || o->jobs > MAX_JOBS)
+    {
+      char *message = g_strdup_printf (_("--jobs must be between 1 and %d"),
+                                       MAX_JOBS);
+      int   status = usage_error ("run", message);
+
+      g_free (message);
+      return status;
+    }
+  if (o->output != NULL && !gs_image_save_supported (o->output))
+    {
+      char *message = g_strdup_printf (_("cannot tell the format of '%s' "
+                                         "from its extension (use .png, "
+                                         ".pfm, .exr, .tif, .jpg, .ppm, "
+                                         ".webp or .hdr)"), o->output);
+      int   status = usage_error ("run", message);
+
+      g_free (message);
+      return status;
+    }
+  return -1;
+}
+
+/* Finds the slot a --texture key designates; -1 (reported) when none. */
+static int
+texture_slot (const SlProgram *program,
+              const char      *key)
+{
+  int   n = sl_program_get_n_samplers (program);
+  char *known;
+  int   slot;
+  const char *end;
+
+  if (g_ascii_isdigit (key[0]))
+    {
+      if (parse_int (key, 0, SL_MAX_SLOTS - 1, &slot, &end) && *end == '\0')
+        return slot;
+      print_error (_("texture slot '%s' is out of range (0 to %d)"),
+                   key, SL_MAX_SLOTS - 1);
+      return -1;
+    }
+  for (int i = 0; i < n; i++)
+    {
+      const SlSamplerInfo *info = sl_program_get_sampler (program, i);
+
+      if (info->name != NULL && g_str_equal (info->name, key))
+        {
+          if (info->slot < 0 || info->slot >= SL_MAX_SLOTS)
+            {
+              print_error (_("sampler '%s' uses slot %d, which is out of "
+                             "range"), key, info->slot);
+              return -1;
+            }
+          return info->slot;
+        }
+    }
+  known = join_sampler_names (program);
+  if (*known != '\0')
+    print_error (_("unknown sampler '%s' (known samplers: %s)"), key, known);
+  else
+    print_error (_("unknown sampler '%s' (the shader has no samplers)"), key);
+  g_free (known);
+  return -1;
+}
+
+static int
+bind_textures (RunState *s)
+{
+  Options *o = &s->o;
+  int      n_samplers = sl_program_get_n_samplers (s->program);
+  SlTexture *input_texture;
+
+  s->texture_images = g_ptr_array_new_with_free_func ((GDestroyNotify) gs_image_free);
+  for (int i = 0; o->textures != NULL && o->textures[i] != NULL; i++)
+    {
+      char    *key, *path;
+      int      slot;
+      GsImage *image;
+      GError  *error = NULL;
+
+      split_assignment (o->textures[i], &key, &path);
+      slot = texture_slot (s->program, key);
+      g_free (key);
+      if (slot < 0)
+        {
+          g_free (path);
+          return EXIT_ERROR;
+        }
+      image = gs_image_load (path, o->linear, &error);
+      g_free (path);
+      if (image == NULL)
+        {
+          print_error ("%s", error->message);
+          g_error_free (error);
+          return EXIT_ERROR;
+        }
+      g_ptr_array_add (s->texture_images, image);
+      sl_texture_init_2d (&s->textures[slot], image->width, image->height,
+                          (size_t) image->width * 4, image->pixels);
+      s->slot_bound[slot] = TRUE;
+    }
+
+  /* Without an input image, unbound samplers read a single transparent
+   * black texel: the same as sampling an empty canvas. */
+  if (s->input != NULL)
+    {
+      sl_texture_init_2d (&s->blank_texture, s->input->width,
+                          s->input->height, (size_t) s->input->width * 4,
+                          s->input->pixels);
+    }
+  else
+    {
+      memset (s->blank_texel, 0, sizeof s->blank_texel);
+      sl_texture_init_2d (&s->blank_texture, 1, 1, 4, s->blank_texel);
+    }
+  input_texture = &s->blank_texture;
+
+  for (int slot = 0; slot < SL_MAX_SLOTS; slot++)
+    if (s->slot_bound[slot])
+      sl_binding_set_texture (s->binding, slot, &s->textures[slot]);
+  if (!s->slot_bound[0])
+    sl_binding_set_texture (s->binding, 0, input_texture);
+  for (int i = 0; i < n_samplers; i++)
+    {
+      const SlSamplerInfo *info = sl_program_get_sampler (s->program, i);
+
+      if (info->slot >= 0 && info->slot < SL_MAX_SLOTS
+          && !s->slot_bound[info->slot])
+        sl_binding_set_texture (s->binding, info->slot, input_texture);
+    }
+  return -1;
+}
+
+static void
+prefill_target (GsImage       *target,
+                const GsImage *input)
+{
+  int w, h;
+
+  if (input == NULL)
+    return;
+  w = MIN (target->width, input->width);
+  h = MIN (target->height, input->height);
+  for (int y = 0; y < h; y++)
+    memcpy (target->pixels + (size_t) y * target->width * 4,
+            input->pixels + (size_t) y * input->width * 4,
+            (size_t) w * 4 * sizeof (float));
+}
+
+static void
+print_probe (const GsImage *image,
+             const Probe   *probe)
+{
+  const float *px = image->pixels
+                    + ((size_t) probe->y * image->width + probe->x) * 4;
+  char         buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  printf ("%d %d", probe->x, probe->y);
+  for (int c = 0; c < 4; c++)
+    printf (" %s", g_ascii_formatd (buf, sizeof buf, "%.9g", px[c]));
+  putchar ('\n');
+}
+
+static int
+command_run (int    argc,
+             char **argv)
+{
+  RunState       s;
+  SlDiagnostics *diags;
+  GError        *error = NULL;
+  int            status;
+  gboolean       ok;
+
+  memset (&s, 0, sizeof s);
+  status = parse_command_line ("run", &s.o, argc, argv);
+  if (status < 0)
+    status = check_run_arguments (&s);
+  if (status >= 0)
+    {
+      run_state_clear (&s);
+      return status;
+    }
+
+  s.program = compile_file (s.o.file, &s.o);
+  if (s.program == NULL)
+    {
+      run_state_clear (&s);
+      return EXIT_ERROR;
+    }
+
+  gegl_init (NULL, NULL);
+  s.gegl_ready = TRUE;
+
+  if (s.o.input != NULL)
+    {
+      s.input = gs_image_load (s.o.input, s.o.linear, &error);
+      if (s.input == NULL)
+        {
+          print_error ("%s", error->message);
+          g_error_free (error);
+          run_state_clear (&s);
+          return EXIT_ERROR;
+        }
+      if (s.o.size == NULL)
+        {
+          s.width = s.input->width;
+          s.height = s.input->height;
+        }
+    }
+  if (s.width == 0)
+    s.width = s.height = DEFAULT_SIZE;
+
+  for (int i = 0; i < s.n_probes; i++)
+    if (s.probes[i].x < 0 || s.probes[i].x >= s.width
+        || s.probes[i].y < 0 || s.probes[i].y >= s.height)
+      {
+        print_error (_("probe %d,%d is outside the %d×%d image"),
+                     s.probes[i].x, s.probes[i].y, s.width, s.height);
+        run_state_clear (&s);
+        return EXIT_ERROR;
+      }
+
+  s.target = gs_image_new (s.width, s.height, &error);
+  if (s.target == NULL)
+    {
+      print_error ("%s", error->message);
+      g_error_free (error);
+      run_state_clear (&s);
+      return EXIT_ERROR;
+    }
+  prefill_target (s.target, s.input);
+
+  s.binding = sl_binding_new (s.program);
+  sl_binding_set_viewport (s.binding, s.width, s.height);
+  status = apply_params (s.binding, &s.o);
+  if (status < 0)
+    status = bind_textures (&s);
+  if (status >= 0)
+    {
+      run_state_clear (&s);
+      return status;
+    }
+
+  diags = sl_diagnostics_new ();
+  ok = sl_binding_prepare (s.binding, diags);
+  if (ok)
+    ok = gs_render_image (s.binding, s.target,
+                          s.o.jobs > 0 ? s.o.jobs
+                                       : (int) g_get_num_processors (),
+                          diags);
+  print_diagnostics (diags);
+  if (!ok && sl_diagnostics_error_count (diags) == 0)
+    print_error (_("rendering '%s' failed"), s.o.file);
+  sl_diagnostics_free (diags);
+  if (!ok)
+    {
+      run_state_clear (&s);
+      return EXIT_ERROR;
+    }
+
+  for (int i = 0; i < s.n_probes; i++)
+    print_probe (s.target, &s.probes[i]);
+  fflush (stdout);
+
+  status = EXIT_OK;
+  if (s.o.output != NULL
+      && !gs_image_save (s.target, s.o.output, s.o.linear, s.o.depth, &error))
+    {
+      print_error ("%s", error->message);
+      g_error_free (error);
+      status = EXIT_ERROR;
+    }
+  run_state_clear (&s);
+  return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* main                                                                */
+/* ------------------------------------------------------------------ */
+
+static int
+command_test (int    argc,
+              char **argv)
+{
+#ifdef HAVE_SHADER_TEST
+  return gs_shader_test_main (argc, argv);
+#else
+  print_error (_("this build of %s has no shader test runner"), PROGRAM);
+  return EXIT_ERROR;
+#endif
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *command;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  gs_image_io_install_log_capture ();
+
+  if (argc < 2)
+    {
+      print_main_help (stderr);
+      return EXIT_USAGE;
+    }
+  command = argv[1];
+
+  if (g_str_equal (command, "--help") || g_str_equal (command, "-h"))
+    {
+      print_main_help (stdout);
+      return EXIT_OK;
+    }
+  if (g_str_equal (command, "--version") || g_str_equal (command, "-V"))
+    {
+      printf ("%s %s\n", PROGRAM, GEGL_SHADERS_VERSION);
+      return EXIT_OK;
+    }
+  if (g_str_equal (command, "help"))
+    {
+      if (argc == 2)
+        {
+          print_main_help (stdout);
+          return EXIT_OK;
+        }
+      if (argc > 3)
+        return usage_error ("help", _("help takes one COMMAND"));
+      return print_command_help (argv[2], stdout);
+    }
+  if (g_str_equal (command, "check"))
+    return command_check (argc - 1, argv + 1);
+  if (g_str_equal (command, "run"))
+    return command_run (argc - 1, argv + 1);
+  if (g_str_equal (command, "test"))
+    return command_test (argc - 1, argv + 1);
+
+  print_error (_("unknown command '%s'"), command);
+  fprintf (stderr, _("Try '%s --help'.\n"), PROGRAM);
+  return EXIT_USAGE;
+}

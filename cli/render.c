@@ -1,0 +1,121 @@
+/* render — threaded rendering of a whole image.
+ *
+ * The viewport is cut into bands of a few rows that workers claim from an
+ * atomic counter, so a slow band (an expensive region of the shader) does
+ * not leave the other threads idle.  Each worker owns an SlScratch and an
+ * SlDiagnostics, as shaderlib requires; the prepared binding is shared
+ * read-only.  Every pixel is written by exactly one render call whatever
+ * the thread count, so the result does not depend on -j.
+ */
+#include "config.h"
+
+#include "render.h"
+
+#define BAND_ROWS 16
+
+typedef struct
+{
+  const SlBinding *binding;
+  GsImage         *target;
+  gint             next_band;   /* atomic */
+  int              n_bands;
+} RenderJob;
+
+typedef struct
+{
+  RenderJob     *job;
+  SlDiagnostics *diags;
+  gboolean       ok;
+} Worker;
+
+static gpointer
+worker_run (gpointer data)
+{
+  Worker    *worker = data;
+  RenderJob *job = worker->job;
+  SlScratch *scratch = sl_scratch_new ();
+
+  for (;;)
+    {
+      int      band = g_atomic_int_add (&job->next_band, 1);
+      int      y, rows;
+      SlTarget target;
+
+      if (band >= job->n_bands)
+        break;
+      y = band * BAND_ROWS;
+      rows = MIN (BAND_ROWS, job->target->height - y);
+      target.row_stride = (size_t) job->target->width * 4;
+      target.pixels = job->target->pixels + (size_t) y * target.row_stride;
+      if (!sl_binding_render (job->binding, scratch,
+                              0, y, job->target->width, rows,
+                              NULL, &target, 1, worker->diags))
+        worker->ok = FALSE;
+    }
+  sl_scratch_free (scratch);
+  return NULL;
+}
+
+/* SlDiagnostics has no merge call, so each entry is re-added field by
+ * field; the message text goes through "%s" because it may contain '%'. */
+static void
+merge_diagnostics (SlDiagnostics       *into,
+                   const SlDiagnostics *from)
+{
+  int n = sl_diagnostics_count (from);
+
+  for (int i = 0; i < n; i++)
+    {
+      const SlDiagnostic *d = sl_diagnostics_get (from, i);
+
+      sl_diagnostics_add (into, d->severity, d->file, d->line, d->column,
+                          d->code, "%s", d->message);
+    }
+}
+
+gboolean
+gs_render_image (const SlBinding *binding,
+                 GsImage         *target,
+                 int              n_threads,
+                 SlDiagnostics   *diags)
+{
+  RenderJob job;
+  Worker   *workers;
+  GThread **threads;
+  gboolean  ok = TRUE;
+
+  job.binding = binding;
+  job.target = target;
+  job.next_band = 0;
+  job.n_bands = (target->height + BAND_ROWS - 1) / BAND_ROWS;
+  n_threads = CLAMP (n_threads, 1, MAX (job.n_bands, 1));
+
+  workers = g_new0 (Worker, n_threads);
+  threads = g_new0 (GThread *, n_threads);
+  for (int i = 0; i < n_threads; i++)
+    {
+      workers[i].job = &job;
+      workers[i].diags = sl_diagnostics_new ();
+      workers[i].ok = TRUE;
+    }
+
+  /* The calling thread is worker 0; if a thread cannot be created the
+   * remaining workers simply claim more bands. */
+  for (int i = 1; i < n_threads; i++)
+    threads[i] = g_thread_try_new ("gs-render", worker_run, &workers[i], NULL);
+  worker_run (&workers[0]);
+  for (int i = 1; i < n_threads; i++)
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
+
+  for (int i = 0; i < n_threads; i++)
+    {
+      if (!workers[i].ok)
+        ok = FALSE;
+      merge_diagnostics (diags, workers[i].diags);
+      sl_diagnostics_free (workers[i].diags);
+    }
+  g_free (workers);
+  g_free (threads);
+  return ok;
+}

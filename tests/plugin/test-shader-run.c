@@ -1,0 +1,655 @@
+/* In-process tests of shader:run, loaded from the built gegl-shaders.so.
+ *
+ * The test builds a GEGL_PATH folder of symlinks (the built module next to
+ * GEGL's own modules, because GEGL_PATH replaces the default search path)
+ * before gegl_init(), so the op is found exactly as GIMP or the gegl tool
+ * would find it.  Inputs are float buffers with known, varied pixels placed
+ * at a non-zero origin; outputs are read back as "R'G'B'A float" and
+ * compared with values computed here from the input — bit for bit where
+ * the shader's arithmetic is exact in float32.
+ *
+ * Environment (set by meson): GS_PLUGIN_MODULE = the built module,
+ * GS_GEGL_PLUGINS_DIR = GEGL's own module folder.
+ */
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <gegl.h>
+
+#define FORMAT "R'G'B'A float"
+
+static gchar *module_dir;
+static gint   plugin_warnings;
+
+/* ------------------------------------------------------------------ */
+/* Set-up                                                              */
+/* ------------------------------------------------------------------ */
+
+static void
+make_module_dir (void)
+{
+  const gchar *module  = g_getenv ("GS_PLUGIN_MODULE");
+  const gchar *sysdir  = g_getenv ("GS_GEGL_PLUGINS_DIR");
+  GError      *error   = NULL;
+  GDir        *dir;
+  const gchar *name;
+  gchar       *link;
+
+  g_assert_nonnull (module);
+  g_assert_nonnull (sysdir);
+
+  module_dir = g_dir_make_tmp ("gs-plugin-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  link = g_build_filename (module_dir, "gegl-shaders.so", NULL);
+  g_assert_cmpint (symlink (module, link), ==, 0);
+  g_free (link);
+
+  dir = g_dir_open (sysdir, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)))
+    {
+      gchar *target = g_build_filename (sysdir, name, NULL);
+
+      link = g_build_filename (module_dir, name, NULL);
+      g_assert_cmpint (symlink (target, link), ==, 0);
+      g_free (link);
+      g_free (target);
+    }
+  g_dir_close (dir);
+
+  g_setenv ("GEGL_PATH", module_dir, TRUE);
+}
+
+static void
+remove_module_dir (void)
+{
+  GDir        *dir = g_dir_open (module_dir, 0, NULL);
+  const gchar *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      gchar *path = g_build_filename (module_dir, name, NULL);
+      g_unlink (path);
+      g_free (path);
+    }
+  if (dir)
+    g_dir_close (dir);
+  g_rmdir (module_dir);
+  g_free (module_dir);
+}
+
+/* The op warns on purpose for broken shaders: count those warnings
+ * instead of aborting on them. */
+static void
+count_warning (const gchar    *log_domain,
+               GLogLevelFlags  log_level,
+               const gchar    *message,
+               gpointer        user_data)
+{
+  plugin_warnings++;
+  g_test_message ("expected warning: %s", message);
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Deterministic pixels covering [0,1] with exactly representable values
+ * (multiples of 1/1024), alpha varied too. */
+static gfloat *
+make_pixels (gint width,
+             gint height)
+{
+  gfloat  *pixels = g_new (gfloat, (gsize) width * height * 4);
+  guint32  seed   = 12345;
+  gsize    i;
+
+  for (i = 0; i < (gsize) width * height * 4; i++)
+    {
+      seed = seed * 1664525u + 1013904223u;
+      pixels[i] = (gfloat) ((seed >> 16) % 1025) / 1024.0f;
+    }
+  return pixels;
+}
+
+static GeglBuffer *
+make_buffer (const GeglRectangle *rect,
+             const gfloat        *pixels)
+{
+  GeglBuffer *buffer = gegl_buffer_new (rect, babl_format (FORMAT));
+
+  gegl_buffer_set (buffer, rect, 0, babl_format (FORMAT), pixels,
+                   GEGL_AUTO_ROWSTRIDE);
+  return buffer;
+}
+
+typedef struct
+{
+  GeglNode *graph;
+  GeglNode *source;
+  GeglNode *shader;
+} Graph;
+
+static Graph
+make_graph (GeglBuffer *input)
+{
+  Graph g;
+
+  g.graph  = gegl_node_new ();
+  g.source = gegl_node_new_child (g.graph,
+                                  "operation", "gegl:buffer-source",
+                                  "buffer", input,
+                                  NULL);
+  g.shader = gegl_node_new_child (g.graph,
+                                  "operation", "shader:run",
+                                  NULL);
+  gegl_node_link (g.source, g.shader);
+  return g;
+}
+
+/* Renders through gegl:write-buffer and gegl_node_process(), which goes
+ * through the processor's chunking like the gegl tool does. */
+static gfloat *
+render (Graph               *g,
+        const GeglRectangle *rect)
+{
+  GeglBuffer *out    = gegl_buffer_new (rect, babl_format (FORMAT));
+  GeglNode   *sink   = gegl_node_new_child (g->graph,
+                                            "operation", "gegl:write-buffer",
+                                            "buffer", out,
+                                            NULL);
+  gfloat     *pixels = g_new0 (gfloat, (gsize) rect->width * rect->height * 4);
+
+  gegl_node_link (g->shader, sink);
+  gegl_node_process (sink);
+  gegl_buffer_get (out, rect, 1.0, babl_format (FORMAT), pixels,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  g_object_unref (sink);
+  g_object_unref (out);
+  return pixels;
+}
+
+static gchar *
+get_error (Graph *g)
+{
+  gchar *error = NULL;
+
+  gegl_node_get (g->shader, "error", &error, NULL);
+  return error;
+}
+
+static void
+assert_same_bits (const gfloat *a,
+                  const gfloat *b,
+                  gsize         n_floats)
+{
+  gsize i;
+
+  for (i = 0; i < n_floats; i++)
+    if (memcmp (&a[i], &b[i], sizeof (gfloat)) != 0)
+      g_error ("float %" G_GSIZE_FORMAT " (pixel %" G_GSIZE_FORMAT
+               " channel %d) differs: %.9g vs %.9g",
+               i, i / 4, (int) (i % 4), a[i], b[i]);
+}
+
+static const GeglRectangle small_rect = { 10, 20, 37, 23 };
+
+#define IDENTITY_SHADER                                             \
+  "sampler2D s0 : register(s0);\n"                                  \
+  "float4 main(float2 uv : TEXCOORD0) : COLOR\n"                    \
+  "{\n"                                                             \
+  "    return tex2D(s0, uv);\n"                                     \
+  "}\n"
+
+#define INVERT_SHADER                                               \
+  "sampler2D s0 : register(s0);\n"                                  \
+  "float4 main(float2 uv : TEXCOORD0) : COLOR\n"                    \
+  "{\n"                                                             \
+  "    float4 c = tex2D(s0, uv);\n"                                 \
+  "    return float4(1.0 - c.rgb, c.a);\n"                          \
+  "}\n"
+
+#define LERP_SHADER                                                 \
+  "sampler2D s0 : register(s0);\n"                                  \
+  "float amount = 0.5;\n"                                           \
+  "float4 main(float2 uv : TEXCOORD0) : COLOR\n"                    \
+  "{\n"                                                             \
+  "    float4 c = tex2D(s0, uv);\n"                                 \
+  "    return float4(lerp(c.rgb, 1.0 - c.rgb, amount), c.a);\n"     \
+  "}\n"
+
+/* Reads the right-hand neighbour; `texel` is one pixel in uv units. */
+#define NEIGHBOUR_SHADER                                            \
+  "sampler2D s0 : register(s0);\n"                                  \
+  "float2 texel = float2(0.0, 0.0);\n"                              \
+  "float4 main(float2 uv : TEXCOORD0) : COLOR\n"                    \
+  "{\n"                                                             \
+  "    return tex2D(s0, uv + texel);\n"                             \
+  "}\n"
+
+/* Reads where the pixel's own colour points: unbounded reach. */
+#define DEPENDENT_SHADER                                            \
+  "sampler2D s0 : register(s0);\n"                                  \
+  "float4 main(float2 uv : TEXCOORD0) : COLOR\n"                    \
+  "{\n"                                                             \
+  "    float4 c = tex2D(s0, uv);\n"                                 \
+  "    return tex2D(s0, c.gr);\n"                                   \
+  "}\n"
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                               */
+/* ------------------------------------------------------------------ */
+
+static void
+test_registered (void)
+{
+  GeglNode     *node;
+  GParamSpec  **specs;
+  guint         n_specs, i;
+  const gchar  *wanted[] = { "source", "file", "entry", "profile",
+                             "params", "error" };
+  gchar        *entry = NULL, *profile = NULL;
+
+  g_assert_true (gegl_has_operation ("shader:run"));
+  g_assert_cmpstr (gegl_operation_get_key ("shader:run", "gimp:menu-path"),
+                   ==, "<Image>/Filters/Shaders");
+
+  specs = gegl_operation_list_properties ("shader:run", &n_specs);
+  for (i = 0; i < G_N_ELEMENTS (wanted); i++)
+    {
+      guint j;
+      gboolean found = FALSE;
+
+      for (j = 0; j < n_specs; j++)
+        found |= g_str_equal (specs[j]->name, wanted[i]);
+      if (! found)
+        g_error ("property %s missing", wanted[i]);
+    }
+  g_free (specs);
+
+  g_assert_cmpstr (gegl_operation_get_property_key ("shader:run", "source",
+                                                    "multiline"), ==, "true");
+  g_assert_cmpstr (gegl_operation_get_property_key ("shader:run", "error",
+                                                    "error"), ==, "true");
+
+  node = gegl_node_new ();
+  gegl_node_set (node, "operation", "shader:run", NULL);
+  gegl_node_get (node, "entry", &entry, "profile", &profile, NULL);
+  g_assert_cmpstr (entry, ==, "main");
+  g_assert_cmpstr (profile, ==, "auto");
+  g_free (entry);
+  g_free (profile);
+  g_object_unref (node);
+}
+
+static void
+test_identity (void)
+{
+  gsize       n     = (gsize) small_rect.width * small_rect.height * 4;
+  gfloat     *in    = make_pixels (small_rect.width, small_rect.height);
+  GeglBuffer *input = make_buffer (&small_rect, in);
+  Graph       g     = make_graph (input);
+  GeglRectangle bbox;
+  gfloat     *out;
+  gchar      *error;
+
+  gegl_node_set (g.shader, "source", IDENTITY_SHADER, NULL);
+  bbox = gegl_node_get_bounding_box (g.shader);
+  g_assert_true (gegl_rectangle_equal (&bbox, &small_rect));
+
+  out = render (&g, &small_rect);
+  assert_same_bits (out, in, n);
+
+  error = get_error (&g);
+  g_assert_cmpstr (error, ==, "");
+  g_free (error);
+
+  g_free (out);
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  g_free (in);
+}
+
+static void
+test_invert_and_swap (void)
+{
+  gsize       n     = (gsize) small_rect.width * small_rect.height * 4;
+  gfloat     *in    = make_pixels (small_rect.width, small_rect.height);
+  GeglBuffer *input = make_buffer (&small_rect, in);
+  Graph       g     = make_graph (input);
+  gfloat     *out;
+  gsize       i;
+
+  gegl_node_set (g.shader, "source", INVERT_SHADER, NULL);
+  out = render (&g, &small_rect);
+  for (i = 0; i < n; i += 4)
+    {
+      gfloat want[4] = { 1.0f - in[i], 1.0f - in[i + 1], 1.0f - in[i + 2],
+                         in[i + 3] };
+      assert_same_bits (out + i, want, 4);
+    }
+  g_free (out);
+
+  /* Changing the source on the same node must recompile. */
+  gegl_node_set (g.shader,
+                 "source",
+                 "sampler2D s0 : register(s0);\n"
+                 "float4 main(float2 uv : TEXCOORD0) : SV_Target\n"
+                 "{\n"
+                 "    float4 c = tex2D(s0, uv);\n"
+                 "    return float4(c.b, c.r, c.g, c.a);\n"
+                 "}\n",
+                 NULL);
+  out = render (&g, &small_rect);
+  for (i = 0; i < n; i += 4)
+    {
+      gfloat want[4] = { in[i + 2], in[i], in[i + 1], in[i + 3] };
+      assert_same_bits (out + i, want, 4);
+    }
+  g_free (out);
+
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  g_free (in);
+}
+
+static void
+check_lerp (const gfloat *in,
+            const gfloat *out,
+            gsize         n,
+            gfloat        amount)
+{
+  gsize i;
+
+  for (i = 0; i < n; i += 4)
+    {
+      gint c;
+
+      for (c = 0; c < 3; c++)
+        {
+          gfloat want = in[i + c] + ((1.0f - in[i + c]) - in[i + c]) * amount;
+
+          if (fabsf (out[i + c] - want) > 1e-6f)
+            g_error ("pixel %" G_GSIZE_FORMAT " channel %d: %.9g, want %.9g "
+                     "(amount %g)", i / 4, c, out[i + c], want, amount);
+        }
+      g_assert_cmpfloat (out[i + 3], ==, in[i + 3]);
+    }
+}
+
+static void
+test_params (void)
+{
+  gsize       n     = (gsize) small_rect.width * small_rect.height * 4;
+  gfloat     *in    = make_pixels (small_rect.width, small_rect.height);
+  GeglBuffer *input = make_buffer (&small_rect, in);
+  Graph       g     = make_graph (input);
+  gfloat     *out;
+  gchar      *error;
+
+  gegl_node_set (g.shader, "source", LERP_SHADER, NULL);
+  out = render (&g, &small_rect);
+  check_lerp (in, out, n, 0.5f);
+  g_free (out);
+
+  gegl_node_set (g.shader, "params", "amount=0.25", NULL);
+  out = render (&g, &small_rect);
+  check_lerp (in, out, n, 0.25f);
+  g_free (out);
+
+  error = get_error (&g);
+  g_assert_cmpstr (error, ==, "");
+  g_free (error);
+
+  /* An unknown parameter is an error: input passes through, no crash. */
+  plugin_warnings = 0;
+  gegl_node_set (g.shader, "params", "no_such_param=1", NULL);
+  out = render (&g, &small_rect);
+  assert_same_bits (out, in, n);
+  g_free (out);
+  error = get_error (&g);
+  g_assert_nonnull (strstr (error, "error"));
+  g_assert_nonnull (strstr (error, "no_such_param"));
+  g_free (error);
+  g_assert_cmpint (plugin_warnings, ==, 1);
+
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  g_free (in);
+}
+
+static void
+test_broken_shader (void)
+{
+  gsize       n     = (gsize) small_rect.width * small_rect.height * 4;
+  gfloat     *in    = make_pixels (small_rect.width, small_rect.height);
+  GeglBuffer *input = make_buffer (&small_rect, in);
+  Graph       g     = make_graph (input);
+  gfloat     *out;
+  gchar      *error;
+
+  plugin_warnings = 0;
+  gegl_node_set (g.shader,
+                 "source",
+                 "sampler2D s0 : register(s0);\n"
+                 "float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+                 "{\n"
+                 "    return tex2D(s0, uv) +;\n"
+                 "}\n",
+                 NULL);
+  out = render (&g, &small_rect);
+  assert_same_bits (out, in, n);
+  g_free (out);
+
+  error = get_error (&g);
+  g_assert_nonnull (error);
+  /* file:line:col: error: message, on the line of the mistake. */
+  if (! g_str_has_prefix (error, "shader:run:4:") ||
+      ! strstr (error, ": error: "))
+    g_error ("unexpected diagnostics: %s", error);
+  g_free (error);
+
+  /* Processing again without a change must not warn again. */
+  out = render (&g, &small_rect);
+  assert_same_bits (out, in, n);
+  g_free (out);
+  g_assert_cmpint (plugin_warnings, ==, 1);
+
+  /* Fixing the shader clears the error. */
+  gegl_node_set (g.shader, "source", INVERT_SHADER, NULL);
+  out = render (&g, &small_rect);
+  g_assert_cmpfloat (out[0], ==, 1.0f - in[0]);
+  g_free (out);
+  error = get_error (&g);
+  g_assert_cmpstr (error, ==, "");
+  g_free (error);
+
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  g_free (in);
+}
+
+static void
+test_no_shader (void)
+{
+  gsize       n     = (gsize) small_rect.width * small_rect.height * 4;
+  gfloat     *in    = make_pixels (small_rect.width, small_rect.height);
+  GeglBuffer *input = make_buffer (&small_rect, in);
+  Graph       g     = make_graph (input);
+  gfloat     *out;
+  gchar      *error;
+
+  plugin_warnings = 0;
+  out = render (&g, &small_rect);
+  assert_same_bits (out, in, n);
+  g_free (out);
+  error = get_error (&g);
+  g_assert_cmpstr (error, ==, "");
+  g_free (error);
+  g_assert_cmpint (plugin_warnings, ==, 0);
+
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  g_free (in);
+}
+
+static void
+test_file (void)
+{
+  gsize       n     = (gsize) small_rect.width * small_rect.height * 4;
+  gfloat     *in    = make_pixels (small_rect.width, small_rect.height);
+  GeglBuffer *input = make_buffer (&small_rect, in);
+  Graph       g     = make_graph (input);
+  gchar      *path  = g_build_filename (module_dir, "invert.hlsl", NULL);
+  gchar      *missing = g_build_filename (module_dir, "missing.hlsl", NULL);
+  GError     *gerror = NULL;
+  gfloat     *out;
+  gchar      *error;
+  gsize       i;
+
+  g_file_set_contents (path, INVERT_SHADER, -1, &gerror);
+  g_assert_no_error (gerror);
+
+  /* The file wins over the source text. */
+  gegl_node_set (g.shader, "source", IDENTITY_SHADER, "file", path, NULL);
+  out = render (&g, &small_rect);
+  for (i = 0; i < n; i += 4)
+    {
+      gfloat want[4] = { 1.0f - in[i], 1.0f - in[i + 1], 1.0f - in[i + 2],
+                         in[i + 3] };
+      assert_same_bits (out + i, want, 4);
+    }
+  g_free (out);
+
+  plugin_warnings = 0;
+  gegl_node_set (g.shader, "file", missing, NULL);
+  out = render (&g, &small_rect);
+  assert_same_bits (out, in, n);
+  g_free (out);
+  error = get_error (&g);
+  if (! g_str_has_prefix (error, missing) || ! strstr (error, ": error: "))
+    g_error ("unexpected diagnostics: %s", error);
+  g_free (error);
+  g_assert_cmpint (plugin_warnings, ==, 1);
+
+  g_unlink (path);
+  g_free (path);
+  g_free (missing);
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  g_free (in);
+}
+
+/* A bigger image, processed in small chunks, so windowed fetching and the
+ * row split over threads are both exercised. */
+static gfloat *
+render_big (const gchar         *source,
+            const gchar         *params,
+            const GeglRectangle *rect,
+            const gfloat        *in,
+            gint                 threads)
+{
+  GeglBuffer *input = make_buffer (rect, in);
+  Graph       g     = make_graph (input);
+  gfloat     *out;
+  gchar      *error;
+
+  g_object_set (gegl_config (), "threads", threads, NULL);
+  gegl_node_set (g.shader, "source", source, "params", params, NULL);
+  out = render (&g, rect);
+
+  error = get_error (&g);
+  g_assert_cmpstr (error, ==, "");
+  g_free (error);
+
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  return out;
+}
+
+static void
+test_neighbour_and_threads (void)
+{
+  GeglRectangle rect = { -7, 3, 301, 259 };
+  gfloat       *in   = make_pixels (rect.width, rect.height);
+  gsize         n    = (gsize) rect.width * rect.height * 4;
+  gchar        *params;
+  gfloat       *one, *four;
+  gint          x, y;
+
+  params = g_strdup_printf ("texel=%.9g,0", 1.0 / rect.width);
+
+  one  = render_big (NEIGHBOUR_SHADER, params, &rect, in, 1);
+  four = render_big (NEIGHBOUR_SHADER, params, &rect, in, 4);
+  assert_same_bits (one, four, n);
+
+  /* Each pixel shows its right neighbour, the last column itself. */
+  for (y = 0; y < rect.height; y++)
+    for (x = 0; x < rect.width; x++)
+      {
+        gint   sx = MIN (x + 1, rect.width - 1);
+        gint   c;
+
+        for (c = 0; c < 4; c++)
+          {
+            gfloat got  = one[((gsize) y * rect.width + x) * 4 + c];
+            gfloat want = in[((gsize) y * rect.width + sx) * 4 + c];
+
+            if (fabsf (got - want) > 1e-4f)
+              g_error ("neighbour (%d,%d) channel %d: %.9g, want %.9g",
+                       x, y, c, got, want);
+          }
+      }
+  g_free (one);
+  g_free (four);
+
+  one  = render_big (DEPENDENT_SHADER, "", &rect, in, 1);
+  four = render_big (DEPENDENT_SHADER, "", &rect, in, 4);
+  assert_same_bits (one, four, n);
+  g_free (one);
+  g_free (four);
+
+  g_object_set (gegl_config (), "threads", 1, NULL);
+  g_free (params);
+  g_free (in);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int result;
+
+  g_test_init (&argc, &argv, NULL);
+  /* g_test_init makes warnings fatal; the op's own are expected, and
+   * criticals stay fatal. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  g_log_set_handler ("gegl-shaders", G_LOG_LEVEL_WARNING, count_warning,
+                     NULL);
+
+  make_module_dir ();
+  g_setenv ("GEGL_SWAP", "RAM", TRUE);
+  gegl_init (&argc, &argv);
+  /* Small chunks: many process() calls per image. */
+  g_object_set (gegl_config (), "chunk-size", 64 * 64, NULL);
+
+  g_test_add_func ("/shader-run/registered", test_registered);
+  g_test_add_func ("/shader-run/identity", test_identity);
+  g_test_add_func ("/shader-run/invert-and-swap", test_invert_and_swap);
+  g_test_add_func ("/shader-run/params", test_params);
+  g_test_add_func ("/shader-run/broken-shader", test_broken_shader);
+  g_test_add_func ("/shader-run/no-shader", test_no_shader);
+  g_test_add_func ("/shader-run/file", test_file);
+  g_test_add_func ("/shader-run/neighbour-and-threads",
+                   test_neighbour_and_threads);
+
+  result = g_test_run ();
+
+  gegl_exit ();
+  remove_module_dir ();
+  return result;
+}

@@ -311,6 +311,7 @@ save_pfm (const GsImage *image,
           GError       **error)
 {
   GString *out;
+  GError  *local = NULL;
   gboolean ok;
   double   scale = G_BYTE_ORDER == G_LITTLE_ENDIAN ? -1.0 : 1.0;
 
@@ -324,8 +325,14 @@ save_pfm (const GsImage *image,
       for (int x = 0; x < image->width; x++, src += 4)
         g_string_append_len (out, (const char *) src, 3 * sizeof (float));
     }
-  ok = g_file_set_contents (path, out->str, out->len, error);
+  ok = g_file_set_contents (path, out->str, out->len, &local);
   g_string_free (out, TRUE);
+  if (!ok)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
+                   _("cannot write '%s': %s"), path, local->message);
+      g_error_free (local);
+    }
   return ok;
 }
 

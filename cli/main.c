@@ -47,6 +47,7 @@
 #define MAX_VIEWPORT     65536
 #define MAX_JOBS         256
 #define DEFAULT_SIZE     512
+#define JOBS_UNSET       G_MININT  /* -j not given: one thread per CPU */
 
 typedef struct
 {
@@ -784,7 +785,7 @@ check_run_arguments (RunState *s)
     }
   if (o->depth != 0 && o->depth != 8 && o->depth != 16)
     return usage_error ("run", _("--depth must be 8 or 16"));
-  if (o->jobs < 0 || o->jobs > MAX_JOBS)
+  if (o->jobs != JOBS_UNSET && (o->jobs < 1 || o->jobs > MAX_JOBS))
     {
       char *message = g_strdup_printf (_("--jobs must be between 1 and %d"),
                                        MAX_JOBS);
@@ -958,6 +959,7 @@ command_run (int    argc,
   gboolean       ok;
 
   memset (&s, 0, sizeof s);
+  s.o.jobs = JOBS_UNSET;
   status = parse_command_line ("run", &s.o, argc, argv);
   if (status < 0)
     status = check_run_arguments (&s);
@@ -1031,8 +1033,8 @@ command_run (int    argc,
   ok = sl_binding_prepare (s.binding, diags);
   if (ok)
     ok = gs_render_image (s.binding, s.target,
-                          s.o.jobs > 0 ? s.o.jobs
-                                       : (int) g_get_num_processors (),
+                          s.o.jobs != JOBS_UNSET
+                          ? s.o.jobs : (int) g_get_num_processors (),
                           diags);
   print_diagnostics (diags);
   if (!ok && sl_diagnostics_error_count (diags) == 0)

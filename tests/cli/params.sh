@@ -1,0 +1,41 @@
+#!/bin/sh
+# Uniform parameters: initializer defaults, --set overrides, bad names.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# One pure red pixel, one grey pixel.
+make_ppm in.ppm 2 1  255 0 0  51 51 51
+
+# Default amount = 0.5: red becomes halfway to its luma 0.299.
+run_cli 0 run grayscale.hlsl -i in.ppm -p 0,0
+set -- $(cat out)
+expect_close "$3" 0.6495 1e-6
+expect_close "$4" 0.1495 1e-6
+expect_close "$5" 0.1495 1e-6
+[ "$6" = 1 ] || fail "alpha changed: $6"
+default=$(cat out)
+
+run_cli 0 run grayscale.hlsl -i in.ppm -p 0,0 --set amount=0.5
+expect_file_eq out "$default"
+
+# amount = 0 leaves every pixel exactly as read.
+run_cli 0 run grayscale.hlsl -i in.ppm -p 0,0 -p 1,0 --set amount=0
+expect_file_eq out "0 0 1 0 0 1
+1 0 $($FLOAT_REF 255 51 51 51 255)"
+
+run_cli 0 run grayscale.hlsl -i in.ppm -p 0,0 --set amount=1
+set -- $(cat out)
+expect_close "$3" 0.299 1e-6
+expect_close "$4" 0.299 1e-6
+expect_close "$5" 0.299 1e-6
+
+run_cli 1 run grayscale.hlsl -i in.ppm -p 0,0 --set amout=1
+expect_file_eq err "gegl-shaders: error: unknown parameter 'amout' (known parameters: amount)"
+expect_file_eq out ""
+run_cli 1 run identity.hlsl -i in.ppm --set amount=1
+expect_grep err "unknown parameter 'amount' (the shader has no parameters)"
+run_cli 1 run grayscale.hlsl -i in.ppm --set amount=1,2
+expect_grep err "parameter 'amount' has 1 component(s) but 2 values were given"
+run_cli 2 run grayscale.hlsl -i in.ppm --set amount=half
+expect_grep err "--set amount: invalid number in 'half'"
+echo ok

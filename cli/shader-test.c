@@ -1,14 +1,2292 @@
 /* shader-test.c — conformance runner for vkd3d `.shader_test` files.
  *
- * First cut: the entry point exists so the CLI links; the runner proper
- * follows. */
+ * A file is split once into blocks (one per `[section]` header) and then
+ * interpreted once per supported shader model, like vkd3d's own runner:
+ * `[require]` blocks decide whether the blocks after them run at that model,
+ * resource blocks set textures, samplers and render targets, `[pixel shader]`
+ * blocks compile (one check each) and `[test]` blocks draw and probe (one
+ * check per probe).  Everything we cannot emulate — other shader stages,
+ * UAVs, custom vertex shaders, pipeline state — is counted as skipped with a
+ * reason, so the pass rate measures only what shaderlib is meant to do.
+ *
+ * Rendering is lazy: `draw quad` prepares a binding and probes render only
+ * the bands of rows they look at, which keeps a 640×480 target cheap.
+ *
+ * Only the public shaderlib API and GLib are used; no process-wide mutable
+ * state, so nothing here needs locking.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include <glib.h>
+
+#include "shaderlib.h"
 #include "shader-test.h"
+
+#define MAX_MODELS   16
+#define MAX_RTVS     8
+#define BAND_ROWS    16
+#define DEFAULT_RT_W 640
+#define DEFAULT_RT_H 480
+
+/* ------------------------------------------------------------------ */
+/* Small text helpers                                                  */
+/* ------------------------------------------------------------------ */
+
+static const char *
+skip_ws (const char *p)
+{
+  while (*p == ' ' || *p == '\t')
+    p++;
+  return p;
+}
+
+static gboolean
+is_word_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+/* Matches @word at @*p as a whole word (followed by a non-word char). */
+static gboolean
+match_word (const char **p, const char *word)
+{
+  const char *s = skip_ws (*p);
+  size_t      n = strlen (word);
+
+  if (strncmp (s, word, n) != 0 || is_word_char (s[n]))
+    return FALSE;
+  *p = s + n;
+  return TRUE;
+}
+
+/* Matches a sequence of words separated by any blank run. */
+static gboolean
+match_words (const char **p, const char *words)
+{
+  const char *s = *p;
+  gchar     **parts = g_strsplit (words, " ", -1);
+  gboolean    ok = TRUE;
+
+  for (int i = 0; parts[i] && ok; i++)
+    if (*parts[i])
+      ok = match_word (&s, parts[i]);
+  g_strfreev (parts);
+  if (ok)
+    *p = s;
+  return ok;
+}
+
+static gboolean
+expect_char (const char **p, char c)
+{
+  const char *s = skip_ws (*p);
+
+  if (*s != c)
+    return FALSE;
+  *p = s + 1;
+  return TRUE;
+}
+
+static gboolean
+at_end (const char *p)
+{
+  p = skip_ws (p);
+  return *p == '\0' || *p == ';';
+}
+
+static gboolean
+parse_long (const char **p, long long *out)
+{
+  const char *s = skip_ws (*p);
+  char       *end;
+
+  errno = 0;
+  *out = strtoll (s, &end, 0);
+  if (end == s || errno)
+    return FALSE;
+  *p = end;
+  return TRUE;
+}
+
+static gboolean
+parse_ulong (const char **p, unsigned long long *out)
+{
+  const char *s = skip_ws (*p);
+  char       *end;
+
+  if (*s == '-')
+    {
+      long long v;
+      if (!parse_long (p, &v))
+        return FALSE;
+      *out = (unsigned long long) v;
+      return TRUE;
+    }
+  errno = 0;
+  *out = strtoull (s, &end, 0);
+  if (end == s || errno)
+    return FALSE;
+  *p = end;
+  return TRUE;
+}
+
+static gboolean
+parse_double (const char **p, double *out)
+{
+  const char *s = skip_ws (*p);
+  char       *end;
+
+  /* strtod rather than g_ascii_strtod: we need "inf"/"nan" and hex too,
+   * and the runner never changes LC_NUMERIC. */
+  *out = strtod (s, &end);
+  if (end == s)
+    return FALSE;
+  *p = end;
+  return TRUE;
+}
+
+static gboolean
+parse_int (const char **p, int *out)
+{
+  long long v;
+
+  if (!parse_long (p, &v) || v < INT_MIN || v > INT_MAX)
+    return FALSE;
+  *out = (int) v;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Shader models and qualifier conditions                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  int  code;          /* major*10 + minor */
+  char name[8];       /* "3.0" */
+  char profile[8];    /* "ps_3_0" */
+} Model;
+
+static gboolean
+parse_version (const char **p, int *code)
+{
+  const char *s = skip_ws (*p);
+  int         major = 0, minor = 0;
+
+  if (!g_ascii_isdigit (*s))
+    return FALSE;
+  while (g_ascii_isdigit (*s))
+    major = major * 10 + (*s++ - '0');
+  if (*s == '.')
+    {
+      s++;
+      if (!g_ascii_isdigit (*s))
+        return FALSE;
+      minor = *s++ - '0';
+      /* Tag versions such as "mvk<1.2.11" carry more parts; they only
+       * ever compare against tags we do not have. */
+      while (g_ascii_isdigit (*s) || *s == '.')
+        s++;
+    }
+  *code = major * 10 + minor;
+  *p = s;
+  return TRUE;
+}
+
+typedef struct
+{
+  const char *p;
+  int         model;
+  const char *error;
+} CondParser;
+
+static gboolean cond_or (CondParser *cp);
+
+/* An atom is "sm OP version" or a backend tag (glsl, msl, mvk, d3d12, …),
+ * optionally compared with a version.  This runner is none of those
+ * backends, so every tag is false. */
+static gboolean
+cond_atom (CondParser *cp)
+{
+  const char *s = skip_ws (cp->p);
+  const char *start = s;
+  gboolean    is_sm;
+  int         op = 0, version = 0;
+
+  if (*s == '!')
+    {
+      cp->p = s + 1;
+      return !cond_atom (cp);
+    }
+  if (*s == '(')
+    {
+      gboolean v;
+      cp->p = s + 1;
+      v = cond_or (cp);
+      if (!expect_char (&cp->p, ')'))
+        cp->error = "missing ')' in condition";
+      return v;
+    }
+  while (is_word_char (*s) || *s == '-')
+    s++;
+  if (s == start)
+    {
+      cp->error = "expected a condition";
+      cp->p = s;
+      return FALSE;
+    }
+  is_sm = (s - start == 2 && strncmp (start, "sm", 2) == 0);
+  s = skip_ws (s);
+  if (s[0] == '>' && s[1] == '=')      { op = 1; s += 2; }
+  else if (s[0] == '<' && s[1] == '=') { op = 2; s += 2; }
+  else if (s[0] == '=' && s[1] == '=') { op = 3; s += 2; }
+  else if (s[0] == '!' && s[1] == '=') { op = 4; s += 2; }
+  else if (s[0] == '>')                { op = 5; s += 1; }
+  else if (s[0] == '<')                { op = 6; s += 1; }
+  if (op && !parse_version (&s, &version))
+    {
+      cp->error = "expected a version in condition";
+      cp->p = s;
+      return FALSE;
+    }
+  cp->p = s;
+  if (!is_sm)
+    return FALSE;
+  if (!op)
+    {
+      cp->error = "'sm' needs a comparison";
+      return FALSE;
+    }
+  switch (op)
+    {
+    case 1: return cp->model >= version;
+    case 2: return cp->model <= version;
+    case 3: return cp->model == version;
+    case 4: return cp->model != version;
+    case 5: return cp->model > version;
+    default: return cp->model < version;
+    }
+}
+
+static gboolean
+cond_and (CondParser *cp)
+{
+  gboolean v = cond_atom (cp);
+
+  while (!cp->error && expect_char (&cp->p, '&'))
+    {
+      gboolean r = cond_atom (cp);
+      v = v && r;
+    }
+  return v;
+}
+
+static gboolean
+cond_or (CondParser *cp)
+{
+  gboolean v = cond_and (cp);
+
+  while (!cp->error && expect_char (&cp->p, '|'))
+    {
+      gboolean r = cond_and (cp);
+      v = v || r;
+    }
+  return v;
+}
+
+/* Parses "(cond)" at @*p.  Returns FALSE with @error set on bad syntax. */
+static gboolean
+parse_condition (const char **p, int model, gboolean *value,
+                 const char **error)
+{
+  CondParser cp = { *p, model, NULL };
+
+  if (!expect_char (&cp.p, '('))
+    {
+      *error = "expected '('";
+      return FALSE;
+    }
+  *value = cond_or (&cp);
+  if (!cp.error && !expect_char (&cp.p, ')'))
+    cp.error = "expected ')' after condition";
+  if (cp.error)
+    {
+      *error = cp.error;
+      return FALSE;
+    }
+  *p = cp.p;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Blocks                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef enum
+{
+  BLK_NONE,          /* text before the first header */
+  BLK_REQUIRE,
+  BLK_PIXEL,
+  BLK_PIPELINE,      /* vertex/hull/domain/geometry: changes the draw */
+  BLK_OTHER_SHADER,  /* compute, effect, preproc: nothing to draw */
+  BLK_SRV,
+  BLK_SAMPLER,
+  BLK_RTV,
+  BLK_IGNORED,       /* uav, vb, dsv, input layout */
+  BLK_TEST,
+  BLK_BAD
+} BlockKind;
+
+typedef struct
+{
+  BlockKind   kind;
+  int         header_line;   /* 1-based */
+  int         first, end;    /* body lines, 0-based, [first, end) */
+  int         slot;
+  char       *stage;         /* "pixel shader", "compute shader", … */
+  char       *qualifiers;    /* text after the stage name */
+  char       *error;
+} Block;
+
+typedef struct
+{
+  char   *path;
+  char  **lines;             /* comment lines blanked */
+  int     n_lines;
+  GArray *blocks;            /* Block */
+} TestFile;
+
+static void
+block_clear (gpointer data)
+{
+  Block *b = data;
+
+  g_free (b->stage);
+  g_free (b->qualifiers);
+  g_free (b->error);
+}
+
+static gboolean
+parse_slot_header (const char *inner, const char *name, int *slot)
+{
+  const char *p = inner;
+  int         v;
+
+  if (!match_words (&p, name) || !parse_int (&p, &v) || !at_end (p)
+      || v < 0)
+    return FALSE;
+  *slot = v;
+  return TRUE;
+}
+
+static void
+classify_header (Block *b, const char *text)
+{
+  static const char *const stages[] = {
+    "pixel shader", "vertex shader", "hull shader", "domain shader",
+    "geometry shader", "compute shader", "effect", "preproc"
+  };
+  const char *close = strrchr (text, ']');
+  char       *inner;
+  const char *p;
+
+  if (!close || *skip_ws (close + 1) != '\0')
+    {
+      b->kind = BLK_BAD;
+      b->error = g_strdup ("section header without a closing ']'");
+      return;
+    }
+  inner = g_strndup (text + 1, close - text - 1);
+  p = inner;
+
+  if (match_word (&p, "require") && at_end (p))
+    b->kind = BLK_REQUIRE;
+  else if ((p = inner, match_word (&p, "test")) && at_end (p))
+    b->kind = BLK_TEST;
+  else if (parse_slot_header (inner, "srv", &b->slot)
+           || parse_slot_header (inner, "texture", &b->slot))
+    b->kind = BLK_SRV;
+  else if (parse_slot_header (inner, "sampler", &b->slot))
+    b->kind = BLK_SAMPLER;
+  else if (parse_slot_header (inner, "rtv", &b->slot))
+    b->kind = BLK_RTV;
+  else if (parse_slot_header (inner, "uav", &b->slot)
+           || parse_slot_header (inner, "vb", &b->slot)
+           || (p = inner, match_word (&p, "dsv") && at_end (p))
+           || (p = inner, match_words (&p, "input layout") && at_end (p)))
+    b->kind = BLK_IGNORED;
+  else
+    {
+      b->kind = BLK_BAD;
+      for (size_t i = 0; i < G_N_ELEMENTS (stages); i++)
+        {
+          p = inner;
+          if (match_words (&p, stages[i]))
+            {
+              b->stage = g_strdup (stages[i]);
+              b->qualifiers = g_strdup (p);
+              if (i == 0)
+                b->kind = BLK_PIXEL;
+              else if (i <= 4)
+                b->kind = BLK_PIPELINE;
+              else
+                b->kind = BLK_OTHER_SHADER;
+              break;
+            }
+        }
+      if (b->kind == BLK_BAD)
+        b->error = g_strdup_printf ("unknown section '[%s]'", inner);
+    }
+  g_free (inner);
+}
+
+static void
+test_file_free (TestFile *tf)
+{
+  if (!tf)
+    return;
+  g_free (tf->path);
+  g_strfreev (tf->lines);
+  if (tf->blocks)
+    g_array_unref (tf->blocks);
+  g_free (tf);
+}
+
+static TestFile *
+test_file_load (const char *path, GError **error)
+{
+  TestFile *tf;
+  gchar    *text;
+  gsize     len;
+  Block     cur = { BLK_NONE, 0, 0, 0, 0, NULL, NULL, NULL };
+
+  if (!g_file_get_contents (path, &text, &len, error))
+    return NULL;
+  if (memchr (text, '\0', len))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "file contains NUL bytes");
+      g_free (text);
+      return NULL;
+    }
+  tf = g_new0 (TestFile, 1);
+  tf->path = g_strdup (path);
+  tf->lines = g_strsplit (text, "\n", -1);
+  g_free (text);
+  tf->n_lines = (int) g_strv_length (tf->lines);
+  tf->blocks = g_array_new (FALSE, TRUE, sizeof (Block));
+  g_array_set_clear_func (tf->blocks, block_clear);
+
+  for (int i = 0; i < tf->n_lines; i++)
+    {
+      char  *line = tf->lines[i];
+      size_t n = strlen (line);
+
+      if (n && line[n - 1] == '\r')
+        line[--n] = '\0';
+      /* '%' starts a comment line everywhere; HLSL never starts a line
+       * with '%', so blanking keeps shader line numbers intact. */
+      if (skip_ws (line)[0] == '%')
+        line[0] = '\0';
+      if (line[0] == '[')
+        {
+          cur.end = i;
+          g_array_append_val (tf->blocks, cur);
+          memset (&cur, 0, sizeof cur);
+          cur.header_line = i + 1;
+          cur.first = i + 1;
+          classify_header (&cur, line);
+        }
+    }
+  cur.end = tf->n_lines;
+  g_array_append_val (tf->blocks, cur);
+  return tf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Results                                                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  int      line;
+  char    *reason;
+  GString *models;
+} SkipNote;
+
+typedef struct
+{
+  gboolean     verbose;
+  const char  *path;
+  int          passed, failed, skipped;
+  GString     *out;        /* failure lines, in order */
+  GArray      *skips;      /* SkipNote */
+  GHashTable  *printed;    /* "line:message" of errors already shown */
+} FileResult;
+
+static void
+skip_note_clear (gpointer data)
+{
+  SkipNote *n = data;
+
+  g_free (n->reason);
+  g_string_free (n->models, TRUE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Per-model run state                                                 */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  gboolean  present;
+  char     *unsupported;   /* reason, or NULL */
+  float    *texels;
+  SlTexture texture;
+} SrvState;
+
+typedef struct
+{
+  gboolean       present;
+  SlSamplerState state;
+} SamplerSlot;
+
+typedef struct
+{
+  gboolean present;
+  int      width, height;
+  gboolean integer;         /* sint/uint formats: exact compares */
+  char    *unsupported;
+} RtvState;
+
+typedef enum
+{
+  DRAW_NONE,
+  DRAW_OK,
+  DRAW_FAILED,
+  DRAW_SKIPPED
+} DrawStatus;
+
+typedef struct
+{
+  FileResult  *res;
+  TestFile    *tf;
+  const Model *model;
+
+  char        *req_skip;          /* why blocks are skipped, or NULL */
+  int          req_line;
+  gboolean     backcompat;
+
+  SrvState     srv[SL_MAX_SLOTS];
+  SamplerSlot  sampler[SL_MAX_SLOTS];
+  RtvState     rtv[MAX_RTVS];
+
+  GArray      *uniforms;          /* guint32 words */
+  GArray      *uniform_set;       /* guint8 flags */
+
+  gboolean     have_ps;
+  SlProgram   *program;
+  gboolean     ps_expect_fail;
+  int          ps_line;
+  char        *ps_diags;
+
+  char        *pipeline_skip;     /* custom pipeline stage in effect */
+  int          pipeline_line;
+
+  DrawStatus   draw;
+  int          draw_line;
+  char        *draw_msg;
+  SlBinding   *binding;
+  float       *targets[MAX_RTVS];
+  int          n_targets;
+  int          target_w, target_h;
+  guint8      *band_done;
+  GPtrArray   *retired;           /* texel buffers a live draw may read */
+  SlScratch   *scratch;
+} Run;
+
+static void
+record_pass (Run *run)
+{
+  run->res->passed++;
+}
+
+static void G_GNUC_PRINTF (3, 4)
+record_fail (Run *run, int line, const char *format, ...)
+{
+  va_list ap;
+  char   *msg;
+
+  va_start (ap, format);
+  msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  run->res->failed++;
+  if (run->res->verbose)
+    g_string_append_printf (run->res->out, "%s:%d: sm %s: %s\n",
+                            run->res->path, line, run->model->name, msg);
+  g_free (msg);
+}
+
+/* A malformed line: always shown (once per line), counted per model. */
+static void G_GNUC_PRINTF (4, 5)
+record_error (Run *run, int line, int column, const char *format, ...)
+{
+  va_list ap;
+  char   *msg, *key;
+
+  va_start (ap, format);
+  msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  run->res->failed++;
+  key = g_strdup_printf ("%d:%s", line, msg);
+  if (!g_hash_table_contains (run->res->printed, key))
+    {
+      g_string_append_printf (run->res->out, "%s:%d:%d: error: %s\n",
+                              run->res->path, line, MAX (column, 1), msg);
+      g_hash_table_add (run->res->printed, key);
+    }
+  else
+    g_free (key);
+  g_free (msg);
+}
+
+static void
+record_skip (Run *run, int line, const char *reason)
+{
+  GArray *skips = run->res->skips;
+
+  run->res->skipped++;
+  for (guint i = 0; i < skips->len; i++)
+    {
+      SkipNote *n = &g_array_index (skips, SkipNote, i);
+
+      if (n->line == line && strcmp (n->reason, reason) == 0)
+        {
+          const char *last = strrchr (n->models->str, ' ');
+          last = last ? last + 1 : n->models->str;
+          if (strcmp (last, run->model->name) != 0)
+            g_string_append_printf (n->models, ", %s", run->model->name);
+          return;
+        }
+    }
+  {
+    SkipNote n = { line, g_strdup (reason), g_string_new (run->model->name) };
+    g_array_append_val (skips, n);
+  }
+}
+
+static void
+draw_reset (Run *run)
+{
+  g_clear_pointer (&run->binding, sl_binding_free);
+  for (int i = 0; i < MAX_RTVS; i++)
+    g_clear_pointer (&run->targets[i], g_free);
+  g_clear_pointer (&run->band_done, g_free);
+  g_clear_pointer (&run->draw_msg, g_free);
+  g_ptr_array_set_size (run->retired, 0);
+  run->n_targets = 0;
+  run->draw = DRAW_NONE;
+}
+
+static void
+srv_clear (Run *run, SrvState *s)
+{
+  /* A prepared binding only holds views: keep the pixels alive until the
+   * draw that may still render from them is gone. */
+  if (s->texels)
+    g_ptr_array_add (run->retired, s->texels);
+  s->texels = NULL;
+  g_clear_pointer (&s->unsupported, g_free);
+  memset (&s->texture, 0, sizeof s->texture);
+  s->present = FALSE;
+}
+
+static void
+run_init (Run *run, FileResult *res, TestFile *tf, const Model *model,
+          SlScratch *scratch)
+{
+  memset (run, 0, sizeof *run);
+  run->res = res;
+  run->tf = tf;
+  run->model = model;
+  run->uniforms = g_array_new (FALSE, TRUE, sizeof (guint32));
+  run->uniform_set = g_array_new (FALSE, TRUE, sizeof (guint8));
+  run->retired = g_ptr_array_new_with_free_func (g_free);
+  run->scratch = scratch;
+}
+
+static void
+run_finish (Run *run)
+{
+  draw_reset (run);
+  for (int i = 0; i < SL_MAX_SLOTS; i++)
+    srv_clear (run, &run->srv[i]);
+  for (int i = 0; i < MAX_RTVS; i++)
+    g_free (run->rtv[i].unsupported);
+  g_ptr_array_unref (run->retired);
+  g_array_unref (run->uniforms);
+  g_array_unref (run->uniform_set);
+  g_clear_pointer (&run->program, sl_program_unref);
+  g_free (run->ps_diags);
+  g_free (run->req_skip);
+  g_free (run->pipeline_skip);
+}
+
+/* ------------------------------------------------------------------ */
+/* [require]                                                           */
+/* ------------------------------------------------------------------ */
+
+static void
+run_require (Run *run, const Block *b)
+{
+  GString *why = NULL;
+
+  g_clear_pointer (&run->req_skip, g_free);
+  run->req_line = b->header_line;
+  run->backcompat = FALSE;
+
+  for (int i = b->first; i < b->end; i++)
+    {
+      const char *p = run->tf->lines[i];
+      char       *unmet = NULL;
+      int         version;
+
+      if (at_end (p))
+        continue;
+      if (match_words (&p, "shader model"))
+        {
+          const char *q = skip_ws (p);
+          int         op;
+
+          if (q[0] == '>' && q[1] == '=')      { op = 0; q += 2; }
+          else if (q[0] == '<' && q[1] == '=') { op = 1; q += 2; }
+          else if (q[0] == '>')                { op = 2; q += 1; }
+          else if (q[0] == '<')                { op = 3; q += 1; }
+          else                                 { op = -1; }
+          if (op < 0 || !parse_version (&q, &version) || !at_end (q))
+            {
+              record_error (run, i + 1, 1, "malformed requirement '%s'",
+                            run->tf->lines[i]);
+              unmet = g_strdup ("a malformed requirement");
+            }
+          else if ((op == 0 && run->model->code < version)
+                   || (op == 1 && run->model->code > version)
+                   || (op == 2 && run->model->code <= version)
+                   || (op == 3 && run->model->code >= version))
+            unmet = g_strdup (skip_ws (run->tf->lines[i]));
+        }
+      else if (match_word (&p, "options") && expect_char (&p, ':'))
+        {
+          gchar **words = g_strsplit_set (skip_ws (p), " \t", -1);
+
+          for (int w = 0; words[w]; w++)
+            {
+              if (!*words[w] || !strcmp (words[w], "none"))
+                continue;
+              if (!strcmp (words[w], "backcompat"))
+                run->backcompat = TRUE;
+              else if (!unmet)
+                unmet = g_strdup_printf ("compile option '%s'", words[w]);
+            }
+          g_strfreev (words);
+        }
+      else
+        /* Capabilities (float64, int64, native-16-bit, wave ops, UAV
+         * formats, point size, fog, …) are not available here. */
+        unmet = g_strdup (skip_ws (run->tf->lines[i]));
+
+      if (unmet)
+        {
+          if (!why)
+            why = g_string_new ("requires ");
+          else
+            g_string_append (why, ", ");
+          g_string_append (why, unmet);
+          g_free (unmet);
+        }
+    }
+  if (why)
+    run->req_skip = g_string_free (why, FALSE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Resources                                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  const char *name;
+  int         components;
+  int         kind;         /* 0 float, 1 sint, 2 uint */
+} FormatInfo;
+
+static const FormatInfo formats[] = {
+  { "r32g32b32a32-float", 4, 0 },
+  { "r32g32b32a32-sint",  4, 1 },
+  { "r32g32b32a32-uint",  4, 2 },
+  { "r32g32-float",       2, 0 },
+  { "r32g32-sint",        2, 1 },
+  { "r32g32-uint",        2, 2 },
+  { "r32-float-shadow",   1, 0 },
+  { "r32-float",          1, 0 },
+  { "r32-typeless",       1, 0 },
+  { "r32-sint",           1, 1 },
+  { "r32-uint",           1, 2 },
+};
+
+static const FormatInfo *
+find_format (const char *name)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (!strcmp (formats[i].name, name))
+      return &formats[i];
+  return NULL;
+}
+
+/* Reads "format NAME" into @fmt; an unknown name leaves *@fmt NULL and
+ * returns the name through @unknown. */
+static char *
+format_word (const char *p)
+{
+  const char *s = skip_ws (p);
+  const char *e = s;
+
+  while (*e && *e != ' ' && *e != '\t')
+    e++;
+  return g_strndup (s, e - s);
+}
+
+static void
+run_srv (Run *run, const Block *b)
+{
+  SrvState         *s;
+  const FormatInfo *fmt = &formats[0];
+  char             *unsupported = NULL;
+  SlTextureKind     kind = SL_TEXTURE_2D;
+  int               w = 1, h = 1, d = 1, levels = 1;
+  gboolean          have_size = FALSE;
+  GArray           *data = g_array_new (FALSE, FALSE, sizeof (float));
+  int               data_line = b->header_line;
+  gboolean          bad = FALSE;
+
+  if (b->slot >= SL_MAX_SLOTS)
+    {
+      record_error (run, b->header_line, 1,
+                    "texture slot %d is out of range (max %d)",
+                    b->slot, SL_MAX_SLOTS - 1);
+      g_array_unref (data);
+      return;
+    }
+
+  for (int i = b->first; i < b->end && !bad; i++)
+    {
+      const char *p = run->tf->lines[i];
+      const char *pc = strchr (p, '%');
+      char       *line = pc ? g_strndup (p, pc - p) : g_strdup (p);
+
+      p = line;
+      if (at_end (p))
+        ;
+      else if (match_word (&p, "size"))
+        {
+          const char *q = p;
+          have_size = TRUE;
+          if (!expect_char (&q, '('))
+            bad = TRUE;
+          else if (match_word (&q, "2d"))
+            {
+              kind = SL_TEXTURE_2D;
+              bad = !(expect_char (&q, ',') && parse_int (&q, &w)
+                      && expect_char (&q, ',') && parse_int (&q, &h));
+            }
+          else if (match_word (&q, "3d"))
+            {
+              kind = SL_TEXTURE_3D;
+              bad = !(expect_char (&q, ',') && parse_int (&q, &w)
+                      && expect_char (&q, ',') && parse_int (&q, &h)
+                      && expect_char (&q, ',') && parse_int (&q, &d));
+            }
+          else if (match_word (&q, "1d"))
+            {
+              kind = SL_TEXTURE_1D;
+              bad = !(expect_char (&q, ',') && parse_int (&q, &w));
+            }
+          else if (match_word (&q, "cube"))
+            {
+              kind = SL_TEXTURE_CUBE;
+              bad = !(expect_char (&q, ',') && parse_int (&q, &w));
+              h = w;
+              d = 6;
+            }
+          else
+            {
+              char *what = format_word (q);
+              unsupported = g_strdup_printf ("'%s' resources are not "
+                                             "supported", what);
+              g_free (what);
+              while (*q && *q != ')')
+                q++;
+            }
+          if (!bad && !expect_char (&q, ')'))
+            bad = TRUE;
+          if (bad)
+            record_error (run, i + 1, 1, "malformed size '%s'", line);
+          else if (!unsupported && (w <= 0 || h <= 0 || d <= 0
+                                    || (gint64) w * h * d > (1 << 26)))
+            {
+              record_error (run, i + 1, 1, "bad texture size '%s'", line);
+              bad = TRUE;
+            }
+        }
+      else if (match_word (&p, "levels"))
+        {
+          if (!parse_int (&p, &levels) || !at_end (p) || levels < 1
+              || levels > SL_MAX_MIP_LEVELS)
+            {
+              record_error (run, i + 1, 1, "malformed levels '%s'", line);
+              bad = TRUE;
+            }
+        }
+      else if (match_word (&p, "format"))
+        {
+          char *name = format_word (p);
+          fmt = find_format (name);
+          if (!fmt)
+            {
+              g_free (unsupported);
+              unsupported = g_strdup_printf ("texture format '%s' is not "
+                                             "supported", name);
+              fmt = &formats[0];
+            }
+          g_free (name);
+        }
+      else if (match_word (&p, "stride"))
+        ;  /* buffers only; they are reported unsupported by "size" */
+      else
+        {
+          /* Texel data: numbers separated by blanks. */
+          data_line = i + 1;
+          while (!at_end (p))
+            {
+              double v;
+              if (fmt->kind == 0)
+                {
+                  if (!parse_double (&p, &v))
+                    break;
+                }
+              else
+                {
+                  long long iv;
+                  if (!parse_long (&p, &iv))
+                    break;
+                  v = fmt->kind == 2 ? (double) (guint32) iv : (double) (gint32) iv;
+                }
+              {
+                float f = (float) v;
+                g_array_append_val (data, f);
+              }
+            }
+          if (!at_end (p))
+            {
+              record_error (run, i + 1, (int) (skip_ws (p) - line) + 1,
+                            "malformed texel data near '%s'", skip_ws (p));
+              bad = TRUE;
+            }
+        }
+      g_free (line);
+    }
+
+  s = &run->srv[b->slot];
+  srv_clear (run, s);
+  s->present = TRUE;
+  if (bad)
+    s->unsupported = g_strdup ("the texture section is malformed");
+  else if (unsupported)
+    {
+      s->unsupported = unsupported;
+      unsupported = NULL;
+    }
+  else if (!have_size)
+    {
+      record_error (run, b->header_line, 1, "texture section has no size");
+      s->unsupported = g_strdup ("the texture section is malformed");
+    }
+  else
+    {
+      int    faces = kind == SL_TEXTURE_CUBE ? 6 : 1;
+      int    max_dim = MAX (MAX (w, h), kind == SL_TEXTURE_3D ? d : 1);
+      gsize  needed = 0, total = 0;
+      gsize  offsets[SL_MAX_MIP_LEVELS];
+
+      if (levels > 1 + (int) floor (log2 (max_dim)))
+        levels = 1 + (int) floor (log2 (max_dim));
+      for (int l = 0; l < levels; l++)
+        {
+          int lw = MAX (1, w >> l), lh = MAX (1, h >> l);
+          int ld = kind == SL_TEXTURE_3D ? MAX (1, d >> l) : faces;
+          offsets[l] = total;
+          total += (gsize) lw * lh * ld * 4;
+          needed += (gsize) lw * lh * ld * fmt->components;
+        }
+      if (data->len != needed)
+        {
+          record_error (run, data_line, 1,
+                        "texture has %u values, expected %" G_GSIZE_FORMAT,
+                        data->len, needed);
+          s->unsupported = g_strdup ("the texture section is malformed");
+        }
+      else
+        {
+          const float *src = (const float *) (void *) data->data;
+          s->texels = g_new0 (float, total);
+          /* D3D orders subresources face-major (all levels of face 0
+           * first); 2D and 3D textures have one "face". */
+          for (int f = 0; f < faces; f++)
+            for (int l = 0; l < levels; l++)
+              {
+                int    lw = MAX (1, w >> l), lh = MAX (1, h >> l);
+                int    ld = kind == SL_TEXTURE_3D ? MAX (1, d >> l) : 1;
+                float *dst = s->texels + offsets[l]
+                             + (gsize) f * lw * lh * 4;
+                for (gsize t = 0; t < (gsize) lw * lh * ld; t++)
+                  {
+                    dst[4 * t + 0] = src[0];
+                    dst[4 * t + 1] = fmt->components > 1 ? src[1] : 0.0f;
+                    dst[4 * t + 2] = fmt->components > 2 ? src[2] : 0.0f;
+                    dst[4 * t + 3] = fmt->components > 3 ? src[3] : 1.0f;
+                    src += fmt->components;
+                  }
+              }
+          s->texture.kind = kind;
+          s->texture.n_levels = levels;
+          for (int l = 0; l < levels; l++)
+            {
+              SlTextureLevel *lv = &s->texture.levels[l];
+              lv->width = MAX (1, w >> l);
+              lv->height = kind == SL_TEXTURE_1D ? 1 : MAX (1, h >> l);
+              lv->depth = kind == SL_TEXTURE_3D ? MAX (1, d >> l) : faces;
+              lv->row_stride = (size_t) lv->width * 4;
+              lv->slice_stride = lv->row_stride * lv->height;
+              lv->texels = s->texels + offsets[l];
+            }
+        }
+    }
+  g_free (unsupported);
+  g_array_unref (data);
+}
+
+static gboolean
+parse_filter (const char **p, SlFilter *f)
+{
+  if (match_word (p, "point"))
+    *f = SL_FILTER_POINT;
+  else if (match_word (p, "linear"))
+    *f = SL_FILTER_LINEAR;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_address (const char **p, SlAddressMode *a)
+{
+  if (match_word (p, "clamp"))            *a = SL_ADDRESS_CLAMP;
+  else if (match_word (p, "wrap"))        *a = SL_ADDRESS_WRAP;
+  else if (match_word (p, "mirror_once")) *a = SL_ADDRESS_MIRROR_ONCE;
+  else if (match_word (p, "mirror"))      *a = SL_ADDRESS_MIRROR;
+  else if (match_word (p, "border"))      *a = SL_ADDRESS_BORDER;
+  else return FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_compare (const char **p, SlCompareFunc *c)
+{
+  if (match_words (p, "less equal"))         *c = SL_COMPARE_LESS_EQUAL;
+  else if (match_words (p, "not equal"))     *c = SL_COMPARE_NOT_EQUAL;
+  else if (match_words (p, "greater equal")) *c = SL_COMPARE_GREATER_EQUAL;
+  else if (match_word (p, "never"))          *c = SL_COMPARE_NEVER;
+  else if (match_word (p, "less"))           *c = SL_COMPARE_LESS;
+  else if (match_word (p, "equal"))          *c = SL_COMPARE_EQUAL;
+  else if (match_word (p, "greater"))        *c = SL_COMPARE_GREATER;
+  else if (match_word (p, "always"))         *c = SL_COMPARE_ALWAYS;
+  else return FALSE;
+  return TRUE;
+}
+
+static void
+run_sampler (Run *run, const Block *b)
+{
+  SamplerSlot *s;
+
+  if (b->slot >= SL_MAX_SLOTS)
+    {
+      record_error (run, b->header_line, 1,
+                    "sampler slot %d is out of range (max %d)",
+                    b->slot, SL_MAX_SLOTS - 1);
+      return;
+    }
+  s = &run->sampler[b->slot];
+  s->present = TRUE;
+  sl_sampler_state_init_default (&s->state);
+  /* vkd3d's [sampler] sections start from point filtering. */
+  s->state.min_filter = s->state.mag_filter = SL_FILTER_POINT;
+  s->state.mip_filter = SL_FILTER_POINT;
+
+  for (int i = b->first; i < b->end; i++)
+    {
+      const char *p = run->tf->lines[i];
+      gboolean    ok;
+
+      if (at_end (p))
+        continue;
+      if (match_word (&p, "filter"))
+        ok = parse_filter (&p, &s->state.min_filter)
+             && parse_filter (&p, &s->state.mag_filter)
+             && parse_filter (&p, &s->state.mip_filter);
+      else if (match_word (&p, "address"))
+        ok = parse_address (&p, &s->state.address_u)
+             && parse_address (&p, &s->state.address_v)
+             && parse_address (&p, &s->state.address_w);
+      else if (match_word (&p, "comparison"))
+        ok = parse_compare (&p, &s->state.compare);
+      else
+        ok = FALSE;
+      if (!ok || !at_end (p))
+        record_error (run, i + 1, 1, "malformed sampler line '%s'",
+                      run->tf->lines[i]);
+    }
+}
+
+static void
+run_rtv (Run *run, const Block *b)
+{
+  RtvState *r;
+
+  if (b->slot >= MAX_RTVS)
+    {
+      record_error (run, b->header_line, 1,
+                    "render target slot %d is out of range (max %d)",
+                    b->slot, MAX_RTVS - 1);
+      return;
+    }
+  r = &run->rtv[b->slot];
+  g_clear_pointer (&r->unsupported, g_free);
+  r->present = TRUE;
+  r->width = DEFAULT_RT_W;
+  r->height = DEFAULT_RT_H;
+  r->integer = FALSE;
+
+  for (int i = b->first; i < b->end; i++)
+    {
+      const char *p = run->tf->lines[i];
+
+      if (at_end (p))
+        continue;
+      if (match_word (&p, "format"))
+        {
+          char             *name = format_word (p);
+          const FormatInfo *fmt = find_format (name);
+
+          if (fmt)
+            r->integer = fmt->kind != 0;
+          else if (!r->unsupported)
+            r->unsupported = g_strdup_printf ("render target format '%s' is "
+                                              "not supported", name);
+          g_free (name);
+        }
+      else if (match_word (&p, "size"))
+        {
+          if (!expect_char (&p, '('))
+            goto bad;
+          if (match_word (&p, "2d"))
+            {
+              if (!(expect_char (&p, ',') && parse_int (&p, &r->width)
+                    && expect_char (&p, ',') && parse_int (&p, &r->height)
+                    && expect_char (&p, ')') && at_end (p))
+                  || r->width <= 0 || r->height <= 0
+                  || (gint64) r->width * r->height > (1 << 24))
+                goto bad;
+            }
+          else if (!r->unsupported)
+            r->unsupported = g_strdup ("only 2d render targets are "
+                                       "supported");
+        }
+      else
+        goto bad;
+      continue;
+    bad:
+      record_error (run, i + 1, 1, "malformed render target line '%s'",
+                    run->tf->lines[i]);
+      if (!r->unsupported)
+        r->unsupported = g_strdup ("the render target section is "
+                                   "malformed");
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Shaders                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Evaluates "fail(cond) todo notimpl(cond) …" for this model.  todo and
+ * notimpl describe other implementations' gaps and change nothing here;
+ * bare markers hold for every model. */
+static gboolean
+parse_shader_qualifiers (Run *run, const Block *b, gboolean *expect_fail)
+{
+  const char *p = b->qualifiers ? b->qualifiers : "";
+
+  *expect_fail = FALSE;
+  while (!at_end (p))
+    {
+      gboolean is_fail = FALSE, holds = TRUE;
+      const char *err = NULL;
+
+      if (match_word (&p, "fail"))
+        is_fail = TRUE;
+      else if (!match_word (&p, "todo") && !match_word (&p, "notimpl"))
+        {
+          record_error (run, b->header_line, 1,
+                        "unknown shader qualifier '%s'", skip_ws (p));
+          return FALSE;
+        }
+      if (*skip_ws (p) == '(' && !parse_condition (&p, run->model->code,
+                                                   &holds, &err))
+        {
+          record_error (run, b->header_line, 1, "bad qualifier: %s", err);
+          return FALSE;
+        }
+      if (is_fail && holds)
+        *expect_fail = TRUE;
+    }
+  return TRUE;
+}
+
+static void
+run_pixel_shader (Run *run, const Block *b)
+{
+  GString          *src;
+  SlCompileOptions  opts;
+  SlDiagnostics    *diags;
+  gboolean          expect_fail;
+
+  g_clear_pointer (&run->program, sl_program_unref);
+  g_clear_pointer (&run->ps_diags, g_free);
+  run->have_ps = TRUE;
+  run->ps_line = b->header_line;
+  run->ps_expect_fail = FALSE;
+
+  if (!parse_shader_qualifiers (run, b, &expect_fail))
+    {
+      /* The error is the check; the draws after it cannot mean much. */
+      run->ps_diags = g_strdup ("malformed section header\n");
+      return;
+    }
+  run->ps_expect_fail = expect_fail;
+
+  /* Pad with the header's line count so diagnostics carry file lines. */
+  src = g_string_new (NULL);
+  for (int i = 0; i < b->first; i++)
+    g_string_append_c (src, '\n');
+  for (int i = b->first; i < b->end; i++)
+    {
+      g_string_append (src, run->tf->lines[i]);
+      g_string_append_c (src, '\n');
+    }
+
+  memset (&opts, 0, sizeof opts);
+  opts.source = src->str;
+  opts.length = src->len;
+  opts.filename = run->res->path;
+  opts.language = SL_LANGUAGE_HLSL;
+  opts.entry_point = "main";
+  opts.profile = run->model->profile;
+
+  diags = sl_diagnostics_new ();
+  run->program = sl_compile (&opts, diags);
+  run->ps_diags = sl_diagnostics_format (diags);
+  sl_diagnostics_free (diags);
+  g_string_free (src, TRUE);
+
+  if ((run->program != NULL) == !expect_fail)
+    record_pass (run);
+  else if (expect_fail)
+    record_fail (run, b->header_line,
+                 "expected compilation to fail, but it succeeded");
+  else
+    record_fail (run, b->header_line,
+                 "expected compilation to succeed, but it failed:\n%s",
+                 run->ps_diags && *run->ps_diags ? run->ps_diags
+                                                 : "(no diagnostics)\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* Drawing                                                             */
+/* ------------------------------------------------------------------ */
+
+static void G_GNUC_PRINTF (3, 4)
+draw_set (Run *run, DrawStatus status, const char *format, ...)
+{
+  va_list ap;
+
+  g_free (run->draw_msg);
+  va_start (ap, format);
+  run->draw_msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  run->draw = status;
+}
+
+static void
+run_draw_quad (Run *run, int line)
+{
+  SlDiagnostics *diags;
+  size_t         cb_size;
+  int            w = DEFAULT_RT_W, h = DEFAULT_RT_H;
+
+  draw_reset (run);
+  run->draw_line = line;
+
+  if (run->pipeline_skip)
+    {
+      draw_set (run, DRAW_SKIPPED, "%s", run->pipeline_skip);
+      return;
+    }
+  for (int i = 0; i < MAX_RTVS; i++)
+    if (run->rtv[i].present && run->rtv[i].unsupported)
+      {
+        draw_set (run, DRAW_SKIPPED, "%s", run->rtv[i].unsupported);
+        return;
+      }
+  for (int i = 0; i < SL_MAX_SLOTS; i++)
+    if (run->srv[i].present && run->srv[i].unsupported)
+      {
+        draw_set (run, DRAW_SKIPPED, "texture %d: %s", i,
+                  run->srv[i].unsupported);
+        return;
+      }
+  if (!run->have_ps)
+    {
+      draw_set (run, DRAW_FAILED, "there is no pixel shader to draw with");
+      return;
+    }
+  if (!run->program)
+    {
+      if (run->ps_expect_fail)
+        draw_set (run, DRAW_SKIPPED, "the pixel shader at line %d is "
+                  "expected not to compile", run->ps_line);
+      else
+        draw_set (run, DRAW_FAILED, "the pixel shader at line %d did not "
+                  "compile:\n%s", run->ps_line,
+                  run->ps_diags ? run->ps_diags : "");
+      return;
+    }
+
+  /* Like vkd3d, the viewport is the smallest bound render target. */
+  if (run->rtv[0].present)
+    {
+      w = run->rtv[0].width;
+      h = run->rtv[0].height;
+    }
+  run->n_targets = 1;
+  for (int i = 1; i < MAX_RTVS; i++)
+    if (run->rtv[i].present)
+      {
+        w = MIN (w, run->rtv[i].width);
+        h = MIN (h, run->rtv[i].height);
+        run->n_targets = i + 1;
+      }
+  run->target_w = w;
+  run->target_h = h;
+
+  run->binding = sl_binding_new (run->program);
+  sl_binding_set_viewport (run->binding, w, h);
+
+  /* Uniform words are handed over raw for every model.  vkd3d's d3d9
+   * runner uploads its uniform array with SetPixelShaderConstantF without
+   * converting integers, and the corpus relies on that: e.g.
+   * non-const-indexing.shader_test writes "uniform 16 uint4 3 1 0 2" and
+   * expects SM<4 to index with the (denormal ≈ 0) float, and files that
+   * want integer values at SM<4 write them as float4 under if(sm<4). */
+  cb_size = sl_program_get_constants_size (run->program);
+  for (guint i = 0; i < run->uniforms->len && i < cb_size;)
+    {
+      guint j = i;
+
+      if (!g_array_index (run->uniform_set, guint8, i))
+        {
+          i++;
+          continue;
+        }
+      while (j < run->uniforms->len && j < cb_size
+             && g_array_index (run->uniform_set, guint8, j))
+        j++;
+      sl_binding_set_constants (run->binding, i,
+                                &g_array_index (run->uniforms, guint32, i),
+                                j - i);
+      i = j;
+    }
+  for (int i = 0; i < SL_MAX_SLOTS; i++)
+    {
+      if (run->srv[i].present)
+        sl_binding_set_texture (run->binding, i, &run->srv[i].texture);
+      if (run->sampler[i].present)
+        sl_binding_set_sampler (run->binding, i, &run->sampler[i].state);
+    }
+
+  diags = sl_diagnostics_new ();
+  if (!sl_binding_prepare (run->binding, diags))
+    {
+      char *text = sl_diagnostics_format (diags);
+      draw_set (run, DRAW_FAILED, "preparing the draw failed:\n%s",
+                text ? text : "");
+      g_free (text);
+      g_clear_pointer (&run->binding, sl_binding_free);
+    }
+  else
+    {
+      for (int i = 0; i < run->n_targets; i++)
+        run->targets[i] = g_new0 (float, (gsize) w * h * 4);
+      run->band_done = g_new0 (guint8, (h + BAND_ROWS - 1) / BAND_ROWS);
+      run->draw = DRAW_OK;
+    }
+  sl_diagnostics_free (diags);
+}
+
+/* Renders the bands of rows [y0, y1) not rendered yet. */
+static gboolean
+ensure_rows (Run *run, int y0, int y1)
+{
+  for (int band = y0 / BAND_ROWS; band * BAND_ROWS < y1; band++)
+    {
+      SlTarget       targets[MAX_RTVS];
+      SlDiagnostics *diags;
+      int            top = band * BAND_ROWS;
+      int            rows = MIN (BAND_ROWS, run->target_h - top);
+      gboolean       ok;
+
+      if (run->band_done[band])
+        continue;
+      for (int i = 0; i < run->n_targets; i++)
+        {
+          targets[i].pixels = run->targets[i] + (gsize) top * run->target_w * 4;
+          targets[i].row_stride = (size_t) run->target_w * 4;
+        }
+      diags = sl_diagnostics_new ();
+      ok = sl_binding_render (run->binding, run->scratch, 0, top,
+                              run->target_w, rows, NULL, targets,
+                              run->n_targets, diags);
+      run->band_done[band] = 1;
+      if (!ok)
+        {
+          char *text = sl_diagnostics_format (diags);
+          draw_set (run, DRAW_FAILED, "rendering failed:\n%s",
+                    text ? text : "");
+          g_free (text);
+          sl_diagnostics_free (diags);
+          return FALSE;
+        }
+      sl_diagnostics_free (diags);
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Probes                                                              */
+/* ------------------------------------------------------------------ */
+
+/* vkd3d's ULP distance: map the sign-magnitude bit patterns onto a
+ * monotonic integer line so -0 and +0 coincide. */
+static gboolean
+floats_within_ulps (float got, float expected, unsigned ulps)
+{
+  union { float f; gint32 i; } a = { got }, b = { expected };
+  gint64 x = a.i, y = b.i;
+
+  if (isnan (got) && isnan (expected))
+    return TRUE;
+  if (x < 0)
+    x = (gint64) INT32_MIN - x;
+  if (y < 0)
+    y = (gint64) INT32_MIN - y;
+  return (x > y ? x - y : y - x) <= (gint64) ulps;
+}
+
+typedef enum { VAL_FLOAT, VAL_SINT, VAL_UINT } ValKind;
+
+static void
+format_value (GString *s, ValKind kind, double v)
+{
+  if (kind == VAL_FLOAT)
+    g_string_append_printf (s, "%.9g", v);
+  else if (kind == VAL_SINT)
+    g_string_append_printf (s, "%lld", (long long) v);
+  else
+    g_string_append_printf (s, "%#llx", (unsigned long long) v);
+}
+
+static void
+run_probe (Run *run, int line, const char *line_start, const char *p)
+{
+  static const struct
+  {
+    const char *name;
+    ValKind     kind;
+    int         min_n, max_n;
+  } kinds[] = {
+    { "rgbaui", VAL_UINT, 4, 4 }, { "rgbai", VAL_SINT, 4, 4 },
+    { "rgba", VAL_FLOAT, 4, 4 },  { "rgb", VAL_FLOAT, 3, 3 },
+    { "rg", VAL_FLOAT, 2, 2 },    { "rui", VAL_UINT, 1, 1 },
+    { "ri", VAL_SINT, 1, 1 },     { "r", VAL_FLOAT, 1, 1 },
+    { "f32", VAL_FLOAT, 1, 4 },   { "i32", VAL_SINT, 1, 4 },
+    { "u32", VAL_UINT, 1, 4 },
+  };
+  static const char *const unsupported_kinds[] = {
+    "rd", "rui64", "ri64", "f64", "i64", "u64"
+  };
+  int         slot = 0;
+  int         x0, y0, x1, y1;
+  gboolean    all = FALSE;
+  ValKind     kind = VAL_FLOAT;
+  int         n = 0, min_n = 0, max_n = 0;
+  double      expected[4] = { 0 };
+  unsigned long long ulps = 0;
+  gboolean    found = FALSE;
+
+  if (match_word (&p, "uav") || match_word (&p, "dsv"))
+    {
+      record_skip (run, line, "UAV and depth probes are not supported");
+      return;
+    }
+  if (match_word (&p, "rtv") && (!parse_int (&p, &slot) || slot < 0
+                                 || slot >= MAX_RTVS))
+    {
+      record_error (run, line, 1, "malformed render target index");
+      return;
+    }
+  if (match_word (&p, "all"))
+    all = TRUE;
+  else
+    {
+      int v[4], count = 0;
+
+      if (!expect_char (&p, '('))
+        goto malformed;
+      do
+        {
+          if (count == 4 || !parse_int (&p, &v[count]))
+            goto malformed;
+          count++;
+        }
+      while (expect_char (&p, ','));
+      if (!expect_char (&p, ')') || count == 3)
+        goto malformed;
+      x0 = v[0];
+      y0 = count > 1 ? v[1] : 0;
+      /* vkd3d's four-number form is (left, top, right, bottom). */
+      x1 = count == 4 ? v[2] : x0 + 1;
+      y1 = count == 4 ? v[3] : y0 + 1;
+    }
+
+  for (size_t i = 0; i < G_N_ELEMENTS (unsupported_kinds); i++)
+    {
+      const char *q = p;
+      if (match_word (&q, unsupported_kinds[i]))
+        {
+          record_skip (run, line, "64-bit probes are not supported");
+          return;
+        }
+    }
+  for (size_t i = 0; i < G_N_ELEMENTS (kinds) && !found; i++)
+    if (match_word (&p, kinds[i].name))
+      {
+        kind = kinds[i].kind;
+        min_n = kinds[i].min_n;
+        max_n = kinds[i].max_n;
+        found = TRUE;
+      }
+  if (!found || !expect_char (&p, '('))
+    goto malformed;
+  do
+    {
+      if (n == max_n)
+        goto malformed;
+      if (kind == VAL_FLOAT)
+        {
+          if (!parse_double (&p, &expected[n]))
+            goto malformed;
+          expected[n] = (float) expected[n];
+        }
+      else if (kind == VAL_SINT)
+        {
+          long long v;
+          if (!parse_long (&p, &v) || v < INT32_MIN || v > INT32_MAX)
+            goto malformed;
+          expected[n] = (double) v;
+        }
+      else
+        {
+          unsigned long long v;
+          if (!parse_ulong (&p, &v) || (v > UINT32_MAX
+                                        && (long long) v < INT32_MIN))
+            goto malformed;
+          expected[n] = (double) (guint32) v;
+        }
+      n++;
+    }
+  while (expect_char (&p, ','));
+  if (n < min_n || !expect_char (&p, ')'))
+    goto malformed;
+  if (!at_end (p) && (!parse_ulong (&p, &ulps) || !at_end (p)))
+    goto malformed;
+
+  /* The check itself. */
+  switch (run->draw)
+    {
+    case DRAW_NONE:
+      record_error (run, line, 1, "probe before any draw");
+      return;
+    case DRAW_SKIPPED:
+      record_skip (run, run->draw_line, run->draw_msg);
+      return;
+    case DRAW_FAILED:
+      record_fail (run, line, "probe after a failed draw (line %d): %s",
+                   run->draw_line, run->draw_msg);
+      return;
+    case DRAW_OK:
+      break;
+    }
+  if (slot >= run->n_targets || (slot > 0 && !run->rtv[slot].present))
+    {
+      record_error (run, line, 1, "render target %d is not bound", slot);
+      return;
+    }
+  if (all)
+    {
+      x0 = 0;
+      y0 = 0;
+      x1 = run->target_w;
+      y1 = run->target_h;
+    }
+  if (x0 < 0 || y0 < 0 || x1 > run->target_w || y1 > run->target_h
+      || x0 >= x1 || y0 >= y1)
+    {
+      record_error (run, line, 1, "probe rectangle (%d, %d, %d, %d) is "
+                    "outside the %dx%d render target", x0, y0, x1, y1,
+                    run->target_w, run->target_h);
+      return;
+    }
+  if (!ensure_rows (run, y0, y1))
+    {
+      record_fail (run, line, "probe after a failed draw (line %d): %s",
+                   run->draw_line, run->draw_msg);
+      return;
+    }
+
+  {
+    gboolean exact = kind != VAL_FLOAT || run->rtv[slot].integer;
+    const float *px = run->targets[slot];
+
+    for (int y = y0; y < y1; y++)
+      for (int x = x0; x < x1; x++)
+        {
+          const float *got = px + ((gsize) y * run->target_w + x) * 4;
+          gboolean     ok = TRUE;
+
+          for (int c = 0; c < n && ok; c++)
+            {
+              if (kind != VAL_FLOAT)
+                /* Targets are float32 by contract: an integer output
+                 * arrives converted, so compare against the expected
+                 * integer rounded to float the same way. */
+                ok = got[c] == (float) expected[c];
+              else if (exact)
+                ok = got[c] == (float) expected[c]
+                     || (isnan (got[c]) && isnan (expected[c]));
+              else
+                ok = floats_within_ulps (got[c], (float) expected[c],
+                                         (unsigned) MIN (ulps, G_MAXUINT));
+            }
+          if (!ok)
+            {
+              GString *s = g_string_new (NULL);
+
+              g_string_append_printf (s, "probe (%d, %d) expected (", x, y);
+              for (int c = 0; c < n; c++)
+                {
+                  if (c)
+                    g_string_append (s, ", ");
+                  format_value (s, kind, expected[c]);
+                }
+              g_string_append (s, "), got (");
+              for (int c = 0; c < n; c++)
+                g_string_append_printf (s, "%s%.9g", c ? ", " : "",
+                                        (double) got[c]);
+              g_string_append_printf (s, ")");
+              if (ulps)
+                g_string_append_printf (s, " within %llu ulps", ulps);
+              if (run->ps_diags && *run->ps_diags)
+                g_string_append_printf (s, "\n%s", run->ps_diags);
+              record_fail (run, line, "%s", s->str);
+              g_string_free (s, TRUE);
+              return;
+            }
+        }
+    record_pass (run);
+  }
+  return;
+
+malformed:
+  record_error (run, line, (int) (skip_ws (p) - line_start) + 1,
+                "malformed probe near '%s'", skip_ws (p));
+}
+
+/* ------------------------------------------------------------------ */
+/* [test]                                                              */
+/* ------------------------------------------------------------------ */
+
+static void
+set_uniform_words (Run *run, long long offset, const guint32 *words,
+                   int n)
+{
+  guint need = (guint) (offset + n);
+
+  if (run->uniforms->len < need)
+    {
+      g_array_set_size (run->uniforms, need);
+      g_array_set_size (run->uniform_set, need);
+    }
+  for (int i = 0; i < n; i++)
+    {
+      g_array_index (run->uniforms, guint32, offset + i) = words[i];
+      g_array_index (run->uniform_set, guint8, offset + i) = 1;
+    }
+}
+
+static gboolean
+run_uniform (Run *run, const char *p)
+{
+  long long offset;
+  guint32   words[4];
+  int       n = 0;
+
+  if (!parse_long (&p, &offset) || offset < 0 || offset > (1 << 16))
+    return FALSE;
+  if (match_word (&p, "float4") || match_word (&p, "float"))
+    {
+      int count = p[-1] == '4' ? 4 : 1;
+      for (; n < count; n++)
+        {
+          double d;
+          union { float f; guint32 u; } v;
+          if (!parse_double (&p, &d))
+            return FALSE;
+          v.f = (float) d;
+          words[n] = v.u;
+        }
+    }
+  else if (match_word (&p, "int4") || match_word (&p, "int"))
+    {
+      int count = p[-1] == '4' ? 4 : 1;
+      for (; n < count; n++)
+        {
+          long long v;
+          if (!parse_long (&p, &v) || v < INT32_MIN || v > UINT32_MAX)
+            return FALSE;
+          words[n] = (guint32) v;
+        }
+    }
+  else if (match_word (&p, "uint4") || match_word (&p, "uint"))
+    {
+      int count = p[-1] == '4' ? 4 : 1;
+      for (; n < count; n++)
+        {
+          unsigned long long v;
+          if (!parse_ulong (&p, &v) || (v > UINT32_MAX
+                                        && (long long) v < INT32_MIN))
+            return FALSE;
+          words[n] = (guint32) v;
+        }
+    }
+  else if (match_word (&p, "double2"))
+    {
+      for (int i = 0; i < 2; i++)
+        {
+          double d;
+          if (!parse_double (&p, &d))
+            return FALSE;
+          memcpy (&words[2 * i], &d, 8);
+        }
+      n = 4;
+    }
+  else if (match_word (&p, "int64_t2") || match_word (&p, "uint64_t2"))
+    {
+      for (int i = 0; i < 2; i++)
+        {
+          unsigned long long v;
+          if (!parse_ulong (&p, &v))
+            return FALSE;
+          memcpy (&words[2 * i], &v, 8);
+        }
+      n = 4;
+    }
+  else
+    return FALSE;
+  if (!at_end (p))
+    return FALSE;
+  set_uniform_words (run, offset, words, n);
+  return TRUE;
+}
+
+/* Splits the todo/bug/notimpl/if prefixes off a directive.  Returns FALSE
+ * on a malformed prefix; *applies is FALSE when an if() excludes the
+ * model. */
+static gboolean
+directive_prefixes (Run *run, int line, const char **p, gboolean *applies)
+{
+  *applies = TRUE;
+  for (;;)
+    {
+      const char *q = *p;
+      gboolean    is_if = FALSE, holds = TRUE;
+      const char *err = NULL;
+
+      if (match_word (&q, "if"))
+        is_if = TRUE;
+      else if (!match_word (&q, "todo") && !match_word (&q, "bug")
+               && !match_word (&q, "notimpl"))
+        return TRUE;
+      if (*skip_ws (q) == '(')
+        {
+          if (!parse_condition (&q, run->model->code, &holds, &err))
+            {
+              record_error (run, line, 1, "bad directive condition: %s",
+                              err);
+              return FALSE;
+            }
+        }
+      else if (is_if)
+        {
+          record_error (run, line, 1, "'if' needs a condition");
+          return FALSE;
+        }
+      if (is_if && !holds)
+        *applies = FALSE;
+      *p = q;
+    }
+}
+
+static void
+run_test (Run *run, const Block *b)
+{
+  for (int i = b->first; i < b->end; i++)
+    {
+      const char *raw = run->tf->lines[i];
+      const char *pc = strchr (raw, '%');
+      char       *text = pc ? g_strndup (raw, pc - raw) : g_strdup (raw);
+      const char *p = text;
+      gboolean    applies;
+      int         line = i + 1;
+
+      if (at_end (p) || !directive_prefixes (run, line, &p, &applies)
+          || !applies)
+        {
+          g_free (text);
+          continue;
+        }
+      if (match_word (&p, "probe"))
+        run_probe (run, line, text, p);
+      else if (match_word (&p, "uniform"))
+        {
+          if (!run_uniform (run, p))
+            record_error (run, line, 1, "malformed uniform '%s'",
+                          skip_ws (text));
+        }
+      else if (match_words (&p, "draw quad") && at_end (p))
+        run_draw_quad (run, line);
+      else if (match_word (&p, "draw") || match_word (&p, "dispatch"))
+        {
+          draw_reset (run);
+          run->draw_line = line;
+          draw_set (run, DRAW_SKIPPED, "'%s' is not supported (only "
+                    "'draw quad')", skip_ws (text));
+        }
+      else
+        {
+          /* Pipeline state (clear rtv, depth, alpha test, fog, sample
+           * mask, shade mode, point size, …) we cannot honour: every
+           * later draw of this run would be meaningless. */
+          if (!run->pipeline_skip)
+            {
+              run->pipeline_skip = g_strdup_printf (
+                "'%s' at line %d is not supported", skip_ws (text), line);
+              run->pipeline_line = line;
+            }
+        }
+      g_free (text);
+    }
+}
+
+/* In a block skipped by [require], probes still count as skipped. */
+static void
+skip_test_block (Run *run, const Block *b)
+{
+  for (int i = b->first; i < b->end; i++)
+    {
+      const char *raw = run->tf->lines[i];
+      const char *p = raw;
+      gboolean    applies = TRUE;
+
+      for (;;)
+        {
+          const char *q = p;
+          gboolean    holds = TRUE, is_if;
+          const char *err;
+
+          is_if = match_word (&q, "if");
+          if (!is_if && !match_word (&q, "todo") && !match_word (&q, "bug")
+              && !match_word (&q, "notimpl"))
+            break;
+          if (*skip_ws (q) == '(' && !parse_condition (&q, run->model->code,
+                                                       &holds, &err))
+            {
+              applies = FALSE;
+              break;
+            }
+          if (is_if && !holds)
+            applies = FALSE;
+          p = q;
+        }
+      if (applies && match_word (&p, "probe"))
+        record_skip (run, run->req_line, run->req_skip);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* One file                                                            */
+/* ------------------------------------------------------------------ */
+
+static void
+run_model (FileResult *res, TestFile *tf, const Model *model,
+           SlScratch *scratch)
+{
+  Run run;
+
+  run_init (&run, res, tf, model, scratch);
+  for (guint bi = 0; bi < tf->blocks->len; bi++)
+    {
+      const Block *b = &g_array_index (tf->blocks, Block, bi);
+
+      if (b->kind == BLK_BAD)
+        {
+          record_error (&run, b->header_line, 1, "%s", b->error);
+          continue;
+        }
+      if (b->kind == BLK_REQUIRE)
+        {
+          run_require (&run, b);
+          continue;
+        }
+      if (run.req_skip)
+        {
+          if (b->kind == BLK_PIXEL || b->kind == BLK_PIPELINE
+              || b->kind == BLK_OTHER_SHADER)
+            record_skip (&run, run.req_line, run.req_skip);
+          else if (b->kind == BLK_TEST)
+            skip_test_block (&run, b);
+          continue;
+        }
+      switch (b->kind)
+        {
+        case BLK_NONE:
+        case BLK_IGNORED:
+          break;
+        case BLK_SRV:
+          run_srv (&run, b);
+          break;
+        case BLK_SAMPLER:
+          run_sampler (&run, b);
+          break;
+        case BLK_RTV:
+          run_rtv (&run, b);
+          break;
+        case BLK_PIXEL:
+          run_pixel_shader (&run, b);
+          break;
+        case BLK_PIPELINE:
+          {
+            char *why = g_strdup_printf ("%ss are not supported", b->stage);
+            record_skip (&run, b->header_line, why);
+            /* vkd3d keeps the stage for every later draw of the file. */
+            if (!run.pipeline_skip)
+              {
+                run.pipeline_skip = g_strdup_printf (
+                  "draws use the %s at line %d", b->stage, b->header_line);
+                run.pipeline_line = b->header_line;
+              }
+            g_free (why);
+          }
+          break;
+        case BLK_OTHER_SHADER:
+          {
+            char *why = g_strdup_printf ("%s sections are not supported",
+                                         b->stage);
+            record_skip (&run, b->header_line, why);
+            g_free (why);
+          }
+          break;
+        case BLK_TEST:
+          run_test (&run, b);
+          break;
+        case BLK_REQUIRE:
+        case BLK_BAD:
+          break;
+        }
+    }
+  run_finish (&run);
+}
+
+static void
+run_file (const char *path, const Model *models, int n_models,
+          gboolean verbose, SlScratch *scratch, int totals[3])
+{
+  FileResult res;
+  GError    *error = NULL;
+  TestFile  *tf;
+
+  memset (&res, 0, sizeof res);
+  res.verbose = verbose;
+  res.path = path;
+  res.out = g_string_new (NULL);
+  res.skips = g_array_new (FALSE, TRUE, sizeof (SkipNote));
+  g_array_set_clear_func (res.skips, skip_note_clear);
+  res.printed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  tf = test_file_load (path, &error);
+  if (!tf)
+    {
+      g_string_append_printf (res.out, "%s:0:0: error: %s\n", path,
+                              error->message);
+      res.failed++;
+      g_clear_error (&error);
+    }
+  else
+    for (int m = 0; m < n_models; m++)
+      run_model (&res, tf, &models[m], scratch);
+
+  fputs (res.out->str, stdout);
+  for (guint i = 0; i < res.skips->len; i++)
+    {
+      SkipNote *n = &g_array_index (res.skips, SkipNote, i);
+      printf ("%s:%d: skipped (sm %s): %s\n", path, n->line,
+              n->models->str, n->reason);
+    }
+  printf ("%s: %d passed, %d failed, %d skipped\n", path, res.passed,
+          res.failed, res.skipped);
+  fflush (stdout);
+
+  totals[0] += res.passed;
+  totals[1] += res.failed;
+  totals[2] += res.skipped;
+
+  test_file_free (tf);
+  g_string_free (res.out, TRUE);
+  g_array_unref (res.skips);
+  g_hash_table_unref (res.printed);
+}
+
+/* ------------------------------------------------------------------ */
+/* Command line                                                        */
+/* ------------------------------------------------------------------ */
+
+static gboolean
+parse_models (const char *list, Model *models, int *n_models)
+{
+  gchar  **parts = g_strsplit (list, ",", -1);
+  gboolean ok = TRUE;
+
+  *n_models = 0;
+  for (int i = 0; parts[i] && ok; i++)
+    {
+      const char *p = parts[i];
+      int         code;
+
+      if (!parse_version (&p, &code) || !at_end (p)
+          || *n_models == MAX_MODELS || code < 20 || code > 69)
+        {
+          ok = FALSE;
+          break;
+        }
+      models[*n_models].code = code;
+      g_snprintf (models[*n_models].name, sizeof models[0].name, "%d.%d",
+                  code / 10, code % 10);
+      g_snprintf (models[*n_models].profile, sizeof models[0].profile,
+                  "ps_%d_%d", code / 10, code % 10);
+      (*n_models)++;
+    }
+  g_strfreev (parts);
+  return ok && *n_models > 0;
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Expands directories into their *.shader_test files, sorted. */
+static void
+collect_inputs (const char *arg, GPtrArray *files)
+{
+  GDir       *dir;
+  const char *name;
+  GPtrArray  *found;
+
+  if (!g_file_test (arg, G_FILE_TEST_IS_DIR))
+    {
+      g_ptr_array_add (files, g_strdup (arg));
+      return;
+    }
+  dir = g_dir_open (arg, 0, NULL);
+  if (!dir)
+    {
+      g_ptr_array_add (files, g_strdup (arg));
+      return;
+    }
+  found = g_ptr_array_new ();
+  while ((name = g_dir_read_name (dir)))
+    if (g_str_has_suffix (name, ".shader_test"))
+      g_ptr_array_add (found, g_build_filename (arg, name, NULL));
+  g_dir_close (dir);
+  g_ptr_array_sort (found, compare_strings);
+  for (guint i = 0; i < found->len; i++)
+    g_ptr_array_add (files, found->pdata[i]);
+  g_ptr_array_free (found, TRUE);
+}
 
 int
 gs_shader_test_main (int argc, char **argv)
 {
-  fprintf (stderr, "gegl-shaders test: not implemented yet\n");
-  return 2;
+  gboolean        verbose = FALSE;
+  gchar          *models_opt = NULL;
+  gdouble         min_rate = -1.0;
+  gchar         **inputs = NULL;
+  GOptionEntry    entries[] = {
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose,
+      "Show every failing check with its diagnostics", NULL },
+    { "models", 0, 0, G_OPTION_ARG_STRING, &models_opt,
+      "Shader models to run, e.g. 2.0,3.0,4.0 (default 2.0,3.0)", "LIST" },
+    { "min-pass-rate", 0, 0, G_OPTION_ARG_DOUBLE, &min_rate,
+      "Exit 0 when passed/(passed+failed) reaches PCT percent", "PCT" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs,
+      NULL, "FILE|DIR…" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  GOptionContext *ctx;
+  GError         *error = NULL;
+  Model           models[MAX_MODELS];
+  int             n_models = 0;
+  int             totals[3] = { 0, 0, 0 };
+  int             status;
+  GPtrArray      *files;
+  SlScratch      *scratch;
+  gchar         **args;
+
+  ctx = g_option_context_new ("FILE.shader_test|DIR… — run vkd3d "
+                              "conformance tests");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_help_enabled (ctx, TRUE);
+  /* Parse a copy: GOption rearranges the vector it is given. */
+  /* GOption drops the entries it consumes from the vector without freeing
+   * them, so parse a shallow copy of borrowed strings. */
+  args = g_new0 (gchar *, argc + 1);
+  for (int i = 0; i < argc; i++)
+    args[i] = argv[i];
+  {
+    gchar  **tmp = args;
+    int      n = argc;
+    gboolean ok = g_option_context_parse (ctx, &n, &tmp, &error);
+
+    g_free (args);
+    g_option_context_free (ctx);
+    if (!ok)
+      {
+        fprintf (stderr, "gegl-shaders test: %s\n", error->message);
+        g_clear_error (&error);
+        g_free (models_opt);
+        g_strfreev (inputs);
+        return 2;
+      }
+  }
+
+  if (!parse_models (models_opt ? models_opt : "2.0,3.0", models,
+                     &n_models))
+    {
+      fprintf (stderr, "gegl-shaders test: bad --models '%s' (expected a "
+               "list such as 2.0,3.0,4.0)\n", models_opt);
+      g_free (models_opt);
+      g_strfreev (inputs);
+      return 2;
+    }
+  if (min_rate > 100.0)
+    {
+      fprintf (stderr, "gegl-shaders test: --min-pass-rate must be at "
+               "most 100\n");
+      g_free (models_opt);
+      g_strfreev (inputs);
+      return 2;
+    }
+  if (!inputs || !inputs[0])
+    {
+      fprintf (stderr, "gegl-shaders test: no .shader_test files given\n"
+               "usage: gegl-shaders test [-v] [--models LIST] "
+               "[--min-pass-rate PCT] FILE|DIR…\n");
+      g_free (models_opt);
+      g_strfreev (inputs);
+      return 2;
+    }
+
+  files = g_ptr_array_new_with_free_func (g_free);
+  for (int i = 0; inputs[i]; i++)
+    collect_inputs (inputs[i], files);
+
+  scratch = sl_scratch_new ();
+  for (guint i = 0; i < files->len; i++)
+    run_file (files->pdata[i], models, n_models, verbose, scratch, totals);
+  sl_scratch_free (scratch);
+
+  if (min_rate >= 0.0)
+    {
+      int    checked = totals[0] + totals[1];
+      double rate = checked ? 100.0 * totals[0] / checked : 100.0;
+
+      printf ("pass rate %.2f%% (minimum %.2f%%)\n", rate, min_rate);
+      status = rate + 1e-9 >= min_rate ? 0 : 1;
+    }
+  else
+    status = totals[1] ? 1 : 0;
+  printf ("%d passed, %d failed, %d skipped\n", totals[0], totals[1],
+          totals[2]);
+
+  g_ptr_array_unref (files);
+  g_free (models_opt);
+  g_strfreev (inputs);
+  return status;
 }
+
+#ifdef GS_SHADER_TEST_STANDALONE
+/* The conformance tests build the runner on its own so they do not depend
+ * on the rest of the CLI. */
+int
+main (int argc, char **argv)
+{
+  argv[0] = (char *) "test";
+  return gs_shader_test_main (argc, argv);
+}
+#endif

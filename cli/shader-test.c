@@ -1551,7 +1551,7 @@ run_probe (Run *run, int line, const char *line_start, const char *p)
     "rd", "rui64", "ri64", "f64", "i64", "u64"
   };
   int         slot = 0;
-  int         x0, y0, x1, y1;
+  int         x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   gboolean    all = FALSE;
   ValKind     kind = VAL_FLOAT;
   int         n = 0, min_n = 0, max_n = 0;

@@ -204,6 +204,7 @@ typedef struct
 {
   const char *p;
   int         model;
+  int         depth;
   const char *error;
 } CondParser;
 
@@ -220,16 +221,26 @@ cond_atom (CondParser *cp)
   gboolean    is_sm;
   int         op = 0, version = 0;
 
+  /* Bounded so a hostile line of '(' or '!' cannot exhaust the stack. */
+  if ((*s == '!' || *s == '(') && ++cp->depth > 32)
+    {
+      cp->error = "condition nested too deeply";
+      return FALSE;
+    }
   if (*s == '!')
     {
+      gboolean v;
       cp->p = s + 1;
-      return !cond_atom (cp);
+      v = !cond_atom (cp);
+      cp->depth--;
+      return v;
     }
   if (*s == '(')
     {
       gboolean v;
       cp->p = s + 1;
       v = cond_or (cp);
+      cp->depth--;
       if (!expect_char (&cp->p, ')'))
         cp->error = "missing ')' in condition";
       return v;
@@ -306,7 +317,7 @@ static gboolean
 parse_condition (const char **p, int model, gboolean *value,
                  const char **error)
 {
-  CondParser cp = { *p, model, NULL };
+  CondParser cp = { *p, model, 0, NULL };
 
   if (!expect_char (&cp.p, '('))
     {
@@ -939,7 +950,7 @@ run_srv (Run *run, const Block *b)
           if (bad)
             record_error (run, i + 1, 1, "malformed size '%s'", line);
           else if (!unsupported && (w <= 0 || h <= 0 || d <= 0
-                                    || (gint64) w * h * d > (1 << 26)))
+                                    || (gint64) w * h * d > (1 << 22)))
             {
               record_error (run, i + 1, 1, "bad texture size '%s'", line);
               bad = TRUE;
@@ -1212,7 +1223,7 @@ run_rtv (Run *run, const Block *b)
                     && expect_char (&p, ',') && parse_int (&p, &r->height)
                     && expect_char (&p, ')') && at_end (p))
                   || r->width <= 0 || r->height <= 0
-                  || (gint64) r->width * r->height > (1 << 24))
+                  || (gint64) r->width * r->height > (1 << 22))
                 goto bad;
             }
           else if (!r->unsupported)

@@ -241,7 +241,7 @@ cond_atom (CondParser *cp)
       cp->p = s + 1;
       v = cond_or (cp);
       cp->depth--;
-      if (!expect_char (&cp->p, ')'))
+      if (!cp->error && !expect_char (&cp->p, ')'))
         cp->error = "missing ')' in condition";
       return v;
     }

@@ -1,0 +1,41 @@
+/* The HLSL preprocessor: C-style directives and macros over shader text.
+ *
+ * It turns a source buffer (and the files it includes) into one UTF-8 text
+ * for the HLSL lexer.  The output keeps the source's lines and, for text
+ * that is not macro-expanded, its columns; where the output stops mapping
+ * one-to-one onto consecutive source lines it carries `#line N "file"`
+ * markers so the lexer can report positions in the original files.
+ * Pragmas the compiler reads (pack_matrix, RetroArch's parameter, anything
+ * unknown) are passed through as whole lines.  All state lives in one
+ * context per call, so the preprocessor can run on several threads. */
+#ifndef SL_PREPROCESS_H
+#define SL_PREPROCESS_H
+
+#include "shaderlib.h"
+
+#include <stddef.h>
+
+typedef struct {
+  const char        *filename;      /* for diagnostics, __FILE__ and relative includes; NULL = "<source>" */
+  const char *const *include_dirs;  /* NULL-terminated search path for #include, may be NULL */
+  const char *const *defines;       /* NULL-terminated "NAME" or "NAME=VALUE" predefinitions */
+  /* Optional callback to read an include file (for tests/hosts); NULL = read from disk.
+     Returns a g_malloc'd buffer and its length, or NULL if not found. */
+  char *(*read_file)(void *user, const char *path, size_t *length);
+  void *read_file_user;
+  /* Largest output accepted, in bytes; 0 = the default of 64 MiB. */
+  size_t             max_output;
+} SlPreprocessOptions;
+
+/* Default limits, also quoted in the diagnostics. */
+#define SL_PP_MAX_OUTPUT        ((size_t) 64 * 1024 * 1024)
+#define SL_PP_MAX_INCLUDE_DEPTH 32
+#define SL_PP_MAX_EXPANSION     256
+
+/* Returns a g_malloc'd NUL-terminated UTF-8 text, or NULL after a fatal error (diagnostics say why).
+   Non-fatal errors (e.g. #error, bad directive) are reported and the output is still returned; the
+   caller checks sl_diagnostics_error_count(). */
+char *sl_preprocess(const char *source, size_t length, const SlPreprocessOptions *options,
+                    SlDiagnostics *diags);
+
+#endif /* SL_PREPROCESS_H */

@@ -1115,7 +1115,11 @@ main (int    argc,
           return EXIT_OK;
         }
       if (argc > 3)
-        return usage_error ("help", _("help takes one COMMAND"));
+        {
+          print_error (_("help takes one COMMAND"));
+          fprintf (stderr, _("Try '%s --help'.\n"), PROGRAM);
+          return EXIT_USAGE;
+        }
       return print_command_help (argv[2], stdout);
     }
   if (g_str_equal (command, "check"))

@@ -327,7 +327,19 @@ update_state (GeglOperation       *operation,
       state->draw_failed = FALSE;
       draw_new = TRUE;
 
-      if (state->program && bbox->width > 0 && bbox->height > 0)
+      if (state->program && gegl_rectangle_is_infinite_plane (bbox))
+        {
+          SlDiagnostics *diags = sl_diagnostics_new ();
+
+          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "shader:run", 0, 0,
+                              "", "%s",
+                              _("the input has no bounded extent, so "
+                                "TEXCOORD0 is undefined; crop it first"));
+          state->draw_failed = TRUE;
+          state->draw_diags  = format_diagnostics (diags);
+          sl_diagnostics_free (diags);
+        }
+      else if (state->program && bbox->width > 0 && bbox->height > 0)
         {
           SlDiagnostics *diags = sl_diagnostics_new ();
 
@@ -367,18 +379,27 @@ update_state (GeglOperation       *operation,
   return warning;
 }
 
+/* prepare() brings the state up to date; process() only does when the
+ * state was never built or the input's extent moved, so a shader file
+ * touched in the middle of a render does not mix two programs in one
+ * image. */
 static Draw *
-acquire_draw (GeglOperation *operation)
+acquire_draw (GeglOperation *operation,
+              gboolean       refresh)
 {
   State         *state = get_state (operation);
   GeglRectangle *bbox;
-  Draw          *draw = NULL;
-  gchar         *warning;
+  GeglRectangle  empty = { 0, 0, 0, 0 };
+  Draw          *draw  = NULL;
+  gchar         *warning = NULL;
 
   bbox = gegl_operation_source_get_bounding_box (operation, "input");
 
   g_mutex_lock (&state->mutex);
-  warning = update_state (operation, bbox);
+  if (refresh ||
+      ! state->draw_valid ||
+      ! gegl_rectangle_equal (&state->draw_bbox, bbox ? bbox : &empty))
+    warning = update_state (operation, bbox);
   if (state->draw && state->draw->binding)
     draw = g_atomic_rc_box_acquire (state->draw);
   g_mutex_unlock (&state->mutex);
@@ -402,7 +423,7 @@ prepare (GeglOperation *operation)
   gegl_operation_set_format (operation, "input", format);
   gegl_operation_set_format (operation, "output", format);
 
-  draw = acquire_draw (operation);
+  draw = acquire_draw (operation, TRUE);
   if (draw)
     draw_unref (draw);
 }
@@ -416,7 +437,13 @@ get_required_for_output (GeglOperation       *operation,
   GeglRectangle  empty = { 0, 0, 0, 0 };
 
   bbox = gegl_operation_source_get_bounding_box (operation, "input");
-  return bbox ? *bbox : empty;
+  if (! bbox)
+    return empty;
+  /* Nothing runs on an infinite input (it is passed through), and asking
+   * for all of it would never finish. */
+  if (gegl_rectangle_is_infinite_plane (bbox))
+    return *roi;
+  return *bbox;
 }
 
 static GeglRectangle
@@ -502,7 +529,7 @@ process (GeglOperation       *operation,
   gfloat        *out_pixels;
   gint           y;
 
-  draw = acquire_draw (operation);
+  draw = acquire_draw (operation, FALSE);
 
   if (! draw ||
       ! gegl_rectangle_intersect (&render, result, &draw->bbox))

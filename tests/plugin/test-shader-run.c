@@ -544,6 +544,46 @@ test_file (void)
   g_free (in);
 }
 
+/* An infinite input has no viewport: the op must say so and pass it on. */
+static void
+test_infinite_input (void)
+{
+  GeglNode      *graph  = gegl_node_new ();
+  GeglColor     *color  = gegl_color_new (NULL);
+  GeglNode      *source, *shader;
+  GeglRectangle  rect   = { -5, 7, 4, 3 };
+  gfloat         out[4 * 4 * 3];
+  gchar         *error  = NULL;
+  gint           i;
+
+  gegl_color_set_rgba (color, 0.25, 0.5, 0.75, 1.0);
+  source = gegl_node_new_child (graph, "operation", "gegl:color",
+                                "value", color, NULL);
+  shader = gegl_node_new_child (graph, "operation", "shader:run",
+                                "source", INVERT_SHADER, NULL);
+  gegl_node_link (source, shader);
+
+  plugin_warnings = 0;
+  gegl_node_blit (shader, 1.0, &rect, babl_format ("RGBA float"), out,
+                  GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  for (i = 0; i < rect.width * rect.height; i++)
+    {
+      g_assert_cmpfloat_with_epsilon (out[i * 4 + 0], 0.25, 1e-6);
+      g_assert_cmpfloat_with_epsilon (out[i * 4 + 1], 0.5, 1e-6);
+      g_assert_cmpfloat_with_epsilon (out[i * 4 + 2], 0.75, 1e-6);
+      g_assert_cmpfloat (out[i * 4 + 3], ==, 1.0f);
+    }
+
+  gegl_node_get (shader, "error", &error, NULL);
+  if (! strstr (error, ": error: ") || ! strstr (error, "crop"))
+    g_error ("unexpected diagnostics: %s", error);
+  g_free (error);
+  g_assert_cmpint (plugin_warnings, ==, 1);
+
+  g_object_unref (color);
+  g_object_unref (graph);
+}
+
 /* A bigger image, processed in small chunks, so windowed fetching and the
  * row split over threads are both exercised. */
 static gfloat *
@@ -644,6 +684,7 @@ main (int    argc,
   g_test_add_func ("/shader-run/broken-shader", test_broken_shader);
   g_test_add_func ("/shader-run/no-shader", test_no_shader);
   g_test_add_func ("/shader-run/file", test_file);
+  g_test_add_func ("/shader-run/infinite-input", test_infinite_input);
   g_test_add_func ("/shader-run/neighbour-and-threads",
                    test_neighbour_and_threads);
 

@@ -287,6 +287,12 @@ build_draw (SlProgram           *program,
                                                    &draw->reach_top,
                                                    &draw->reach_right,
                                                    &draw->reach_bottom);
+      /* process() relies on the fetched rectangle containing the rendered
+       * one, and on the margin arithmetic not overflowing. */
+      draw->reach_left   = CLAMP (draw->reach_left, 0, bbox->width);
+      draw->reach_right  = CLAMP (draw->reach_right, 0, bbox->width);
+      draw->reach_top    = CLAMP (draw->reach_top, 0, bbox->height);
+      draw->reach_bottom = CLAMP (draw->reach_bottom, 0, bbox->height);
     }
   else
     {

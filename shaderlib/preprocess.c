@@ -394,7 +394,9 @@ file_new (Pp *pp, const char *data, size_t len, const char *name,
     {
       if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF)
         data += 3, len -= 3;
-      text = g_strndup (data, len);
+      text = g_malloc (len + 1);
+      memcpy (text, data, len);
+      text[len] = 0;
       n = len;
     }
 
@@ -711,10 +713,11 @@ emit_tok (Pp *pp, const Tok *t)
   out_sync (pp, t->file, t->line);
   if (!(t->flags & TF_MACRO))
     {
-      /* Source text keeps its columns: reuse the original whitespace when
-       * the previous token written was its neighbour, else pad. */
-      if ((pp->last_src && pp->last_seq + 1 == t->seq)
-          || (pp->out_col == 1 && (int) g_utf8_strlen (t->pre, -1) + 1 == t->col))
+      /* Source text keeps its columns: reuse the original whitespace (tabs
+       * included) when it lands on the right column, else pad. */
+      gboolean neighbour = pp->last_src && pp->last_seq + 1 == t->seq;
+      if (pp->out_col + (int) g_utf8_strlen (t->pre, -1) == t->col
+          && (t->pre[0] || neighbour || !paste_hazard (pp->last_char, t->text[0])))
         out_text (pp, t->pre);
       else if (pp->out_col < t->col)
         {
@@ -1001,7 +1004,7 @@ subst (Pp *pp, Input *in, const Macro *m, const Tok *name, GPtrArray **args,
           t->flags = (t->flags & ~(TF_WS | TF_MACRO))
                      | (name->flags & (TF_WS | TF_MACRO));
           t->pre = name->pre;
-          t->seq = name->seq;
+          t->seq = 0;   /* never the neighbour of the text around it */
         }
       else
         {
@@ -2070,8 +2073,8 @@ rest_text (GPtrArray *toks, guint start)
   for (guint i = start; i < toks->len; i++)
     {
       const Tok *t = toks->pdata[i];
-      if (i > start)
-        g_string_append (s, t->pre[0] ? t->pre : (t->flags & TF_WS) ? " " : "");
+      if (i > start && (t->flags & TF_WS))
+        g_string_append_c (s, ' ');
       g_string_append (s, t->text);
     }
   return g_string_free (s, FALSE);
@@ -2292,6 +2295,12 @@ static void
 predefine (Pp *pp, const char *def)
 {
   const char *eq = strchr (def, '=');
+  if (!g_ascii_isalpha (def[0]) && def[0] != '_')
+    {
+      report (pp, SL_SEVERITY_ERROR, "<command-line>", 0, 0,
+              "invalid predefined macro \"%s\"", def);
+      return;
+    }
   char *line = eq ? g_strdup_printf ("#define %.*s %s", (int) (eq - def), def, eq + 1)
                   : g_strdup_printf ("#define %s 1", def);
   File *f = file_new (pp, line, strlen (line), "<command-line>", NULL, NULL);

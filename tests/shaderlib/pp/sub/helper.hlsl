@@ -1,0 +1,3 @@
+#pragma once
+float helper = 1; // from helper
+#include "near.hlsl"

@@ -1,0 +1,144 @@
+/* Diagnostics: a growing list of located messages.
+ *
+ * Every stage reports into one SlDiagnostics list and goes on, so a single
+ * compile can report several errors.  Strings are owned by the list.  The
+ * list is not locked: each thread reports into its own list. */
+#include "shaderlib.h"
+
+#include <glib.h>
+#include <stdarg.h>
+
+struct SlDiagnostics
+{
+  GArray *items;   /* SlDiagnostic, strings owned */
+  int     n_errors;
+};
+
+SlDiagnostics *
+sl_diagnostics_new (void)
+{
+  SlDiagnostics *diags = g_new0 (SlDiagnostics, 1);
+  diags->items = g_array_new (FALSE, TRUE, sizeof (SlDiagnostic));
+  return diags;
+}
+
+static void
+free_strings (SlDiagnostic *d)
+{
+  g_free ((char *) d->file);
+  g_free ((char *) d->code);
+  g_free ((char *) d->message);
+}
+
+void
+sl_diagnostics_clear (SlDiagnostics *diags)
+{
+  if (!diags)
+    return;
+  for (guint i = 0; i < diags->items->len; i++)
+    free_strings (&g_array_index (diags->items, SlDiagnostic, i));
+  g_array_set_size (diags->items, 0);
+  diags->n_errors = 0;
+}
+
+void
+sl_diagnostics_free (SlDiagnostics *diags)
+{
+  if (!diags)
+    return;
+  sl_diagnostics_clear (diags);
+  g_array_free (diags->items, TRUE);
+  g_free (diags);
+}
+
+int
+sl_diagnostics_count (const SlDiagnostics *diags)
+{
+  return diags ? (int) diags->items->len : 0;
+}
+
+int
+sl_diagnostics_error_count (const SlDiagnostics *diags)
+{
+  return diags ? diags->n_errors : 0;
+}
+
+const SlDiagnostic *
+sl_diagnostics_get (const SlDiagnostics *diags, int index)
+{
+  if (!diags || index < 0 || (guint) index >= diags->items->len)
+    return NULL;
+  return &g_array_index (diags->items, SlDiagnostic, index);
+}
+
+/* A compile of hostile input could report without end; past this many
+ * entries further ones are dropped (the error count still grows). */
+#define MAX_DIAGNOSTICS 1000
+
+void
+sl_diagnostics_add (SlDiagnostics *diags,
+                    SlSeverity     severity,
+                    const char    *file,
+                    int            line,
+                    int            column,
+                    const char    *code,
+                    const char    *format,
+                    ...)
+{
+  if (!diags)
+    return;
+  if (severity == SL_SEVERITY_ERROR)
+    diags->n_errors++;
+  if (diags->items->len >= MAX_DIAGNOSTICS)
+    return;
+
+  va_list args;
+  va_start (args, format);
+  char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* Messages are single lines: fold any newline a caller let through. */
+  for (char *p = message; *p; p++)
+    if (*p == '\n' || *p == '\r')
+      *p = ' ';
+
+  SlDiagnostic d = {
+    .severity = severity,
+    .file = g_strdup (file && *file ? file : "<source>"),
+    .line = line,
+    .column = column,
+    .code = g_strdup (code ? code : ""),
+    .message = message,
+  };
+  g_array_append_val (diags->items, d);
+}
+
+static const char *
+severity_name (SlSeverity severity)
+{
+  switch (severity)
+    {
+    case SL_SEVERITY_NOTE: return "note";
+    case SL_SEVERITY_WARNING: return "warning";
+    default: return "error";
+    }
+}
+
+char *
+sl_diagnostics_format (const SlDiagnostics *diags)
+{
+  GString *out = g_string_new (NULL);
+  for (int i = 0; i < sl_diagnostics_count (diags); i++)
+    {
+      const SlDiagnostic *d = sl_diagnostics_get (diags, i);
+      g_string_append (out, d->file);
+      if (d->line > 0)
+        {
+          g_string_append_printf (out, ":%d", d->line);
+          if (d->column > 0)
+            g_string_append_printf (out, ":%d", d->column);
+        }
+      g_string_append_printf (out, ": %s: %s\n", severity_name (d->severity),
+                              d->message);
+    }
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,45 @@
+/* Private interface of the HLSL front end: tokens, types, AST. */
+#ifndef SL_HLSL_H
+#define SL_HLSL_H
+
+#include "ir.h"
+
+/* ---- tokens (hlsl_lex.c) ----------------------------------------------- */
+
+typedef enum
+{
+  TK_EOF,
+  TK_IDENT,
+  TK_INT,
+  TK_FLOAT,
+  TK_STRING,
+  TK_PUNCT,
+  TK_PRAGMA     /* text of a #pragma line, without "#pragma" */
+} TokKind;
+
+typedef struct
+{
+  TokKind     kind;
+  const char *text;     /* arena copy of the spelling (string: unquoted) */
+  int         len;
+  SlLoc       loc;
+  double      fval;
+  uint64_t    ival;
+  char        suffix;   /* 'f', 'h', 'l', 'u' or 0 */
+} Token;
+
+/* Splits preprocessed text into tokens (terminated by TK_EOF). */
+Token *sl_hlsl_tokenize (SlArena *arena, const char *text, const char *filename,
+                         SlDiagnostics *diags, int *n_tokens);
+
+/* ---- compile entry (hlsl_parse.c + hlsl_lower.c) ------------------------ */
+
+typedef struct SlProgramInfo SlProgramInfo;
+
+/* Builds the IR of the entry point and fills reflection data.  Returns
+ * NULL after errors. */
+SlIr *sl_hlsl_compile (SlArena *arena, const char *text, const char *filename,
+                       const char *entry, int shader_model,
+                       SlProgramInfo *info, SlDiagnostics *diags);
+
+#endif

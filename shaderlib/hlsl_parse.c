@@ -1,0 +1,2941 @@
+/* HLSL parser and type checker: tokens → typed AST.
+ *
+ * Recursive descent, one function per grammar level.  Types are assigned
+ * while parsing; every implicit conversion becomes an explicit N_CAST node
+ * made by convert(), the single place that knows HLSL's conversion rules.
+ * After an error the offending expression gets the type TY_ERROR, which
+ * every later check accepts silently, so one mistake yields one message.
+ * Statement-level recovery skips to the next ';' or '}'. */
+#include "hlsl_ast.h"
+
+#include "scalar_ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Scope
+{
+  GHashTable   *names;     /* name → Var* */
+  struct Scope *up;
+} Scope;
+
+typedef struct
+{
+  HlslUnit   *u;
+  SlArena    *arena;
+  Token      *toks;
+  int         n_toks, pos;
+  Scope      *scope;
+  GHashTable *types;       /* struct/typedef name → Type* */
+  GHashTable *intrinsics;  /* name → id+1 */
+  Func       *cur_func;
+  int         depth;       /* expression/statement nesting */
+  int         loop_depth;
+  bool        row_major_default;
+  Type       *t_error, *t_void, *t_float, *t_int, *t_uint, *t_bool, *t_string;
+} P;
+
+static const char *const intrinsic_names[] = {
+#define SL_INTRINSIC(id, name, nmin, nmax) name,
+#include "hlsl_intrinsics.def"
+#undef SL_INTRINSIC
+};
+static const int intrinsic_min[] = {
+#define SL_INTRINSIC(id, name, nmin, nmax) nmin,
+#include "hlsl_intrinsics.def"
+#undef SL_INTRINSIC
+};
+static const int intrinsic_max[] = {
+#define SL_INTRINSIC(id, name, nmin, nmax) nmax,
+#include "hlsl_intrinsics.def"
+#undef SL_INTRINSIC
+};
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics                                                          */
+/* ------------------------------------------------------------------ */
+
+static void
+error_at (P *p, SlLoc loc, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+static void
+error_at (P *p, SlLoc loc, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  sl_diagnostics_add (p->u->diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column,
+                      "E-HLSL", "%s", msg);
+  g_free (msg);
+  p->u->n_errors++;
+}
+
+static void
+warn_at (P *p, SlLoc loc, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+static void
+warn_at (P *p, SlLoc loc, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  sl_diagnostics_add (p->u->diags, SL_SEVERITY_WARNING, loc.file, loc.line, loc.column,
+                      "W-HLSL", "%s", msg);
+  g_free (msg);
+}
+
+/* ------------------------------------------------------------------ */
+/* Types                                                                */
+/* ------------------------------------------------------------------ */
+
+Type *
+hlsl_type_num (SlArena *arena, BaseType base, NumClass cls, int rows, int cols)
+{
+  Type *t = SL_NEW (arena, Type);
+  t->kind = TY_NUM;
+  t->base = base;
+  t->cls = cls;
+  t->rows = cls == NUM_MATRIX ? rows : 1;
+  t->cols = cls == NUM_SCALAR ? 1 : cols;
+  t->n_comp = t->rows * t->cols;
+  return t;
+}
+
+int
+hlsl_type_is_numeric (const Type *t)
+{
+  return t->kind == TY_NUM;
+}
+
+Type *
+hlsl_scalar_of (SlArena *arena, const Type *t)
+{
+  return hlsl_type_num (arena, t->kind == TY_NUM ? t->base : BT_FLOAT, NUM_SCALAR, 1, 1);
+}
+
+static Type *
+type_array (P *p, Type *elem, int len)
+{
+  Type *t = SL_NEW (p->arena, Type);
+  t->kind = TY_ARRAY;
+  t->elem = elem;
+  t->len = len;
+  t->n_comp = elem->n_comp * len;
+  t->n_objects = elem->n_objects * len;
+  t->base = elem->base;
+  return t;
+}
+
+static Type *
+type_with_major (P *p, Type *t, bool row_major)
+{
+  if (t->kind == TY_NUM && t->cls == NUM_MATRIX)
+    {
+      Type *c = SL_NEW (p->arena, Type);
+      *c = *t;
+      c->row_major = row_major;
+      c->has_major = true;
+      return c;
+    }
+  if (t->kind == TY_ARRAY)
+    return type_array (p, type_with_major (p, t->elem, row_major), t->len);
+  return t;
+}
+
+static bool
+type_equal (const Type *a, const Type *b)
+{
+  if (a == b)
+    return true;
+  if (a->kind != b->kind)
+    return false;
+  switch (a->kind)
+    {
+    case TY_NUM:
+      return a->base == b->base && a->cls == b->cls && a->rows == b->rows && a->cols == b->cols;
+    case TY_ARRAY:
+      return a->len == b->len && type_equal (a->elem, b->elem);
+    case TY_STRUCT:
+      return a->fields == b->fields;
+    case TY_SAMPLER: case TY_TEXTURE:
+      return a->tex_dim == b->tex_dim;
+    default:
+      return true;
+    }
+}
+
+static const char *
+base_name (BaseType b)
+{
+  static const char *const n[] = { "bool", "int", "uint", "float" };
+  return n[b];
+}
+
+static char *
+type_name (P *p, const Type *t)
+{
+  char buf[128];
+  switch (t->kind)
+    {
+    case TY_VOID: return "void";
+    case TY_ERROR: return "<error>";
+    case TY_STRING: return "string";
+    case TY_STRUCT: return (char *) (t->name ? t->name : "struct");
+    case TY_SAMPLER: return "sampler";
+    case TY_TEXTURE: return "texture";
+    case TY_ARRAY:
+      g_snprintf (buf, sizeof buf, "%s[%d]", type_name (p, t->elem), t->len);
+      return sl_arena_strdup (p->arena, buf);
+    case TY_NUM:
+      if (t->cls == NUM_SCALAR)
+        return (char *) base_name (t->base);
+      if (t->cls == NUM_VECTOR)
+        g_snprintf (buf, sizeof buf, "%s%d", base_name (t->base), t->cols);
+      else
+        g_snprintf (buf, sizeof buf, "%s%dx%d", base_name (t->base), t->rows, t->cols);
+      return sl_arena_strdup (p->arena, buf);
+    }
+  return "?";
+}
+
+/* ------------------------------------------------------------------ */
+/* Token helpers                                                        */
+/* ------------------------------------------------------------------ */
+
+static Token *
+peek (P *p)
+{
+  return &p->toks[p->pos];
+}
+
+static Token *
+peek_at (P *p, int k)
+{
+  int i = p->pos + k;
+  return &p->toks[i < p->n_toks ? i : p->n_toks - 1];
+}
+
+static Token *
+next (P *p)
+{
+  Token *t = &p->toks[p->pos];
+  if (t->kind != TK_EOF)
+    p->pos++;
+  return t;
+}
+
+static bool
+is (P *p, const char *s)
+{
+  Token *t = peek (p);
+  return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && !strcmp (t->text, s);
+}
+
+static bool
+accept (P *p, const char *s)
+{
+  if (is (p, s))
+    {
+      next (p);
+      return true;
+    }
+  return false;
+}
+
+static const char *
+tok_desc (Token *t)
+{
+  return t->kind == TK_EOF ? "end of file" : t->text;
+}
+
+static bool
+expect (P *p, const char *s)
+{
+  if (accept (p, s))
+    return true;
+  Token *t = peek (p);
+  error_at (p, t->loc, "expected '%s' before '%s'", s, tok_desc (t));
+  return false;
+}
+
+static const char *
+expect_ident (P *p)
+{
+  Token *t = peek (p);
+  if (t->kind != TK_IDENT)
+    {
+      error_at (p, t->loc, "expected an identifier before '%s'", tok_desc (t));
+      return NULL;
+    }
+  next (p);
+  return t->text;
+}
+
+/* Skips to after the next ';' at this nesting level, or before '}'. */
+static void
+recover (P *p)
+{
+  int depth = 0;
+  while (peek (p)->kind != TK_EOF)
+    {
+      if (is (p, "{") || is (p, "(") || is (p, "["))
+        depth++;
+      else if (is (p, ")") || is (p, "]"))
+        depth = MAX (depth - 1, 0);
+      else if (is (p, "}"))
+        {
+          if (depth == 0)
+            return;
+          depth--;
+          if (depth == 0)
+            {
+              next (p);
+              accept (p, ";");
+              return;
+            }
+        }
+      else if (is (p, ";") && depth == 0)
+        {
+          next (p);
+          return;
+        }
+      next (p);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Scopes                                                               */
+/* ------------------------------------------------------------------ */
+
+static void
+push_scope (P *p)
+{
+  Scope *s = g_new0 (Scope, 1);
+  s->names = g_hash_table_new (g_str_hash, g_str_equal);
+  s->up = p->scope;
+  p->scope = s;
+}
+
+static void
+pop_scope (P *p)
+{
+  Scope *s = p->scope;
+  p->scope = s->up;
+  g_hash_table_destroy (s->names);
+  g_free (s);
+}
+
+static Var *
+lookup_var (P *p, const char *name)
+{
+  for (Scope *s = p->scope; s; s = s->up)
+    {
+      Var *v = g_hash_table_lookup (s->names, name);
+      if (v)
+        return v;
+    }
+  return NULL;
+}
+
+static void
+declare_var (P *p, Var *v)
+{
+  Var *old = g_hash_table_lookup (p->scope->names, v->name);
+  if (old)
+    error_at (p, v->loc, "redefinition of '%s'", v->name);
+  g_hash_table_insert (p->scope->names, (gpointer) v->name, v);
+  v->id = p->u->n_vars++;
+}
+
+/* ------------------------------------------------------------------ */
+/* Type names                                                           */
+/* ------------------------------------------------------------------ */
+
+static bool
+parse_base_name (const char *s, BaseType *base, int *consumed)
+{
+  static const struct { const char *name; BaseType base; } names[] = {
+    { "min16float", BT_FLOAT }, { "min10float", BT_FLOAT }, { "min16int", BT_INT },
+    { "min12int", BT_INT }, { "min16uint", BT_UINT },
+    { "float", BT_FLOAT }, { "half", BT_FLOAT }, { "double", BT_FLOAT },
+    { "dword", BT_UINT }, { "uint", BT_UINT }, { "int", BT_INT }, { "bool", BT_BOOL },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      size_t n = strlen (names[i].name);
+      if (!strncmp (s, names[i].name, n))
+        {
+          *base = names[i].base;
+          *consumed = n;
+          return true;
+        }
+    }
+  return false;
+}
+
+/* Recognises float, float3, float3x3, half2 … */
+static Type *
+builtin_numeric (P *p, const char *s)
+{
+  BaseType base;
+  int n;
+  if (!parse_base_name (s, &base, &n))
+    return NULL;
+  const char *r = s + n;
+  if (!*r)
+    return hlsl_type_num (p->arena, base, NUM_SCALAR, 1, 1);
+  if (r[0] >= '1' && r[0] <= '4' && !r[1])
+    return hlsl_type_num (p->arena, base, NUM_VECTOR, 1, r[0] - '0');
+  if (r[0] >= '1' && r[0] <= '4' && r[1] == 'x' && r[2] >= '1' && r[2] <= '4' && !r[3])
+    {
+      Type *t = hlsl_type_num (p->arena, base, NUM_MATRIX, r[0] - '0', r[2] - '0');
+      t->row_major = p->row_major_default;
+      return t;
+    }
+  return NULL;
+}
+
+static int
+sampler_dim (const char *s, bool *is_sampler, bool *is_texture, bool *comparison)
+{
+  static const struct { const char *name; int dim; int what; } names[] = {
+    { "sampler", -1, 0 }, { "sampler1D", SL_TEXTURE_1D, 0 }, { "sampler2D", SL_TEXTURE_2D, 0 },
+    { "sampler3D", SL_TEXTURE_3D, 0 }, { "samplerCUBE", SL_TEXTURE_CUBE, 0 },
+    { "SamplerState", -1, 0 }, { "sampler_state", -1, 0 },
+    { "SamplerComparisonState", -1, 2 },
+    { "texture", -1, 1 }, { "Texture", -1, 1 }, { "texture1D", SL_TEXTURE_1D, 1 },
+    { "texture2D", SL_TEXTURE_2D, 1 }, { "texture3D", SL_TEXTURE_3D, 1 },
+    { "textureCUBE", SL_TEXTURE_CUBE, 1 },
+    { "Texture1D", SL_TEXTURE_1D, 1 }, { "Texture2D", SL_TEXTURE_2D, 1 },
+    { "Texture3D", SL_TEXTURE_3D, 1 }, { "TextureCube", SL_TEXTURE_CUBE, 1 },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (names); i++)
+    if (!strcmp (s, names[i].name))
+      {
+        *is_sampler = names[i].what != 1;
+        *is_texture = names[i].what == 1;
+        *comparison = names[i].what == 2;
+        return names[i].dim;
+      }
+  return -2;
+}
+
+static bool is_type_start (P *p);
+
+static const char *const modifiers[] = {
+  "const", "row_major", "column_major", "static", "uniform", "extern", "volatile",
+  "inline", "precise", "shared", "groupshared", "nointerpolation", "linear",
+  "centroid", "noperspective", "sample", "in", "out", "inout", "snorm", "unorm",
+};
+
+enum
+{
+  MOD_CONST = 1 << 0, MOD_ROW_MAJOR = 1 << 1, MOD_COLUMN_MAJOR = 1 << 2, MOD_STATIC = 1 << 3,
+  MOD_UNIFORM = 1 << 4, MOD_EXTERN = 1 << 5, MOD_VOLATILE = 1 << 6, MOD_INLINE = 1 << 7,
+  MOD_PRECISE = 1 << 8, MOD_SHARED = 1 << 9, MOD_GROUPSHARED = 1 << 10,
+  MOD_IN = 1 << 16, MOD_OUT = 1 << 17, MOD_INOUT = 1 << 18,
+};
+
+static unsigned
+parse_modifiers (P *p)
+{
+  unsigned mods = 0;
+  for (;;)
+    {
+      Token *t = peek (p);
+      if (t->kind != TK_IDENT)
+        return mods;
+      size_t i;
+      for (i = 0; i < G_N_ELEMENTS (modifiers); i++)
+        if (!strcmp (t->text, modifiers[i]))
+          break;
+      if (i == G_N_ELEMENTS (modifiers))
+        return mods;
+      unsigned bit = i <= 10 ? 1u << i : (!strcmp (t->text, "in") ? MOD_IN
+                                           : !strcmp (t->text, "out") ? MOD_OUT
+                                           : !strcmp (t->text, "inout") ? MOD_INOUT : 0);
+      if (bit && (mods & bit))
+        error_at (p, t->loc, "modifier '%s' given twice", t->text);
+      mods |= bit;
+      next (p);
+    }
+}
+
+static Type *parse_struct (P *p);
+
+static int parse_const_int_expr (P *p, int *out);
+
+/* Parses a type name (without modifiers); NULL if none is here. */
+static Type *
+parse_type (P *p)
+{
+  Token *t = peek (p);
+  if (t->kind != TK_IDENT)
+    return NULL;
+  if (!strcmp (t->text, "struct"))
+    return parse_struct (p);
+  if (!strcmp (t->text, "void"))
+    {
+      next (p);
+      return p->t_void;
+    }
+  if (!strcmp (t->text, "string"))
+    {
+      next (p);
+      return p->t_string;
+    }
+  if (!strcmp (t->text, "vector") || !strcmp (t->text, "matrix"))
+    {
+      bool is_matrix = t->text[0] == 'm';
+      next (p);
+      if (!accept (p, "<"))
+        {
+          Type *r = is_matrix ? hlsl_type_num (p->arena, BT_FLOAT, NUM_MATRIX, 4, 4)
+                              : hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
+          r->row_major = p->row_major_default;
+          return r;
+        }
+      Token *bt = next (p);
+      BaseType base = BT_FLOAT;
+      int n;
+      Type *bty = bt->kind == TK_IDENT ? builtin_numeric (p, bt->text) : NULL;
+      if (!bty || bty->cls != NUM_SCALAR)
+        error_at (p, bt->loc, "expected a scalar type in %s<>", is_matrix ? "matrix" : "vector");
+      else
+        base = bty->base;
+      (void) n;
+      int rows = 1, cols = 4;
+      expect (p, ",");
+      parse_const_int_expr (p, is_matrix ? &rows : &cols);
+      if (is_matrix)
+        {
+          expect (p, ",");
+          parse_const_int_expr (p, &cols);
+        }
+      expect (p, ">");
+      if (rows < 1 || rows > 4 || cols < 1 || cols > 4)
+        {
+          error_at (p, t->loc, "%s dimensions must be between 1 and 4", is_matrix ? "matrix" : "vector");
+          return p->t_error;
+        }
+      Type *r = hlsl_type_num (p->arena, base, is_matrix ? NUM_MATRIX : NUM_VECTOR, rows, cols);
+      r->row_major = p->row_major_default;
+      return r;
+    }
+  Type *num = builtin_numeric (p, t->text);
+  if (num)
+    {
+      next (p);
+      return num;
+    }
+  bool is_s, is_t, cmp;
+  int dim = sampler_dim (t->text, &is_s, &is_t, &cmp);
+  if (dim != -2)
+    {
+      next (p);
+      Type *r = SL_NEW (p->arena, Type);
+      r->kind = is_t ? TY_TEXTURE : TY_SAMPLER;
+      r->tex_dim = dim;
+      r->comparison = cmp;
+      r->n_objects = 1;
+      r->name = t->text;
+      if (is_t && accept (p, "<"))
+        {
+          /* Texture2D<float4>: the element type only shapes results. */
+          int angle = 1;
+          while (angle > 0 && peek (p)->kind != TK_EOF)
+            {
+              if (is (p, "<"))
+                angle++;
+              else if (is (p, ">"))
+                angle--;
+              next (p);
+            }
+        }
+      return r;
+    }
+  Type *named = g_hash_table_lookup (p->types, t->text);
+  if (named)
+    {
+      next (p);
+      return named;
+    }
+  return NULL;
+}
+
+static bool
+is_type_start (P *p)
+{
+  Token *t = peek (p);
+  if (t->kind != TK_IDENT)
+    return false;
+  if (!strcmp (t->text, "struct") || !strcmp (t->text, "vector") || !strcmp (t->text, "matrix")
+      || !strcmp (t->text, "void") || !strcmp (t->text, "string"))
+    return true;
+  for (size_t i = 0; i < G_N_ELEMENTS (modifiers); i++)
+    if (!strcmp (t->text, modifiers[i]))
+      return true;
+  if (g_hash_table_contains (p->types, t->text))
+    return !lookup_var (p, t->text);
+  bool a, b, c;
+  if (sampler_dim (t->text, &a, &b, &c) != -2)
+    return true;
+  Type *num = builtin_numeric (p, t->text);
+  return num != NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Expressions                                                          */
+/* ------------------------------------------------------------------ */
+
+static Node *
+new_node (P *p, NodeKind kind, SlLoc loc, Type *type)
+{
+  Node *n = SL_NEW (p->arena, Node);
+  n->kind = kind;
+  n->loc = loc;
+  n->type = type;
+  return n;
+}
+
+static Node *
+error_node (P *p, SlLoc loc)
+{
+  return new_node (p, N_LIT, loc, p->t_error);
+}
+
+static Node *
+lit_scalar (P *p, SlLoc loc, BaseType base, uint32_t bits)
+{
+  Node *n = new_node (p, N_LIT, loc, hlsl_type_num (p->arena, base, NUM_SCALAR, 1, 1));
+  n->lit = SL_NEW_N (p->arena, uint32_t, 1);
+  n->lit[0] = bits;
+  return n;
+}
+
+static bool
+is_error (const Node *n)
+{
+  return n->type->kind == TY_ERROR;
+}
+
+/* The conversion rules of HLSL, in one place.  Returns the converted
+ * expression, or an error node after a diagnostic.  @explicit_cast allows
+ * the conversions only a C-style cast may make. */
+static Node *
+convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char *what)
+{
+  Type *from = e->type;
+  if (from->kind == TY_ERROR || to->kind == TY_ERROR)
+    return e;
+  if (type_equal (from, to))
+    {
+      if (from->kind == TY_NUM && from->cls == NUM_MATRIX && from->row_major != to->row_major)
+        ; /* storage order differs only in memory: same values */
+      return e;
+    }
+  bool ok = false, truncates = false;
+  if (from->kind == TY_NUM && to->kind == TY_NUM)
+    {
+      int fn = from->n_comp, tn = to->n_comp;
+      if (fn == 1)
+        ok = true;                                  /* scalar → anything: replicate */
+      else if (tn == 1)
+        {
+          ok = true;                                /* first component */
+          truncates = true;
+        }
+      else if (from->cls == NUM_VECTOR && to->cls == NUM_VECTOR)
+        {
+          ok = tn <= fn;
+          truncates = tn < fn;
+        }
+      else if (from->cls == NUM_MATRIX && to->cls == NUM_MATRIX)
+        {
+          ok = to->rows <= from->rows && to->cols <= from->cols;
+          truncates = tn < fn;
+        }
+      else
+        {
+          /* vector ↔ matrix: same size implicitly, smaller explicitly */
+          ok = tn == fn || (explicit_cast && tn < fn);
+          truncates = tn < fn;
+        }
+    }
+  else if (explicit_cast && (from->kind == TY_STRUCT || from->kind == TY_ARRAY || from->kind == TY_NUM)
+           && (to->kind == TY_STRUCT || to->kind == TY_ARRAY || to->kind == TY_NUM))
+    {
+      /* Aggregates convert component-wise when the source has enough
+       * numeric components (scalars replicate). */
+      ok = from->n_objects == 0 && to->n_objects == 0
+           && (from->n_comp >= to->n_comp || from->n_comp == 1);
+      truncates = from->n_comp > to->n_comp;
+    }
+  else if (!explicit_cast && (from->kind == TY_STRUCT || from->kind == TY_ARRAY)
+           && from->kind == to->kind)
+    {
+      ok = from->n_comp == to->n_comp && from->n_objects == 0 && to->n_objects == 0;
+    }
+  else if (from->kind == TY_NUM && from->n_comp == 1 && (to->kind == TY_STRUCT || to->kind == TY_ARRAY))
+    ok = to->n_objects == 0;
+  else if ((from->kind == TY_SAMPLER && to->kind == TY_SAMPLER)
+           || (from->kind == TY_TEXTURE && to->kind == TY_TEXTURE))
+    ok = from->tex_dim == to->tex_dim || from->tex_dim == -1 || to->tex_dim == -1;
+
+  if (!ok)
+    {
+      error_at (p, loc, "cannot convert from '%s' to '%s'%s%s", type_name (p, from),
+                type_name (p, to), what ? " in " : "", what ? what : "");
+      return error_node (p, loc);
+    }
+  if (truncates && !explicit_cast)
+    warn_at (p, loc, "implicit truncation of %s type", from->cls == NUM_MATRIX ? "matrix" : "vector");
+  if (from->kind == TY_SAMPLER || from->kind == TY_TEXTURE)
+    return e;
+  Node *c = new_node (p, N_CAST, loc, to);
+  c->a = e;
+  return c;
+}
+
+static Node *parse_expr (P *p);
+static Node *parse_assign (P *p);
+static Node *parse_unary (P *p);
+
+static int
+const_eval_int (P *p, Node *e, bool *ok)
+{
+  /* Only literals and casts of literals fold here; the IR folds the rest. */
+  if (e->kind == N_LIT && e->type->kind == TY_NUM && e->lit)
+    {
+      uint32_t w = e->lit[0];
+      switch (e->type->base)
+        {
+        case BT_FLOAT: return (int) sl_u2f (w);
+        case BT_BOOL: return w ? 1 : 0;
+        default: return (int32_t) w;
+        }
+    }
+  if (e->kind == N_CAST)
+    return const_eval_int (p, e->a, ok);
+  if (e->kind == N_UNARY && e->op == '-')
+    return -const_eval_int (p, e->a, ok);
+  if (e->kind == N_BINARY)
+    {
+      int a = const_eval_int (p, e->a, ok), b = const_eval_int (p, e->b, ok);
+      switch (e->op)
+        {
+        case '+': return a + b;
+        case '-': return a - b;
+        case '*': return a * b;
+        case '/': return b ? a / b : 0;
+        case '%': return b ? a % b : 0;
+        case '<' * 256 + '<': return a << (b & 31);
+        case '>' * 256 + '>': return a >> (b & 31);
+        default: break;
+        }
+    }
+  if (e->kind == N_VAR && e->var->is_const && e->var->init && e->var->storage == STORE_STATIC)
+    return const_eval_int (p, e->var->init, ok);
+  if (e->kind == N_VAR && e->var->is_const && e->var->init)
+    return const_eval_int (p, e->var->init, ok);
+  *ok = false;
+  return 0;
+}
+
+static int
+parse_const_int_expr (P *p, int *out)
+{
+  Token *t = peek (p);
+  Node *e = parse_unary (p);
+  /* allow simple binary arithmetic */
+  while (is (p, "*") || is (p, "+") || is (p, "-") || is (p, "/"))
+    {
+      Token *o = next (p);
+      Node *b = new_node (p, N_BINARY, o->loc, e->type);
+      b->op = o->text[0];
+      b->a = e;
+      b->b = parse_unary (p);
+      e = b;
+    }
+  bool ok = true;
+  int v = const_eval_int (p, e, &ok);
+  if (!ok && !is_error (e))
+    error_at (p, t->loc, "expected a constant integer expression");
+  *out = v;
+  return ok;
+}
+
+static BaseType
+common_base (BaseType a, BaseType b)
+{
+  return a > b ? a : b;   /* bool < int < uint < float */
+}
+
+/* The result type of a component-wise binary operation. */
+static Type *
+binary_type (P *p, SlLoc loc, Type *a, Type *b, BaseType base)
+{
+  if (a->kind != TY_NUM || b->kind != TY_NUM)
+    {
+      if (a->kind == TY_ERROR || b->kind == TY_ERROR)
+        return p->t_error;
+      error_at (p, loc, "operands of type '%s' and '%s' are not numeric", type_name (p, a),
+                type_name (p, b));
+      return p->t_error;
+    }
+  if (a->n_comp == 1 && b->n_comp == 1)
+    return hlsl_type_num (p->arena, base, NUM_SCALAR, 1, 1);
+  if (a->n_comp == 1)
+    return hlsl_type_num (p->arena, base, b->cls, b->rows, b->cols);
+  if (b->n_comp == 1)
+    return hlsl_type_num (p->arena, base, a->cls, a->rows, a->cols);
+  if (a->cls == NUM_VECTOR && b->cls == NUM_VECTOR)
+    {
+      int n = MIN (a->cols, b->cols);
+      if (a->cols != b->cols)
+        warn_at (p, loc, "implicit truncation of vector type");
+      return hlsl_type_num (p->arena, base, NUM_VECTOR, 1, n);
+    }
+  if (a->cls == NUM_MATRIX && b->cls == NUM_MATRIX)
+    {
+      int r = MIN (a->rows, b->rows), c = MIN (a->cols, b->cols);
+      if (r != a->rows || c != a->cols || r != b->rows || c != b->cols)
+        warn_at (p, loc, "implicit truncation of matrix type");
+      return hlsl_type_num (p->arena, base, NUM_MATRIX, r, c);
+    }
+  /* vector with matrix: allowed when the sizes match */
+  if (a->n_comp == b->n_comp)
+    return hlsl_type_num (p->arena, base, a->cls, a->rows, a->cols);
+  error_at (p, loc, "cannot combine '%s' and '%s'", type_name (p, a), type_name (p, b));
+  return p->t_error;
+}
+
+static Node *
+make_binary (P *p, SlLoc loc, int op, Node *a, Node *b)
+{
+  if (is_error (a) || is_error (b))
+    return error_node (p, loc);
+  Type *ta = a->type, *tb = b->type;
+  bool cmp = op == '<' || op == '>' || op == '<' * 256 + '=' || op == '>' * 256 + '='
+             || op == '=' * 256 + '=' || op == '!' * 256 + '=';
+  bool logical = op == '&' * 256 + '&' || op == '|' * 256 + '|';
+  bool bitwise = op == '&' || op == '|' || op == '^' || op == '<' * 256 + '<'
+                 || op == '>' * 256 + '>' || op == '%';
+  if (ta->kind != TY_NUM || tb->kind != TY_NUM)
+    {
+      error_at (p, loc, "operator needs numeric operands, not '%s' and '%s'", type_name (p, ta),
+                type_name (p, tb));
+      return error_node (p, loc);
+    }
+  BaseType base = common_base (ta->base, tb->base);
+  if (logical)
+    base = BT_BOOL;
+  else if (bitwise && op != '%')
+    {
+      if (ta->base == BT_FLOAT || tb->base == BT_FLOAT)
+        {
+          error_at (p, loc, "bitwise operators need integer operands");
+          return error_node (p, loc);
+        }
+      if (base == BT_BOOL)
+        base = BT_INT;
+    }
+  else if (base == BT_BOOL)
+    base = BT_INT;    /* arithmetic on bools happens in int */
+  if (op == '<' * 256 + '<' || op == '>' * 256 + '>')
+    base = ta->base == BT_BOOL ? BT_INT : ta->base;
+  Type *rt = binary_type (p, loc, ta, tb, base);
+  if (rt->kind == TY_ERROR)
+    return error_node (p, loc);
+  Node *n = new_node (p, N_BINARY, loc, NULL);
+  n->op = op;
+  Type *operand_t = hlsl_type_num (p->arena, logical ? BT_BOOL : base, rt->cls, rt->rows, rt->cols);
+  if (op == '<' * 256 + '<' || op == '>' * 256 + '>')
+    {
+      n->a = convert (p, a, operand_t, loc, false, NULL);
+      n->b = convert (p, b, hlsl_type_num (p->arena, BT_UINT, rt->cls, rt->rows, rt->cols), loc, false, NULL);
+    }
+  else
+    {
+      n->a = convert (p, a, operand_t, loc, false, NULL);
+      n->b = convert (p, b, operand_t, loc, false, NULL);
+    }
+  n->type = cmp ? hlsl_type_num (p->arena, BT_BOOL, rt->cls, rt->rows, rt->cols) : rt;
+  return n;
+}
+
+static bool
+is_lvalue (P *p, Node *e, bool report)
+{
+  switch (e->kind)
+    {
+    case N_VAR:
+      if (e->var->is_const)
+        {
+          if (report)
+            error_at (p, e->loc, "cannot assign to const variable '%s'", e->var->name);
+          return false;
+        }
+      if (e->var->storage == STORE_UNIFORM)
+        {
+          if (report)
+            error_at (p, e->loc, "cannot assign to uniform '%s'", e->var->name);
+          return false;
+        }
+      return true;
+    case N_SWIZZLE:
+      for (int i = 0; i < e->n_comps; i++)
+        for (int j = 0; j < i; j++)
+          if (e->comps[i] == e->comps[j])
+            {
+              if (report)
+                error_at (p, e->loc, "swizzle used as a write mask repeats a component");
+              return false;
+            }
+      return is_lvalue (p, e->a, report);
+    case N_MEMBER: case N_INDEX:
+      return is_lvalue (p, e->a, report);
+    case N_CAST:
+      /* (float4) x = … is accepted by HLSL when the types have the same size */
+      return e->a->type->kind == TY_NUM && e->a->type->n_comp == e->type->n_comp
+             && is_lvalue (p, e->a, report);
+    default:
+      if (report && !is_error (e))
+        error_at (p, e->loc, "expression is not assignable");
+      return false;
+    }
+}
+
+static Node *
+parse_initializer_list (P *p, SlLoc loc)
+{
+  /* { a, b, { c, d } } — flattened by lowering */
+  Node *n = new_node (p, N_INITLIST, loc, p->t_void);
+  GPtrArray *items = g_ptr_array_new ();
+  int total = 0;
+  if (!is (p, "}"))
+    for (;;)
+      {
+        Node *item;
+        if (is (p, "{"))
+          {
+            Token *b = next (p);
+            item = parse_initializer_list (p, b->loc);
+          }
+        else
+          item = parse_assign (p);
+        g_ptr_array_add (items, item);
+        total += item->type->kind == TY_VOID ? item->n_comps : item->type->n_comp;
+        if (!accept (p, ","))
+          break;
+        if (is (p, "}"))
+          break;
+      }
+  expect (p, "}");
+  n->n_args = items->len;
+  n->args = SL_NEW_N (p->arena, Node *, items->len + 1);
+  memcpy (n->args, items->pdata, items->len * sizeof (Node *));
+  n->n_comps = total;
+  g_ptr_array_free (items, TRUE);
+  return n;
+}
+
+/* Parses the swizzle/member letters of a numeric value. */
+static Node *
+parse_swizzle (P *p, Node *base, Token *name)
+{
+  Type *t = base->type;
+  const char *s = name->text;
+  int comps[16];
+  int n = 0;
+  if (t->cls == NUM_MATRIX || (s[0] == '_' ))
+    {
+      /* _m00 / _11 forms, chained: _m00_m11 */
+      const char *q = s;
+      while (*q)
+        {
+          int r, c;
+          if (q[0] == '_' && q[1] == 'm' && q[2] >= '0' && q[2] <= '3' && q[3] >= '0' && q[3] <= '3')
+            {
+              r = q[2] - '0';
+              c = q[3] - '0';
+              q += 4;
+            }
+          else if (q[0] == '_' && q[1] >= '1' && q[1] <= '4' && q[2] >= '1' && q[2] <= '4')
+            {
+              r = q[1] - '1';
+              c = q[2] - '1';
+              q += 3;
+            }
+          else
+            {
+              error_at (p, name->loc, "invalid matrix swizzle '%s'", s);
+              return error_node (p, name->loc);
+            }
+          if (r >= t->rows || c >= t->cols || n >= 4)
+            {
+              error_at (p, name->loc, "matrix swizzle '%s' is out of range for '%s'", s, type_name (p, t));
+              return error_node (p, name->loc);
+            }
+          comps[n++] = r * t->cols + c;
+        }
+    }
+  else
+    {
+      int len = strlen (s);
+      if (len > 4)
+        {
+          error_at (p, name->loc, "invalid swizzle '%s'", s);
+          return error_node (p, name->loc);
+        }
+      int set = 0;
+      for (int i = 0; i < len; i++)
+        {
+          const char *xyzw = "xyzw", *rgba = "rgba";
+          const char *a = strchr (xyzw, s[i]), *b = strchr (rgba, s[i]);
+          int c = a ? a - xyzw : b ? b - rgba : -1;
+          int this_set = a ? 1 : 2;
+          if (c < 0 || (set && set != this_set))
+            {
+              error_at (p, name->loc, "invalid swizzle '%s'", s);
+              return error_node (p, name->loc);
+            }
+          set = this_set;
+          if (c >= t->n_comp)
+            {
+              error_at (p, name->loc, "swizzle '%s' reads beyond the %d component(s) of '%s'", s,
+                        t->n_comp, type_name (p, t));
+              return error_node (p, name->loc);
+            }
+          comps[n++] = c;
+        }
+    }
+  Node *sw = new_node (p, N_SWIZZLE, name->loc,
+                       hlsl_type_num (p->arena, t->base, n == 1 ? NUM_SCALAR : NUM_VECTOR, 1, n));
+  sw->a = base;
+  sw->n_comps = n;
+  sw->comps = SL_NEW_N (p->arena, int, n);
+  memcpy (sw->comps, comps, n * sizeof (int));
+  return sw;
+}
+
+static Type *intrinsic_type (P *p, Node *call);
+
+static Node *
+make_call (P *p, Token *name, Node *object, GPtrArray *args)
+{
+  SlLoc loc = name->loc;
+  for (guint i = 0; i < args->len; i++)
+    if (is_error (g_ptr_array_index (args, i)))
+      return error_node (p, loc);
+
+  /* User functions first: they may overload intrinsic names. */
+  Func *f = object ? NULL : g_hash_table_lookup (p->u->funcs, name->text);
+  if (f)
+    {
+      /* Overload resolution: exact matches beat conversions; among
+       * viable candidates the one with fewest conversions wins. */
+      Func *best = NULL;
+      int best_cost = INT_MAX, ties = 0;
+      for (Func *c = f; c; c = c->next_overload)
+        {
+          int n_req = 0;
+          for (int k = 0; k < c->n_params; k++)
+            if (!c->defaults || !c->defaults[k])
+              n_req = k + 1;
+          if ((int) args->len < n_req || (int) args->len > c->n_params)
+            continue;
+          int cost = 0;
+          bool viable = true;
+          for (guint k = 0; k < args->len && viable; k++)
+            {
+              Type *at = ((Node *) g_ptr_array_index (args, k))->type, *pt = c->params[k]->type;
+              if (type_equal (at, pt))
+                continue;
+              if (at->kind == TY_NUM && pt->kind == TY_NUM)
+                {
+                  if (at->n_comp == pt->n_comp)
+                    cost += at->cls == pt->cls ? 1 : 2;
+                  else if (at->n_comp == 1)
+                    cost += 4;
+                  else if (at->n_comp > pt->n_comp)
+                    cost += 8;
+                  else
+                    viable = false;
+                  if (at->base != pt->base)
+                    cost += 1;
+                }
+              else if (!((at->kind == TY_SAMPLER || at->kind == TY_TEXTURE) && at->kind == pt->kind))
+                viable = false;
+            }
+          if (!viable)
+            continue;
+          if (cost < best_cost)
+            {
+              best = c;
+              best_cost = cost;
+              ties = 0;
+            }
+          else if (cost == best_cost)
+            ties++;
+        }
+      if (!best)
+        {
+          error_at (p, loc, "no overload of '%s' takes these %u argument(s)", name->text, args->len);
+          return error_node (p, loc);
+        }
+      if (ties)
+        {
+          error_at (p, loc, "ambiguous call to overloaded function '%s'", name->text);
+          return error_node (p, loc);
+        }
+      Node *call = new_node (p, N_CALL, loc, best->ret);
+      call->func = best;
+      call->n_args = best->n_params;
+      call->args = SL_NEW_N (p->arena, Node *, best->n_params + 1);
+      for (int k = 0; k < best->n_params; k++)
+        {
+          Node *arg = k < (int) args->len ? g_ptr_array_index (args, k) : best->defaults[k];
+          Var *prm = best->params[k];
+          if (prm->param_mod != 0)
+            {
+              if (!is_lvalue (p, arg, true))
+                return error_node (p, arg->loc);
+              if (!type_equal (arg->type, prm->type) && arg->type->n_comp != prm->type->n_comp)
+                {
+                  error_at (p, arg->loc, "cannot pass '%s' as out parameter of type '%s'",
+                            type_name (p, arg->type), type_name (p, prm->type));
+                  return error_node (p, arg->loc);
+                }
+              call->args[k] = arg;
+            }
+          else
+            call->args[k] = convert (p, arg, prm->type, arg->loc, false, "argument");
+        }
+      return call;
+    }
+
+  gpointer hit = g_hash_table_lookup (p->intrinsics, name->text);
+  if (!hit)
+    {
+      error_at (p, loc, "undeclared function '%s'", name->text);
+      return error_node (p, loc);
+    }
+  int id = GPOINTER_TO_INT (hit) - 1;
+  bool is_method = id >= INTR_M_SAMPLE;
+  if (is_method != (object != NULL))
+    {
+      if (is_method)
+        error_at (p, loc, "'%s' is a method of texture objects", name->text);
+      else
+        error_at (p, loc, "'%s' is not a method", name->text);
+      return error_node (p, loc);
+    }
+  if ((int) args->len < intrinsic_min[id] || (int) args->len > intrinsic_max[id])
+    {
+      error_at (p, loc, "'%s' takes %d to %d arguments, not %u", name->text, intrinsic_min[id],
+                intrinsic_max[id], args->len);
+      return error_node (p, loc);
+    }
+  Node *call = new_node (p, N_INTRINSIC, loc, NULL);
+  call->op = id;
+  call->a = object;
+  call->n_args = args->len;
+  call->args = SL_NEW_N (p->arena, Node *, args->len + 1);
+  memcpy (call->args, args->pdata, args->len * sizeof (Node *));
+  call->type = intrinsic_type (p, call);
+  if (call->type->kind == TY_ERROR)
+    return error_node (p, loc);
+  return call;
+}
+
+static Node *
+parse_primary (P *p)
+{
+  Token *t = peek (p);
+  SlLoc loc = t->loc;
+  if (++p->depth > SL_MAX_NESTING)
+    {
+      error_at (p, loc, "expression nested too deeply");
+      p->depth--;
+      recover (p);
+      return error_node (p, loc);
+    }
+  Node *result = NULL;
+  if (t->kind == TK_INT)
+    {
+      next (p);
+      if (t->ival > 0xffffffffull)
+        warn_at (p, loc, "integer constant is too large and is truncated");
+      result = lit_scalar (p, loc, t->suffix == 'u' ? BT_UINT : BT_INT, (uint32_t) t->ival);
+    }
+  else if (t->kind == TK_FLOAT)
+    {
+      next (p);
+      result = lit_scalar (p, loc, BT_FLOAT, sl_f2u ((float) t->fval));
+    }
+  else if (t->kind == TK_IDENT && (!strcmp (t->text, "true") || !strcmp (t->text, "false")))
+    {
+      next (p);
+      result = lit_scalar (p, loc, BT_BOOL, t->text[0] == 't' ? SL_TRUE : 0);
+    }
+  else if (t->kind == TK_STRING)
+    {
+      next (p);
+      result = new_node (p, N_LIT, loc, p->t_string);
+    }
+  else if (is (p, "("))
+    {
+      next (p);
+      result = parse_expr (p);
+      expect (p, ")");
+    }
+  else if (t->kind == TK_IDENT)
+    {
+      /* Constructors: float3(…), vector<float,3>(…). */
+      if (is_type_start (p) && !lookup_var (p, t->text))
+        {
+          int save = p->pos;
+          Type *ty = parse_type (p);
+          if (ty && is (p, "("))
+            {
+              next (p);
+              GPtrArray *args = g_ptr_array_new ();
+              int total = 0;
+              bool bad = false;
+              if (!is (p, ")"))
+                do
+                  {
+                    Node *a = parse_assign (p);
+                    g_ptr_array_add (args, a);
+                    if (is_error (a))
+                      bad = true;
+                    else if (a->type->kind != TY_NUM && !(a->type->kind == TY_STRUCT || a->type->kind == TY_ARRAY))
+                      {
+                        error_at (p, a->loc, "constructor argument must be numeric");
+                        bad = true;
+                      }
+                    else
+                      total += a->type->n_comp;
+                  }
+                while (accept (p, ","));
+              expect (p, ")");
+              if (!bad && ty->kind != TY_NUM)
+                {
+                  error_at (p, loc, "cannot construct '%s' this way", type_name (p, ty));
+                  bad = true;
+                }
+              if (!bad && total != ty->n_comp && !(args->len == 1 && total == 1))
+                {
+                  error_at (p, loc, "'%s' constructor needs %d components, got %d",
+                            type_name (p, ty), ty->n_comp, total);
+                  bad = true;
+                }
+              if (bad)
+                result = error_node (p, loc);
+              else
+                {
+                  Node *c = new_node (p, N_CTOR, loc, ty);
+                  c->n_args = args->len;
+                  c->args = SL_NEW_N (p->arena, Node *, args->len + 1);
+                  memcpy (c->args, args->pdata, args->len * sizeof (Node *));
+                  result = c;
+                }
+              g_ptr_array_free (args, TRUE);
+            }
+          else
+            {
+              p->pos = save;
+              error_at (p, loc, "unexpected type name '%s' in an expression", t->text);
+              next (p);
+              result = error_node (p, loc);
+            }
+        }
+      else if (peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "(")
+               && !lookup_var (p, t->text))
+        {
+          next (p);
+          next (p);
+          GPtrArray *args = g_ptr_array_new ();
+          if (!is (p, ")"))
+            do
+              g_ptr_array_add (args, parse_assign (p));
+            while (accept (p, ","));
+          expect (p, ")");
+          result = make_call (p, t, NULL, args);
+          g_ptr_array_free (args, TRUE);
+        }
+      else
+        {
+          next (p);
+          Var *v = lookup_var (p, t->text);
+          if (!v)
+            {
+              error_at (p, loc, "undeclared identifier '%s'", t->text);
+              result = error_node (p, loc);
+            }
+          else
+            {
+              result = new_node (p, N_VAR, loc, v->type);
+              result->var = v;
+            }
+        }
+    }
+  else
+    {
+      error_at (p, loc, "expected an expression before '%s'", tok_desc (t));
+      if (t->kind != TK_EOF && !is (p, ";") && !is (p, "}") && !is (p, ")"))
+        next (p);
+      result = error_node (p, loc);
+    }
+  p->depth--;
+  return result;
+}
+
+static Node *
+parse_postfix (P *p)
+{
+  Node *e = parse_primary (p);
+  for (;;)
+    {
+      Token *t = peek (p);
+      if (is (p, "."))
+        {
+          next (p);
+          Token *name = peek (p);
+          if (name->kind != TK_IDENT)
+            {
+              error_at (p, name->loc, "expected a member name after '.'");
+              return error_node (p, name->loc);
+            }
+          next (p);
+          if (is_error (e))
+            {
+              if (is (p, "("))
+                {
+                  next (p);
+                  while (!is (p, ")") && peek (p)->kind != TK_EOF)
+                    next (p);
+                  accept (p, ")");
+                }
+              continue;
+            }
+          if (is (p, "(") && (e->type->kind == TY_TEXTURE || e->type->kind == TY_SAMPLER))
+            {
+              next (p);
+              GPtrArray *args = g_ptr_array_new ();
+              if (!is (p, ")"))
+                do
+                  g_ptr_array_add (args, parse_assign (p));
+                while (accept (p, ","));
+              expect (p, ")");
+              e = make_call (p, name, e, args);
+              g_ptr_array_free (args, TRUE);
+              continue;
+            }
+          if (e->type->kind == TY_STRUCT)
+            {
+              Field *f = NULL;
+              for (int i = 0; i < e->type->n_fields; i++)
+                if (!strcmp (e->type->fields[i].name, name->text))
+                  f = &e->type->fields[i];
+              if (!f)
+                {
+                  error_at (p, name->loc, "'%s' has no member '%s'", type_name (p, e->type), name->text);
+                  e = error_node (p, name->loc);
+                  continue;
+                }
+              Node *m = new_node (p, N_MEMBER, name->loc, f->type);
+              m->a = e;
+              m->offset = f->offset;
+              e = m;
+              continue;
+            }
+          if (e->type->kind == TY_NUM)
+            {
+              e = parse_swizzle (p, e, name);
+              continue;
+            }
+          error_at (p, name->loc, "'%s' has no members", type_name (p, e->type));
+          e = error_node (p, name->loc);
+        }
+      else if (is (p, "["))
+        {
+          next (p);
+          Node *idx = parse_expr (p);
+          expect (p, "]");
+          if (is_error (e) || is_error (idx))
+            {
+              e = error_node (p, t->loc);
+              continue;
+            }
+          Type *et;
+          if (e->type->kind == TY_ARRAY)
+            et = e->type->elem;
+          else if (e->type->kind == TY_NUM && e->type->cls == NUM_MATRIX)
+            et = hlsl_type_num (p->arena, e->type->base, NUM_VECTOR, 1, e->type->cols);
+          else if (e->type->kind == TY_NUM && e->type->cls == NUM_VECTOR)
+            et = hlsl_type_num (p->arena, e->type->base, NUM_SCALAR, 1, 1);
+          else
+            {
+              error_at (p, t->loc, "'%s' cannot be indexed", type_name (p, e->type));
+              e = error_node (p, t->loc);
+              continue;
+            }
+          if (idx->type->kind != TY_NUM || idx->type->n_comp != 1)
+            {
+              if (idx->type->kind == TY_NUM && idx->type->cls == NUM_VECTOR)
+                warn_at (p, idx->loc, "implicit truncation of vector type");
+              else
+                {
+                  error_at (p, idx->loc, "array index must be a scalar");
+                  e = error_node (p, t->loc);
+                  continue;
+                }
+            }
+          Node *n = new_node (p, N_INDEX, t->loc, et);
+          n->a = e;
+          n->b = convert (p, idx, p->t_int, idx->loc, false, NULL);
+          e = n;
+        }
+      else if (is (p, "++") || is (p, "--"))
+        {
+          next (p);
+          if (is_error (e) || !is_lvalue (p, e, true))
+            {
+              e = error_node (p, t->loc);
+              continue;
+            }
+          Node *n = new_node (p, N_INCDEC, t->loc, e->type);
+          n->a = e;
+          n->op = t->text[0];
+          n->postfix = true;
+          e = n;
+        }
+      else
+        return e;
+    }
+}
+
+static Node *
+parse_unary (P *p)
+{
+  Token *t = peek (p);
+  if (is (p, "-") || is (p, "+") || is (p, "!") || is (p, "~"))
+    {
+      next (p);
+      Node *a = parse_unary (p);
+      if (is_error (a))
+        return a;
+      if (a->type->kind != TY_NUM)
+        {
+          error_at (p, t->loc, "operator '%s' needs a numeric operand", t->text);
+          return error_node (p, t->loc);
+        }
+      if (t->text[0] == '+')
+        return a;
+      Node *n = new_node (p, N_UNARY, t->loc, a->type);
+      n->op = t->text[0];
+      if (n->op == '!')
+        {
+          n->type = hlsl_type_num (p->arena, BT_BOOL, a->type->cls, a->type->rows, a->type->cols);
+          n->a = convert (p, a, n->type, t->loc, false, NULL);
+        }
+      else if (n->op == '~')
+        {
+          if (a->type->base == BT_FLOAT)
+            {
+              error_at (p, t->loc, "operator '~' needs an integer operand");
+              return error_node (p, t->loc);
+            }
+          n->type = a->type->base == BT_BOOL
+                      ? hlsl_type_num (p->arena, BT_INT, a->type->cls, a->type->rows, a->type->cols)
+                      : a->type;
+          n->a = convert (p, a, n->type, t->loc, false, NULL);
+        }
+      else
+        {
+          if (a->type->base == BT_BOOL)
+            n->type = hlsl_type_num (p->arena, BT_INT, a->type->cls, a->type->rows, a->type->cols);
+          n->a = convert (p, a, n->type, t->loc, false, NULL);
+        }
+      return n;
+    }
+  if (is (p, "++") || is (p, "--"))
+    {
+      next (p);
+      Node *a = parse_unary (p);
+      if (is_error (a) || !is_lvalue (p, a, true))
+        return error_node (p, t->loc);
+      Node *n = new_node (p, N_INCDEC, t->loc, a->type);
+      n->a = a;
+      n->op = t->text[0];
+      return n;
+    }
+  /* C-style cast: '(' type ')' */
+  if (is (p, "("))
+    {
+      int save = p->pos;
+      next (p);
+      if (is_type_start (p))
+        {
+          parse_modifiers (p);
+          Type *ty = parse_type (p);
+          if (ty)
+            {
+              while (accept (p, "["))
+                {
+                  int n;
+                  parse_const_int_expr (p, &n);
+                  expect (p, "]");
+                  ty = type_array (p, ty, MAX (n, 1));
+                }
+              if (accept (p, ")"))
+                {
+                  Node *a = parse_unary (p);
+                  if (is_error (a) || ty->kind == TY_ERROR)
+                    return error_node (p, t->loc);
+                  return convert (p, a, ty, t->loc, true, "cast");
+                }
+            }
+        }
+      p->pos = save;
+    }
+  return parse_postfix (p);
+}
+
+typedef struct
+{
+  const char *tok;
+  int         prec;
+  int         op;
+} BinOp;
+
+static const BinOp binops[] = {
+  { "||", 1, '|' * 256 + '|' }, { "&&", 2, '&' * 256 + '&' },
+  { "|", 3, '|' }, { "^", 4, '^' }, { "&", 5, '&' },
+  { "==", 6, '=' * 256 + '=' }, { "!=", 6, '!' * 256 + '=' },
+  { "<", 7, '<' }, { ">", 7, '>' }, { "<=", 7, '<' * 256 + '=' }, { ">=", 7, '>' * 256 + '=' },
+  { "<<", 8, '<' * 256 + '<' }, { ">>", 8, '>' * 256 + '>' },
+  { "+", 9, '+' }, { "-", 9, '-' },
+  { "*", 10, '*' }, { "/", 10, '/' }, { "%", 10, '%' },
+};
+
+static const BinOp *
+binop_here (P *p)
+{
+  Token *t = peek (p);
+  if (t->kind != TK_PUNCT)
+    return NULL;
+  for (size_t i = 0; i < G_N_ELEMENTS (binops); i++)
+    if (!strcmp (t->text, binops[i].tok))
+      return &binops[i];
+  return NULL;
+}
+
+static Node *
+parse_binary (P *p, int min_prec)
+{
+  Node *lhs = parse_unary (p);
+  for (;;)
+    {
+      const BinOp *op = binop_here (p);
+      if (!op || op->prec < min_prec)
+        return lhs;
+      Token *t = next (p);
+      Node *rhs = parse_binary (p, op->prec + 1);
+      lhs = make_binary (p, t->loc, op->op, lhs, rhs);
+    }
+}
+
+static Node *
+parse_ternary (P *p)
+{
+  Node *c = parse_binary (p, 1);
+  if (!is (p, "?"))
+    return c;
+  Token *q = next (p);
+  Node *a = parse_assign (p);
+  expect (p, ":");
+  Node *b = parse_assign (p);
+  if (is_error (c) || is_error (a) || is_error (b))
+    return error_node (p, q->loc);
+  if (c->type->kind != TY_NUM)
+    {
+      error_at (p, c->loc, "condition must be numeric");
+      return error_node (p, q->loc);
+    }
+  Type *rt;
+  if (a->type->kind == TY_NUM && b->type->kind == TY_NUM)
+    rt = binary_type (p, q->loc, a->type, b->type, common_base (a->type->base, b->type->base));
+  else if (type_equal (a->type, b->type))
+    rt = a->type;
+  else
+    {
+      error_at (p, q->loc, "'?:' operands have different types '%s' and '%s'",
+                type_name (p, a->type), type_name (p, b->type));
+      return error_node (p, q->loc);
+    }
+  if (rt->kind == TY_ERROR)
+    return error_node (p, q->loc);
+  Node *n = new_node (p, N_TERNARY, q->loc, rt);
+  if (rt->kind == TY_NUM && c->type->n_comp > 1)
+    rt = binary_type (p, q->loc, rt, c->type, rt->base);
+  n->type = rt;
+  Type *ct = rt->kind == TY_NUM && c->type->n_comp > 1
+               ? hlsl_type_num (p->arena, BT_BOOL, rt->cls, rt->rows, rt->cols)
+               : p->t_bool;
+  n->a = convert (p, c, ct, c->loc, false, NULL);
+  n->b = convert (p, a, rt, a->loc, false, NULL);
+  n->c = convert (p, b, rt, b->loc, false, NULL);
+  return n;
+}
+
+static Node *
+parse_assign (P *p)
+{
+  Node *lhs = parse_ternary (p);
+  static const char *const ops[] = { "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=" };
+  Token *t = peek (p);
+  if (t->kind != TK_PUNCT)
+    return lhs;
+  size_t k;
+  for (k = 0; k < G_N_ELEMENTS (ops); k++)
+    if (!strcmp (t->text, ops[k]))
+      break;
+  if (k == G_N_ELEMENTS (ops))
+    return lhs;
+  next (p);
+  Node *rhs = parse_assign (p);
+  if (is_error (lhs) || is_error (rhs))
+    return error_node (p, t->loc);
+  if (!is_lvalue (p, lhs, true))
+    return error_node (p, t->loc);
+  Node *value = rhs;
+  if (k > 0)
+    {
+      int op = t->text[0];
+      if (!strcmp (t->text, "<<="))
+        op = '<' * 256 + '<';
+      else if (!strcmp (t->text, ">>="))
+        op = '>' * 256 + '>';
+      value = make_binary (p, t->loc, op, lhs, rhs);
+      if (is_error (value))
+        return value;
+    }
+  Node *n = new_node (p, N_ASSIGN, t->loc, lhs->type);
+  n->a = lhs;
+  n->b = convert (p, value, lhs->type, t->loc, false, "assignment");
+  return n;
+}
+
+static Node *
+parse_expr (P *p)
+{
+  Node *e = parse_assign (p);
+  while (is (p, ","))
+    {
+      Token *t = next (p);
+      Node *rhs = parse_assign (p);
+      Node *n = new_node (p, N_COMMA, t->loc, rhs->type);
+      n->a = e;
+      n->b = rhs;
+      e = n;
+    }
+  return e;
+}
+
+/* ------------------------------------------------------------------ */
+/* Intrinsic typing                                                     */
+/* ------------------------------------------------------------------ */
+
+static Type *
+float_like (P *p, Type *t)
+{
+  return hlsl_type_num (p->arena, BT_FLOAT, t->cls, t->rows, t->cols);
+}
+
+/* Converts args[i] to @t in place. */
+static void
+coerce (P *p, Node *call, int i, Type *t)
+{
+  call->args[i] = convert (p, call->args[i], t, call->args[i]->loc, false, "argument");
+}
+
+static bool
+all_numeric (P *p, Node *call, int from, int to)
+{
+  for (int i = from; i < to && i < call->n_args; i++)
+    if (call->args[i]->type->kind != TY_NUM)
+      {
+        error_at (p, call->args[i]->loc, "argument %d of '%s' must be numeric", i + 1,
+                  intrinsic_names[call->op]);
+        return false;
+      }
+  return true;
+}
+
+/* Common type of all arguments for component-wise intrinsics. */
+static Type *
+unify_args (P *p, Node *call, bool force_float)
+{
+  if (!all_numeric (p, call, 0, call->n_args))
+    return p->t_error;
+  Type *t = call->args[0]->type;
+  for (int i = 1; i < call->n_args; i++)
+    {
+      t = binary_type (p, call->loc, t, call->args[i]->type,
+                       common_base (t->base, call->args[i]->type->base));
+      if (t->kind == TY_ERROR)
+        return t;
+    }
+  if (force_float || t->base == BT_BOOL)
+    t = float_like (p, t);
+  for (int i = 0; i < call->n_args; i++)
+    coerce (p, call, i, t);
+  return t;
+}
+
+static Type *
+texture_call_type (P *p, Node *call, int dim, int n_coord_args)
+{
+  Node *s = call->args[0];
+  if (s->type->kind != TY_SAMPLER)
+    {
+      error_at (p, s->loc, "first argument of '%s' must be a sampler", intrinsic_names[call->op]);
+      return p->t_error;
+    }
+  if (s->type->tex_dim >= 0 && s->type->tex_dim != dim)
+    {
+      error_at (p, call->loc, "'%s' needs a %s sampler, not '%s'", intrinsic_names[call->op],
+                dim == SL_TEXTURE_1D ? "1D" : dim == SL_TEXTURE_2D ? "2D" : dim == SL_TEXTURE_3D ? "3D" : "cube",
+                s->type->name ? s->type->name : "sampler");
+      return p->t_error;
+    }
+  if (!all_numeric (p, call, 1, call->n_args))
+    return p->t_error;
+  int nc = dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_2D ? 2 : 3;
+  for (int i = 1; i < call->n_args; i++)
+    {
+      int want = (i == 1) ? n_coord_args : nc;
+      Type *t = hlsl_type_num (p->arena, BT_FLOAT, want == 1 ? NUM_SCALAR : NUM_VECTOR, 1, want);
+      if (call->args[i]->type->n_comp < want && call->args[i]->type->n_comp != 1)
+        {
+          error_at (p, call->args[i]->loc, "'%s' coordinates need %d components", intrinsic_names[call->op], want);
+          return p->t_error;
+        }
+      coerce (p, call, i, t);
+    }
+  call->sampler_obj = dim;
+  return hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
+}
+
+static Type *
+intrinsic_type (P *p, Node *call)
+{
+  int id = call->op;
+  Node **a = call->args;
+  switch (id)
+    {
+    case INTR_ABS: case INTR_MIN: case INTR_MAX: case INTR_CLAMP: case INTR_SIGN:
+      {
+        Type *t = unify_args (p, call, false);
+        if (t->kind == TY_NUM && id == INTR_SIGN)
+          return hlsl_type_num (p->arena, BT_INT, t->cls, t->rows, t->cols);
+        return t;
+      }
+    case INTR_ACOS: case INTR_ASIN: case INTR_ATAN: case INTR_ATAN2: case INTR_CEIL:
+    case INTR_COS: case INTR_COSH: case INTR_DEGREES: case INTR_EXP: case INTR_EXP2:
+    case INTR_FLOOR: case INTR_FMOD: case INTR_FRAC: case INTR_LDEXP: case INTR_LERP:
+    case INTR_LOG: case INTR_LOG10: case INTR_LOG2: case INTR_MAD: case INTR_POW:
+    case INTR_RADIANS: case INTR_RCP: case INTR_ROUND: case INTR_RSQRT: case INTR_SATURATE:
+    case INTR_SIN: case INTR_SINH: case INTR_SMOOTHSTEP: case INTR_SQRT: case INTR_STEP:
+    case INTR_TAN: case INTR_TANH: case INTR_TRUNC: case INTR_DDX: case INTR_DDY:
+    case INTR_DDX_COARSE: case INTR_DDX_FINE: case INTR_DDY_COARSE: case INTR_DDY_FINE:
+    case INTR_FWIDTH:
+      return unify_args (p, call, true);
+    case INTR_MODF: case INTR_FREXP:
+      {
+        if (!all_numeric (p, call, 0, 2))
+          return p->t_error;
+        Type *t = float_like (p, a[0]->type);
+        coerce (p, call, 0, t);
+        if (!is_lvalue (p, a[1], true))
+          return p->t_error;
+        return t;
+      }
+    case INTR_SINCOS:
+      {
+        if (!all_numeric (p, call, 0, 3))
+          return p->t_error;
+        Type *t = float_like (p, a[0]->type);
+        coerce (p, call, 0, t);
+        if (!is_lvalue (p, a[1], true) || !is_lvalue (p, a[2], true))
+          return p->t_error;
+        return p->t_void;
+      }
+    case INTR_ISNAN: case INTR_ISINF: case INTR_ISFINITE:
+      {
+        Type *t = unify_args (p, call, true);
+        if (t->kind != TY_NUM)
+          return t;
+        return hlsl_type_num (p->arena, BT_BOOL, t->cls, t->rows, t->cols);
+      }
+    case INTR_ALL: case INTR_ANY:
+      if (!all_numeric (p, call, 0, 1))
+        return p->t_error;
+      return p->t_bool;
+    case INTR_ASFLOAT: case INTR_ASINT: case INTR_ASUINT:
+      {
+        if (!all_numeric (p, call, 0, 1))
+          return p->t_error;
+        Type *t = a[0]->type;
+        BaseType b = id == INTR_ASFLOAT ? BT_FLOAT : id == INTR_ASINT ? BT_INT : BT_UINT;
+        if (t->base == BT_BOOL)
+          coerce (p, call, 0, hlsl_type_num (p->arena, BT_UINT, t->cls, t->rows, t->cols));
+        return hlsl_type_num (p->arena, b, t->cls, t->rows, t->cols);
+      }
+    case INTR_F32TOF16:
+      {
+        if (!all_numeric (p, call, 0, 1))
+          return p->t_error;
+        Type *t = float_like (p, a[0]->type);
+        coerce (p, call, 0, t);
+        return hlsl_type_num (p->arena, BT_UINT, t->cls, t->rows, t->cols);
+      }
+    case INTR_F16TOF32:
+      {
+        if (!all_numeric (p, call, 0, 1))
+          return p->t_error;
+        Type *t = a[0]->type;
+        coerce (p, call, 0, hlsl_type_num (p->arena, BT_UINT, t->cls, t->rows, t->cols));
+        return float_like (p, t);
+      }
+    case INTR_CLIP:
+      if (!all_numeric (p, call, 0, 1))
+        return p->t_error;
+      coerce (p, call, 0, float_like (p, a[0]->type));
+      return p->t_void;
+    case INTR_CROSS:
+      {
+        if (!all_numeric (p, call, 0, 2))
+          return p->t_error;
+        Type *t = hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 3);
+        coerce (p, call, 0, t);
+        coerce (p, call, 1, t);
+        return t;
+      }
+    case INTR_DOT:
+      {
+        Type *t = unify_args (p, call, false);
+        if (t->kind != TY_NUM)
+          return t;
+        if (t->cls == NUM_MATRIX)
+          {
+            error_at (p, call->loc, "'dot' takes vectors, not matrices");
+            return p->t_error;
+          }
+        return hlsl_type_num (p->arena, t->base == BT_BOOL ? BT_INT : t->base, NUM_SCALAR, 1, 1);
+      }
+    case INTR_DISTANCE: case INTR_LENGTH:
+      {
+        Type *t = unify_args (p, call, true);
+        if (t->kind != TY_NUM)
+          return t;
+        return p->t_float;
+      }
+    case INTR_NORMALIZE:
+      return unify_args (p, call, true);
+    case INTR_REFLECT:
+      return unify_args (p, call, true);
+    case INTR_REFRACT:
+      {
+        if (!all_numeric (p, call, 0, 3))
+          return p->t_error;
+        Type *t = float_like (p, a[0]->type);
+        coerce (p, call, 0, t);
+        coerce (p, call, 1, t);
+        coerce (p, call, 2, p->t_float);
+        return t;
+      }
+    case INTR_FACEFORWARD:
+      return unify_args (p, call, true);
+    case INTR_LIT:
+      if (!all_numeric (p, call, 0, 3))
+        return p->t_error;
+      for (int i = 0; i < 3; i++)
+        coerce (p, call, i, p->t_float);
+      return hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
+    case INTR_DST:
+      return unify_args (p, call, true);
+    case INTR_D3DCOLORTOUBYTE4:
+      if (!all_numeric (p, call, 0, 1))
+        return p->t_error;
+      coerce (p, call, 0, hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4));
+      return hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, 4);
+    case INTR_DETERMINANT:
+      if (!all_numeric (p, call, 0, 1))
+        return p->t_error;
+      if (a[0]->type->cls != NUM_MATRIX && a[0]->type->n_comp != 1)
+        {
+          error_at (p, call->loc, "'determinant' takes a square matrix");
+          return p->t_error;
+        }
+      if (a[0]->type->cls == NUM_MATRIX && a[0]->type->rows != a[0]->type->cols)
+        {
+          error_at (p, call->loc, "'determinant' takes a square matrix");
+          return p->t_error;
+        }
+      coerce (p, call, 0, float_like (p, a[0]->type));
+      return p->t_float;
+    case INTR_TRANSPOSE:
+      {
+        if (!all_numeric (p, call, 0, 1))
+          return p->t_error;
+        Type *t = a[0]->type;
+        if (t->cls != NUM_MATRIX)
+          return t;
+        return hlsl_type_num (p->arena, t->base, NUM_MATRIX, t->cols, t->rows);
+      }
+    case INTR_MUL:
+      {
+        if (!all_numeric (p, call, 0, 2))
+          return p->t_error;
+        Type *x = a[0]->type, *y = a[1]->type;
+        BaseType b = common_base (x->base, y->base);
+        if (b == BT_BOOL)
+          b = BT_INT;
+        if (x->n_comp == 1 || y->n_comp == 1)
+          {
+            Type *other = x->n_comp == 1 ? y : x;
+            Type *t = hlsl_type_num (p->arena, b, other->cls, other->rows, other->cols);
+            coerce (p, call, 0, x->n_comp == 1 ? hlsl_type_num (p->arena, b, NUM_SCALAR, 1, 1) : t);
+            coerce (p, call, 1, y->n_comp == 1 ? hlsl_type_num (p->arena, b, NUM_SCALAR, 1, 1) : t);
+            return t;
+          }
+        /* vector·vector → scalar; vector·matrix → vector(cols);
+         * matrix·vector → vector(rows); matrix·matrix → matrix. */
+        int xr = x->cls == NUM_VECTOR ? 1 : x->rows, xc = x->cols;
+        int yr = y->cls == NUM_VECTOR ? y->cols : y->rows, yc = y->cls == NUM_VECTOR ? 1 : y->cols;
+        int inner = MIN (xc, yr);
+        if (xc != yr)
+          warn_at (p, call->loc, "implicit truncation in 'mul'");
+        Type *xt = x->cls == NUM_VECTOR ? hlsl_type_num (p->arena, b, NUM_VECTOR, 1, inner)
+                                        : hlsl_type_num (p->arena, b, NUM_MATRIX, xr, inner);
+        Type *yt = y->cls == NUM_VECTOR ? hlsl_type_num (p->arena, b, NUM_VECTOR, 1, inner)
+                                        : hlsl_type_num (p->arena, b, NUM_MATRIX, inner, yc);
+        coerce (p, call, 0, xt);
+        coerce (p, call, 1, yt);
+        if (x->cls == NUM_VECTOR && y->cls == NUM_VECTOR)
+          return hlsl_type_num (p->arena, b, NUM_SCALAR, 1, 1);
+        if (x->cls == NUM_VECTOR)
+          return hlsl_type_num (p->arena, b, yc == 1 ? NUM_SCALAR : NUM_VECTOR, 1, yc);
+        if (y->cls == NUM_VECTOR)
+          return hlsl_type_num (p->arena, b, xr == 1 ? NUM_SCALAR : NUM_VECTOR, 1, xr);
+        return hlsl_type_num (p->arena, b, NUM_MATRIX, xr, yc);
+      }
+    case INTR_TEX1D: case INTR_TEX1DBIAS: case INTR_TEX1DGRAD: case INTR_TEX1DLOD: case INTR_TEX1DPROJ:
+    case INTR_TEX2D: case INTR_TEX2DBIAS: case INTR_TEX2DGRAD: case INTR_TEX2DLOD: case INTR_TEX2DPROJ:
+    case INTR_TEX3D: case INTR_TEX3DBIAS: case INTR_TEX3DGRAD: case INTR_TEX3DLOD: case INTR_TEX3DPROJ:
+    case INTR_TEXCUBE: case INTR_TEXCUBEBIAS: case INTR_TEXCUBEGRAD: case INTR_TEXCUBELOD: case INTR_TEXCUBEPROJ:
+      {
+        int group = (id - INTR_TEX1D) / 5, variant = (id - INTR_TEX1D) % 5;
+        int dim = group == 0 ? SL_TEXTURE_1D : group == 1 ? SL_TEXTURE_2D : group == 2 ? SL_TEXTURE_3D : SL_TEXTURE_CUBE;
+        int nc = dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_2D ? 2 : 3;
+        /* tex2D(s, t, ddx, ddy) is the gradient form. */
+        if (variant == 0 && call->n_args == 3)
+          {
+            error_at (p, call->loc, "'%s' takes 2 or 4 arguments", intrinsic_names[id]);
+            return p->t_error;
+          }
+        int coord = (variant == 1 || variant == 3 || variant == 4) ? 4 : nc;
+        return texture_call_type (p, call, dim, coord);
+      }
+    default:
+      break;
+    }
+
+  /* Methods of texture objects: the object is call->a. */
+  Node *obj = call->a;
+  if (obj->type->kind != TY_TEXTURE)
+    {
+      error_at (p, call->loc, "'%s' is a method of texture objects", intrinsic_names[id]);
+      return p->t_error;
+    }
+  int dim = obj->type->tex_dim < 0 ? SL_TEXTURE_2D : obj->type->tex_dim;
+  int nc = dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_2D ? 2 : 3;
+  Type *coord_t = hlsl_type_num (p->arena, BT_FLOAT, nc == 1 ? NUM_SCALAR : NUM_VECTOR, 1, nc);
+  Type *off_t = hlsl_type_num (p->arena, BT_INT, nc == 1 ? NUM_SCALAR : NUM_VECTOR, 1, nc);
+  call->sampler_obj = dim;
+  switch (id)
+    {
+    case INTR_M_SAMPLE: case INTR_M_SAMPLEBIAS: case INTR_M_SAMPLELEVEL: case INTR_M_SAMPLEGRAD:
+    case INTR_M_SAMPLECMP: case INTR_M_SAMPLECMPLZ:
+      {
+        if (a[0]->type->kind != TY_SAMPLER)
+          {
+            error_at (p, a[0]->loc, "first argument of '%s' must be a sampler state", intrinsic_names[id]);
+            return p->t_error;
+          }
+        bool cmp = id == INTR_M_SAMPLECMP || id == INTR_M_SAMPLECMPLZ;
+        if (cmp && !a[0]->type->comparison)
+          {
+            error_at (p, a[0]->loc, "'%s' needs a SamplerComparisonState", intrinsic_names[id]);
+            return p->t_error;
+          }
+        if (!all_numeric (p, call, 1, call->n_args))
+          return p->t_error;
+        coerce (p, call, 1, coord_t);
+        int extra = id == INTR_M_SAMPLE ? 0 : id == INTR_M_SAMPLEGRAD ? 2 : 1;
+        for (int i = 2; i < 2 + extra && i < call->n_args; i++)
+          coerce (p, call, i, id == INTR_M_SAMPLEGRAD ? coord_t : p->t_float);
+        if (call->n_args > 2 + extra)
+          {
+            coerce (p, call, 2 + extra, off_t);
+            if (call->args[2 + extra]->kind != N_CAST && call->args[2 + extra]->kind != N_CTOR
+                && call->args[2 + extra]->kind != N_LIT)
+              ; /* offsets must be constant: checked during lowering */
+          }
+        if (call->n_args < 2 + extra)
+          {
+            error_at (p, call->loc, "'%s' needs %d arguments", intrinsic_names[id], 2 + extra);
+            return p->t_error;
+          }
+        return cmp ? p->t_float : hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
+      }
+    case INTR_M_LOAD:
+      {
+        if (!all_numeric (p, call, 0, call->n_args))
+          return p->t_error;
+        coerce (p, call, 0, hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, nc + 1));
+        if (call->n_args > 1)
+          coerce (p, call, 1, off_t);
+        return hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
+      }
+    case INTR_M_GETDIMENSIONS:
+      for (int i = 0; i < call->n_args; i++)
+        if (!is_lvalue (p, a[i], i > 0 || call->n_args == nc) && i > 0)
+          return p->t_error;
+      return p->t_void;
+    default:
+      break;
+    }
+  error_at (p, call->loc, "unsupported intrinsic '%s'", intrinsic_names[id]);
+  return p->t_error;
+}
+
+/* ------------------------------------------------------------------ */
+/* Declarations                                                         */
+/* ------------------------------------------------------------------ */
+
+static GArray *
+parse_annotations (P *p)
+{
+  /* < type name = value; … > */
+  GArray *anns = g_array_new (FALSE, TRUE, sizeof (SlAnnotation));
+  while (!is (p, ">") && peek (p)->kind != TK_EOF)
+    {
+      parse_modifiers (p);
+      Type *t = parse_type (p);
+      if (!t)
+        {
+          error_at (p, peek (p)->loc, "expected an annotation type");
+          while (!is (p, ">") && peek (p)->kind != TK_EOF)
+            next (p);
+          break;
+        }
+      const char *name = expect_ident (p);
+      SlAnnotation an = { .name = name ? sl_arena_strdup (p->arena, name) : "" };
+      if (accept (p, "["))
+        {
+          while (!is (p, "]") && peek (p)->kind != TK_EOF)
+            next (p);
+          expect (p, "]");
+        }
+      expect (p, "=");
+      if (t->kind == TY_STRING)
+        {
+          an.type = SL_ANNOTATION_STRING;
+          GString *s = g_string_new (NULL);
+          while (peek (p)->kind == TK_STRING)
+            g_string_append (s, next (p)->text);
+          an.string_value = sl_arena_strdup (p->arena, s->str);
+          g_string_free (s, TRUE);
+        }
+      else
+        {
+          an.type = t->kind == TY_NUM && t->base == BT_BOOL ? SL_ANNOTATION_BOOL
+                    : t->kind == TY_NUM && (t->base == BT_INT || t->base == BT_UINT) ? SL_ANNOTATION_INT
+                    : SL_ANNOTATION_FLOAT;
+          bool braces = accept (p, "{");
+          if (!braces && is_type_start (p))
+            {
+              parse_type (p);
+              braces = accept (p, "(");
+            }
+          while (!is (p, ";") && !is (p, ">") && peek (p)->kind != TK_EOF)
+            {
+              bool neg = false;
+              while (is (p, "-") || is (p, "+"))
+                neg ^= next (p)->text[0] == '-';
+              Token *v = next (p);
+              double d = 0;
+              if (v->kind == TK_INT)
+                d = (double) v->ival;
+              else if (v->kind == TK_FLOAT)
+                d = v->fval;
+              else if (v->kind == TK_IDENT && !strcmp (v->text, "true"))
+                d = 1;
+              else if (v->kind == TK_STRING)
+                {
+                  an.type = SL_ANNOTATION_STRING;
+                  an.string_value = sl_arena_strdup (p->arena, v->text);
+                }
+              else if (v->kind == TK_PUNCT && (!strcmp (v->text, ",") || !strcmp (v->text, "}")
+                                               || !strcmp (v->text, ")")))
+                continue;
+              if (an.n_values < 16 && (v->kind == TK_INT || v->kind == TK_FLOAT || v->kind == TK_IDENT))
+                an.values[an.n_values++] = neg ? -d : d;
+            }
+        }
+      expect (p, ";");
+      g_array_append_val (anns, an);
+    }
+  expect (p, ">");
+  return anns;
+}
+
+/* ': SEMANTIC', ': register(x)', ': packoffset(…)', after a declarator. */
+static void
+parse_semantics (P *p, const char **semantic, int *reg_kind, int *reg_index)
+{
+  while (accept (p, ":"))
+    {
+      Token *t = peek (p);
+      if (t->kind != TK_IDENT)
+        {
+          error_at (p, t->loc, "expected a semantic after ':'");
+          return;
+        }
+      next (p);
+      if (!strcmp (t->text, "register") || !strcmp (t->text, "packoffset"))
+        {
+          bool is_reg = t->text[0] == 'r';
+          expect (p, "(");
+          /* register(ps_3_0, c0) has a profile first */
+          Token *r = next (p);
+          if (is (p, ","))
+            {
+              next (p);
+              r = next (p);
+            }
+          if (r->kind == TK_IDENT && reg_kind)
+            {
+              char k = (char) g_ascii_tolower (r->text[0]);
+              int idx = atoi (r->text + 1);
+              if (is_reg)
+                {
+                  *reg_kind = k;
+                  *reg_index = idx;
+                }
+              else
+                {
+                  /* packoffset(c3.y) → component offset */
+                  int comp = 0;
+                  if (accept (p, "."))
+                    {
+                      Token *c = next (p);
+                      const char *xyzw = "xyzw";
+                      const char *q = strchr (xyzw, c->text[0]);
+                      comp = q ? q - xyzw : 0;
+                    }
+                  *reg_kind = 'p';
+                  *reg_index = idx * 4 + comp;
+                }
+            }
+          if (accept (p, "["))
+            {
+              while (!is (p, "]") && peek (p)->kind != TK_EOF)
+                next (p);
+              expect (p, "]");
+            }
+          expect (p, ")");
+        }
+      else if (semantic)
+        *semantic = t->text;
+    }
+}
+
+static Type *
+parse_array_suffix (P *p, Type *t, bool allow_unsized, int *unsized)
+{
+  /* Dimensions apply outermost first: float a[2][3] is 2 arrays of 3. */
+  int dims[8], n = 0;
+  while (accept (p, "["))
+    {
+      int len = 0;
+      if (is (p, "]") && allow_unsized && n == 0)
+        {
+          len = -1;
+          if (unsized)
+            *unsized = 1;
+        }
+      else
+        {
+          Token *lt = peek (p);
+          parse_const_int_expr (p, &len);
+          if (len <= 0 || len > SL_MAX_ARRAY_COMPONENTS)
+            {
+              error_at (p, lt->loc, "array size must be between 1 and %d", SL_MAX_ARRAY_COMPONENTS);
+              len = 1;
+            }
+        }
+      expect (p, "]");
+      if (n < 8)
+        dims[n++] = len;
+    }
+  for (int i = n - 1; i >= 0; i--)
+    {
+      t = type_array (p, t, dims[i] < 0 ? 1 : dims[i]);
+      if ((size_t) t->n_comp > SL_MAX_ARRAY_COMPONENTS)
+        {
+          error_at (p, peek (p)->loc, "array is too large");
+          return p->t_error;
+        }
+    }
+  return t;
+}
+
+static Type *
+parse_struct (P *p)
+{
+  Token *kw = next (p);  /* struct */
+  const char *name = NULL;
+  if (peek (p)->kind == TK_IDENT)
+    name = next (p)->text;
+  if (!is (p, "{"))
+    {
+      Type *t = name ? g_hash_table_lookup (p->types, name) : NULL;
+      if (!t)
+        {
+          error_at (p, kw->loc, "unknown struct '%s'", name ? name : "");
+          return p->t_error;
+        }
+      return t;
+    }
+  next (p);
+  Type *t = SL_NEW (p->arena, Type);
+  t->kind = TY_STRUCT;
+  t->name = name;
+  GArray *fields = g_array_new (FALSE, TRUE, sizeof (Field));
+  while (!is (p, "}") && peek (p)->kind != TK_EOF)
+    {
+      unsigned mods = parse_modifiers (p);
+      Type *ft = parse_type (p);
+      if (!ft)
+        {
+          error_at (p, peek (p)->loc, "expected a member type before '%s'", tok_desc (peek (p)));
+          recover (p);
+          continue;
+        }
+      if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
+        ft = type_with_major (p, ft, mods & MOD_ROW_MAJOR);
+      do
+        {
+          Token *ftok = peek (p);
+          const char *fname = expect_ident (p);
+          if (!fname)
+            break;
+          Type *full = parse_array_suffix (p, ft, false, NULL);
+          Field f = { .name = fname, .type = full, .offset = t->n_comp };
+          parse_semantics (p, &f.semantic, NULL, NULL);
+          for (guint i = 0; i < fields->len; i++)
+            if (!strcmp (g_array_index (fields, Field, i).name, fname))
+              error_at (p, ftok->loc, "duplicate member '%s'", fname);
+          t->n_comp += full->n_comp;
+          t->n_objects += full->n_objects;
+          g_array_append_val (fields, f);
+        }
+      while (accept (p, ","));
+      expect (p, ";");
+    }
+  expect (p, "}");
+  t->n_fields = fields->len;
+  t->fields = SL_NEW_N (p->arena, Field, fields->len + 1);
+  memcpy (t->fields, fields->data, fields->len * sizeof (Field));
+  g_array_free (fields, TRUE);
+  if (name)
+    g_hash_table_insert (p->types, (gpointer) name, t);
+  return t;
+}
+
+static Node *parse_statement (P *p);
+
+static Node *
+parse_var_init (P *p, Var *v)
+{
+  SlLoc loc = peek (p)->loc;
+  if (is (p, "{"))
+    {
+      next (p);
+      Node *list = parse_initializer_list (p, loc);
+      if (v->type->kind != TY_ERROR && list->n_comps != v->type->n_comp
+          && !(list->n_comps == 1))
+        {
+          error_at (p, loc, "initializer for '%s' has %d components, expected %d", v->name,
+                    list->n_comps, v->type->n_comp);
+          return NULL;
+        }
+      list->type = v->type;
+      return list;
+    }
+  if (is (p, "sampler_state") || is (p, "compile"))
+    {
+      /* sampler_state { … }: read later by the effect layer; skip here */
+      next (p);
+      if (accept (p, "{"))
+        {
+          int depth = 1;
+          while (depth && peek (p)->kind != TK_EOF)
+            {
+              if (is (p, "{"))
+                depth++;
+              else if (is (p, "}"))
+                depth--;
+              next (p);
+            }
+        }
+      return NULL;
+    }
+  Node *e = parse_assign (p);
+  if (is_error (e))
+    return NULL;
+  return convert (p, e, v->type, loc, false, "initialization");
+}
+
+/* Declarations after the type: name [dims] [: sem] [<ann>] [= init], … */
+static Node *
+parse_declarators (P *p, Type *base, unsigned mods, bool global)
+{
+  Node *block = new_node (p, S_BLOCK, peek (p)->loc, p->t_void);
+  GPtrArray *stmts = g_ptr_array_new ();
+  do
+    {
+      Token *nt = peek (p);
+      const char *name = expect_ident (p);
+      if (!name)
+        {
+          recover (p);
+          g_ptr_array_free (stmts, TRUE);
+          return block;
+        }
+      int unsized = 0;
+      Type *t = parse_array_suffix (p, base, true, &unsized);
+      Var *v = SL_NEW (p->arena, Var);
+      v->name = name;
+      v->loc = nt->loc;
+      v->type = t;
+      v->is_const = (mods & MOD_CONST) != 0;
+      v->storage = global ? ((mods & MOD_STATIC) ? STORE_STATIC : STORE_UNIFORM) : STORE_LOCAL;
+      if (!global && (mods & MOD_STATIC))
+        v->storage = STORE_STATIC;
+      if (global && (mods & MOD_STATIC) && (mods & MOD_UNIFORM))
+        error_at (p, nt->loc, "'%s' cannot be both static and uniform", name);
+      if (!global && (mods & (MOD_UNIFORM | MOD_EXTERN)))
+        error_at (p, nt->loc, "local variable '%s' cannot be uniform or extern", name);
+      if (t->kind == TY_VOID)
+        error_at (p, nt->loc, "variable '%s' declared void", name);
+      parse_semantics (p, &v->semantic, &v->reg_kind, &v->reg_index);
+      if (accept (p, "<"))
+        v->annotations = parse_annotations (p);
+      if (accept (p, "="))
+        {
+          v->init = parse_var_init (p, v);
+          if (unsized && v->init && v->init->kind == N_INITLIST && base->n_comp > 0)
+            {
+              int n = v->init->n_comps / base->n_comp;
+              v->type = type_array (p, t->elem, MAX (n, 1));
+              v->init->type = v->type;
+            }
+        }
+      else if (unsized)
+        error_at (p, nt->loc, "array '%s' needs a size or an initializer", name);
+      else if (v->is_const && v->storage != STORE_UNIFORM)
+        error_at (p, nt->loc, "const variable '%s' needs an initializer", name);
+      declare_var (p, v);
+      if (global)
+        g_ptr_array_add (p->u->globals, v);
+      else
+        {
+          Node *d = new_node (p, S_DECL, nt->loc, p->t_void);
+          d->var = v;
+          g_ptr_array_add (stmts, d);
+        }
+    }
+  while (accept (p, ","));
+  expect (p, ";");
+  block->n_args = stmts->len;
+  block->args = SL_NEW_N (p->arena, Node *, stmts->len + 1);
+  memcpy (block->args, stmts->pdata, stmts->len * sizeof (Node *));
+  g_ptr_array_free (stmts, TRUE);
+  return block;
+}
+
+static void
+skip_attributes (P *p, int *loop_cap)
+{
+  while (is (p, "[") && peek_at (p, 1)->kind == TK_IDENT)
+    {
+      next (p);
+      Token *name = next (p);
+      if (accept (p, "("))
+        {
+          if (!strcmp (name->text, "unroll") && peek (p)->kind == TK_INT && loop_cap)
+            *loop_cap = (int) peek (p)->ival;
+          while (!is (p, ")") && peek (p)->kind != TK_EOF)
+            next (p);
+          expect (p, ")");
+        }
+      expect (p, "]");
+    }
+}
+
+static Node *
+parse_block (P *p)
+{
+  Token *open = peek (p);
+  expect (p, "{");
+  push_scope (p);
+  Node *b = new_node (p, S_BLOCK, open->loc, p->t_void);
+  GPtrArray *stmts = g_ptr_array_new ();
+  while (!is (p, "}") && peek (p)->kind != TK_EOF)
+    {
+      int before = p->pos;
+      g_ptr_array_add (stmts, parse_statement (p));
+      if (p->pos == before)
+        next (p);   /* never loop on the same token */
+    }
+  expect (p, "}");
+  pop_scope (p);
+  b->n_args = stmts->len;
+  b->args = SL_NEW_N (p->arena, Node *, stmts->len + 1);
+  memcpy (b->args, stmts->pdata, stmts->len * sizeof (Node *));
+  g_ptr_array_free (stmts, TRUE);
+  return b;
+}
+
+static Node *
+condition (P *p, Node *c)
+{
+  if (is_error (c))
+    return c;
+  if (c->type->kind != TY_NUM)
+    {
+      error_at (p, c->loc, "condition must be numeric, not '%s'", type_name (p, c->type));
+      return error_node (p, c->loc);
+    }
+  if (c->type->n_comp > 1)
+    warn_at (p, c->loc, "implicit truncation of vector type");
+  return convert (p, c, p->t_bool, c->loc, true, NULL);
+}
+
+static Node *
+parse_statement (P *p)
+{
+  Token *t = peek (p);
+  SlLoc loc = t->loc;
+  if (++p->depth > SL_MAX_NESTING)
+    {
+      error_at (p, loc, "statements nested too deeply");
+      p->depth--;
+      recover (p);
+      return new_node (p, S_EMPTY, loc, p->t_void);
+    }
+  Node *result;
+  int cap = 0;
+  skip_attributes (p, &cap);
+  t = peek (p);
+  loc = t->loc;
+  if (is (p, "{"))
+    result = parse_block (p);
+  else if (accept (p, ";"))
+    result = new_node (p, S_EMPTY, loc, p->t_void);
+  else if (accept (p, "if"))
+    {
+      result = new_node (p, S_IF, loc, p->t_void);
+      expect (p, "(");
+      result->a = condition (p, parse_expr (p));
+      expect (p, ")");
+      result->b = parse_statement (p);
+      if (accept (p, "else"))
+        result->c = parse_statement (p);
+    }
+  else if (accept (p, "for"))
+    {
+      result = new_node (p, S_FOR, loc, p->t_void);
+      result->loop_cap = cap;
+      push_scope (p);
+      expect (p, "(");
+      if (!accept (p, ";"))
+        {
+          if (is_type_start (p))
+            {
+              unsigned mods = parse_modifiers (p);
+              Type *ty = parse_type (p);
+              result->a = parse_declarators (p, ty ? ty : p->t_error, mods, false);
+            }
+          else
+            {
+              Node *s = new_node (p, S_EXPR, peek (p)->loc, p->t_void);
+              s->a = parse_expr (p);
+              result->a = s;
+              expect (p, ";");
+            }
+        }
+      if (!is (p, ";"))
+        result->b = condition (p, parse_expr (p));
+      expect (p, ";");
+      if (!is (p, ")"))
+        result->c = parse_expr (p);
+      expect (p, ")");
+      p->loop_depth++;
+      result->d = parse_statement (p);
+      p->loop_depth--;
+      pop_scope (p);
+    }
+  else if (accept (p, "while"))
+    {
+      result = new_node (p, S_WHILE, loc, p->t_void);
+      result->loop_cap = cap;
+      expect (p, "(");
+      result->b = condition (p, parse_expr (p));
+      expect (p, ")");
+      p->loop_depth++;
+      result->d = parse_statement (p);
+      p->loop_depth--;
+    }
+  else if (accept (p, "do"))
+    {
+      result = new_node (p, S_DO, loc, p->t_void);
+      result->loop_cap = cap;
+      p->loop_depth++;
+      result->d = parse_statement (p);
+      p->loop_depth--;
+      expect (p, "while");
+      expect (p, "(");
+      result->b = condition (p, parse_expr (p));
+      expect (p, ")");
+      expect (p, ";");
+    }
+  else if (accept (p, "return"))
+    {
+      result = new_node (p, S_RETURN, loc, p->t_void);
+      Type *rt = p->cur_func ? p->cur_func->ret : p->t_void;
+      if (!is (p, ";"))
+        {
+          Node *e = parse_expr (p);
+          if (rt->kind == TY_VOID && !is_error (e))
+            error_at (p, loc, "void function cannot return a value");
+          else
+            result->a = convert (p, e, rt, e->loc, false, "return");
+        }
+      else if (rt->kind != TY_VOID && rt->kind != TY_ERROR)
+        error_at (p, loc, "non-void function must return a value");
+      expect (p, ";");
+    }
+  else if (is (p, "break") || is (p, "continue"))
+    {
+      next (p);
+      result = new_node (p, t->text[0] == 'b' ? S_BREAK : S_CONTINUE, loc, p->t_void);
+      if (p->loop_depth == 0 && !(t->text[0] == 'b' && p->depth > 1))
+        error_at (p, loc, "'%s' outside a loop", t->text);
+      expect (p, ";");
+    }
+  else if (accept (p, "discard"))
+    {
+      result = new_node (p, S_DISCARD, loc, p->t_void);
+      expect (p, ";");
+    }
+  else if (accept (p, "switch"))
+    {
+      result = new_node (p, S_SWITCH, loc, p->t_void);
+      expect (p, "(");
+      Node *sel = parse_expr (p);
+      expect (p, ")");
+      if (!is_error (sel) && (sel->type->kind != TY_NUM || sel->type->n_comp != 1
+                              || sel->type->base == BT_FLOAT))
+        {
+          error_at (p, sel->loc, "switch selector must be an integer scalar");
+          sel = error_node (p, sel->loc);
+        }
+      else if (!is_error (sel))
+        sel = convert (p, sel, p->t_int, sel->loc, false, NULL);
+      result->a = sel;
+      /* Cases are kept as a flat list: S_EXPR nodes with op = 1 (case
+       * value in a) or 2 (default) mark the labels. */
+      expect (p, "{");
+      push_scope (p);
+      GPtrArray *items = g_ptr_array_new ();
+      p->loop_depth++;
+      while (!is (p, "}") && peek (p)->kind != TK_EOF)
+        {
+          Token *ct = peek (p);
+          if (accept (p, "case"))
+            {
+              Node *lab = new_node (p, S_EXPR, ct->loc, p->t_void);
+              lab->op = 1;
+              int v = 0;
+              parse_const_int_expr (p, &v);
+              lab->offset = v;
+              expect (p, ":");
+              g_ptr_array_add (items, lab);
+            }
+          else if (accept (p, "default"))
+            {
+              Node *lab = new_node (p, S_EXPR, ct->loc, p->t_void);
+              lab->op = 2;
+              expect (p, ":");
+              g_ptr_array_add (items, lab);
+            }
+          else
+            {
+              int before = p->pos;
+              g_ptr_array_add (items, parse_statement (p));
+              if (p->pos == before)
+                next (p);
+            }
+        }
+      p->loop_depth--;
+      pop_scope (p);
+      expect (p, "}");
+      result->n_args = items->len;
+      result->args = SL_NEW_N (p->arena, Node *, items->len + 1);
+      memcpy (result->args, items->pdata, items->len * sizeof (Node *));
+      g_ptr_array_free (items, TRUE);
+    }
+  else if (is_type_start (p) && !(peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "(")
+                                   && builtin_numeric (p, t->text)))
+    {
+      unsigned mods = parse_modifiers (p);
+      Type *ty = parse_type (p);
+      if (!ty)
+        {
+          error_at (p, peek (p)->loc, "expected a type before '%s'", tok_desc (peek (p)));
+          recover (p);
+          result = new_node (p, S_EMPTY, loc, p->t_void);
+        }
+      else if (is (p, ";") && ty->kind == TY_STRUCT)
+        {
+          next (p);
+          result = new_node (p, S_EMPTY, loc, p->t_void);
+        }
+      else
+        {
+          if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
+            ty = type_with_major (p, ty, mods & MOD_ROW_MAJOR);
+          result = parse_declarators (p, ty, mods, false);
+        }
+    }
+  else
+    {
+      result = new_node (p, S_EXPR, loc, p->t_void);
+      int errors_before = p->u->n_errors;
+      result->a = parse_expr (p);
+      if (p->u->n_errors > errors_before && !is (p, ";"))
+        recover (p);
+      else
+        expect (p, ";");
+    }
+  p->depth--;
+  return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* Top level                                                            */
+/* ------------------------------------------------------------------ */
+
+static void
+parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
+{
+  Func *f = SL_NEW (p->arena, Func);
+  f->name = name_tok->text;
+  f->ret = ret;
+  f->loc = name_tok->loc;
+  next (p);   /* ( */
+  push_scope (p);
+  GPtrArray *params = g_ptr_array_new ();
+  GPtrArray *defaults = g_ptr_array_new ();
+  bool any_default = false;
+  if (!is (p, ")") && !(is (p, "void") && peek_at (p, 1)->kind == TK_PUNCT
+                         && !strcmp (peek_at (p, 1)->text, ")")))
+    do
+      {
+        unsigned pm = parse_modifiers (p);
+        Token *tt = peek (p);
+        Type *pt = parse_type (p);
+        if (!pt)
+          {
+            error_at (p, tt->loc, "expected a parameter type before '%s'", tok_desc (tt));
+            break;
+          }
+        if (pm & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
+          pt = type_with_major (p, pt, pm & MOD_ROW_MAJOR);
+        Token *pn = peek (p);
+        const char *pname = expect_ident (p);
+        if (!pname)
+          break;
+        Var *v = SL_NEW (p->arena, Var);
+        v->name = pname;
+        v->loc = pn->loc;
+        v->type = parse_array_suffix (p, pt, false, NULL);
+        v->storage = STORE_PARAM;
+        v->is_const = (pm & MOD_CONST) != 0;
+        v->param_mod = (pm & MOD_INOUT) ? 2 : (pm & MOD_OUT) ? 1 : 0;
+        if ((pm & MOD_IN) && (pm & MOD_OUT))
+          v->param_mod = 2;
+        v->uniform_param = (pm & MOD_UNIFORM) != 0;
+        parse_semantics (p, &v->semantic, &v->reg_kind, &v->reg_index);
+        Node *def = NULL;
+        if (accept (p, "="))
+          {
+            def = parse_var_init (p, v);
+            any_default = true;
+          }
+        else if (any_default)
+          error_at (p, pn->loc, "parameter '%s' needs a default value", pname);
+        declare_var (p, v);
+        g_ptr_array_add (params, v);
+        g_ptr_array_add (defaults, def);
+      }
+    while (accept (p, ","));
+  expect (p, ")");
+  parse_semantics (p, &f->semantic, NULL, NULL);
+  f->n_params = params->len;
+  f->params = SL_NEW_N (p->arena, Var *, params->len + 1);
+  memcpy (f->params, params->pdata, params->len * sizeof (Var *));
+  if (any_default)
+    {
+      f->defaults = SL_NEW_N (p->arena, Node *, params->len + 1);
+      memcpy (f->defaults, defaults->pdata, params->len * sizeof (Node *));
+    }
+  g_ptr_array_free (params, TRUE);
+  g_ptr_array_free (defaults, TRUE);
+
+  /* Register before the body so a recursive call resolves (and is then
+   * rejected when inlining). */
+  Func *chain = g_hash_table_lookup (p->u->funcs, f->name);
+  Func *same = NULL;
+  for (Func *c = chain; c; c = c->next_overload)
+    if (c->n_params == f->n_params)
+      {
+        bool eq = true;
+        for (int k = 0; k < f->n_params; k++)
+          if (!type_equal (c->params[k]->type, f->params[k]->type))
+            eq = false;
+        if (eq)
+          same = c;
+      }
+  if (is (p, "{"))
+    {
+      if (same && same->body)
+        error_at (p, name_tok->loc, "redefinition of function '%s'", f->name);
+      Func *target = same ? same : f;
+      if (same)
+        {
+          /* Definition of an earlier prototype: take the new parameter
+           * names. */
+          same->params = f->params;
+          same->defaults = f->defaults ? f->defaults : same->defaults;
+          same->semantic = f->semantic ? f->semantic : same->semantic;
+        }
+      else
+        {
+          f->next_overload = chain;
+          g_hash_table_insert (p->u->funcs, (gpointer) f->name, f);
+        }
+      Func *saved = p->cur_func;
+      p->cur_func = target;
+      int saved_loop = p->loop_depth;
+      p->loop_depth = 0;
+      target->body = parse_block (p);
+      p->loop_depth = saved_loop;
+      p->cur_func = saved;
+    }
+  else
+    {
+      expect (p, ";");
+      if (!same)
+        {
+          f->next_overload = chain;
+          g_hash_table_insert (p->u->funcs, (gpointer) f->name, f);
+        }
+    }
+  pop_scope (p);
+  (void) mods;
+}
+
+static void
+parse_pragma (P *p, Token *t)
+{
+  const char *s = t->text;
+  if (g_str_has_prefix (s, "pack_matrix"))
+    {
+      if (strstr (s, "row_major"))
+        p->row_major_default = true;
+      else if (strstr (s, "column_major"))
+        p->row_major_default = false;
+      else
+        warn_at (p, t->loc, "unknown #pragma pack_matrix argument");
+    }
+  /* #pragma parameter and others: reflection reads them from the source. */
+}
+
+static void
+skip_braced_block (P *p)
+{
+  while (!is (p, "{") && peek (p)->kind != TK_EOF)
+    next (p);
+  int depth = 0;
+  do
+    {
+      if (is (p, "{"))
+        depth++;
+      else if (is (p, "}"))
+        depth--;
+      next (p);
+    }
+  while (depth > 0 && peek (p)->kind != TK_EOF);
+  accept (p, ";");
+}
+
+static void
+parse_top_level (P *p)
+{
+  while (peek (p)->kind != TK_EOF)
+    {
+      Token *t = peek (p);
+      int before = p->pos;
+      if (t->kind == TK_PRAGMA)
+        {
+          next (p);
+          parse_pragma (p, t);
+          continue;
+        }
+      if (accept (p, ";"))
+        continue;
+      skip_attributes (p, NULL);
+      t = peek (p);
+      if (is (p, "technique") || is (p, "technique9") || is (p, "technique10")
+          || is (p, "technique11") || is (p, "pass"))
+        {
+          skip_braced_block (p);
+          continue;
+        }
+      if (is (p, "cbuffer") || is (p, "tbuffer"))
+        {
+          next (p);
+          expect_ident (p);
+          parse_semantics (p, NULL, NULL, NULL);
+          expect (p, "{");
+          while (!is (p, "}") && peek (p)->kind != TK_EOF)
+            {
+              unsigned mods = parse_modifiers (p);
+              Type *ty = parse_type (p);
+              if (!ty)
+                {
+                  error_at (p, peek (p)->loc, "expected a declaration in cbuffer");
+                  recover (p);
+                  continue;
+                }
+              if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
+                ty = type_with_major (p, ty, mods & MOD_ROW_MAJOR);
+              parse_declarators (p, ty, mods & ~MOD_STATIC, true);
+            }
+          expect (p, "}");
+          accept (p, ";");
+          continue;
+        }
+      if (accept (p, "typedef"))
+        {
+          unsigned mods = parse_modifiers (p);
+          Type *ty = parse_type (p);
+          if (!ty)
+            {
+              error_at (p, peek (p)->loc, "expected a type after 'typedef'");
+              recover (p);
+              continue;
+            }
+          if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
+            ty = type_with_major (p, ty, mods & MOD_ROW_MAJOR);
+          do
+            {
+              const char *name = expect_ident (p);
+              if (!name)
+                break;
+              Type *full = parse_array_suffix (p, ty, false, NULL);
+              g_hash_table_insert (p->types, (gpointer) name, full);
+            }
+          while (accept (p, ","));
+          expect (p, ";");
+          continue;
+        }
+      unsigned mods = parse_modifiers (p);
+      Type *ty = parse_type (p);
+      if (!ty)
+        {
+          error_at (p, t->loc, "expected a declaration before '%s'", tok_desc (peek (p)));
+          recover (p);
+          if (p->pos == before)
+            next (p);
+          continue;
+        }
+      if (is (p, ";") && ty->kind == TY_STRUCT)
+        {
+          next (p);
+          continue;
+        }
+      if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
+        ty = type_with_major (p, ty, mods & MOD_ROW_MAJOR);
+      Token *name = peek (p);
+      if (name->kind == TK_IDENT && peek_at (p, 1)->kind == TK_PUNCT
+          && !strcmp (peek_at (p, 1)->text, "("))
+        {
+          next (p);
+          parse_function (p, ty, name, mods);
+          continue;
+        }
+      parse_declarators (p, ty, mods, true);
+      if (p->pos == before)
+        next (p);
+    }
+}
+
+bool
+hlsl_parse (HlslUnit *u, const char *text, const char *filename)
+{
+  P p = { .u = u, .arena = u->arena };
+  p.toks = sl_hlsl_tokenize (u->arena, text, filename, u->diags, &p.n_toks);
+  p.types = g_hash_table_new (g_str_hash, g_str_equal);
+  p.intrinsics = g_hash_table_new (g_str_hash, g_str_equal);
+  for (int i = 0; i < INTR_COUNT; i++)
+    g_hash_table_insert (p.intrinsics, (gpointer) intrinsic_names[i], GINT_TO_POINTER (i + 1));
+  Type *err = SL_NEW (u->arena, Type);
+  err->kind = TY_ERROR;
+  p.t_error = err;
+  Type *v = SL_NEW (u->arena, Type);
+  v->kind = TY_VOID;
+  p.t_void = v;
+  Type *s = SL_NEW (u->arena, Type);
+  s->kind = TY_STRING;
+  p.t_string = s;
+  p.t_float = hlsl_type_num (u->arena, BT_FLOAT, NUM_SCALAR, 1, 1);
+  p.t_int = hlsl_type_num (u->arena, BT_INT, NUM_SCALAR, 1, 1);
+  p.t_uint = hlsl_type_num (u->arena, BT_UINT, NUM_SCALAR, 1, 1);
+  p.t_bool = hlsl_type_num (u->arena, BT_BOOL, NUM_SCALAR, 1, 1);
+  push_scope (&p);
+  parse_top_level (&p);
+  pop_scope (&p);
+  g_hash_table_destroy (p.types);
+  g_hash_table_destroy (p.intrinsics);
+  return u->n_errors == 0 && sl_diagnostics_error_count (u->diags) == 0;
+}

@@ -1,0 +1,267 @@
+/* IR passes: specialisation on constant values, constant folding, copy
+ * propagation, common-subexpression elimination and dead-code elimination.
+ *
+ * Temporaries are defined once and, by the front ends' contract, only used
+ * inside the control-flow region where they are defined or nested regions,
+ * so forward substitution of temporaries is always safe.  Variables are
+ * never substituted: they may change between a definition and a use.
+ * Folding calls sl_fold_op(), i.e. the VM's own scalar helpers. */
+#include "ir.h"
+
+#include <string.h>
+
+static bool
+is_pure (SlOp op)
+{
+  if (sl_op_shapes[op] != SL_SHAPE_SPECIAL)
+    return true;
+  switch (op)
+    {
+    case SL_OP_INPUT: case SL_OP_LOADC: case SL_OP_LOADCI: case SL_OP_SAMPLE:
+    case SL_OP_TEXSIZE: case SL_OP_DDX: case SL_OP_DDY:
+      return true;
+    default:
+      return false;
+    }
+}
+
+void
+sl_pass_specialise (SlIr *ir, const uint32_t *constants, size_t n)
+{
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op != SL_OP_LOADC)
+        continue;
+      uint32_t bits = in->imm < n ? constants[in->imm] : 0;
+      SlKind kind = sl_ir_value (ir, in->dst[0])->kind;
+      uint32_t c = sl_ir_const (ir, kind, bits);
+      in = sl_ir_insn (ir, i);    /* the array may have moved */
+      in->op = SL_OP_MOV;
+      in->n_src = 1;
+      in->src[0] = c;
+      in->imm = 0;
+    }
+}
+
+/* Forward pass: substitute, fold constants, propagate copies, and merge
+ * common subexpressions.  Returns true when anything changed. */
+static bool
+forward (SlIr *ir)
+{
+  guint n_values = ir->values->len;
+  uint32_t *subst = g_new (uint32_t, n_values);
+  for (guint v = 0; v < n_values; v++)
+    subst[v] = v;
+  bool changed = false;
+
+  /* CSE table: key = op + sources; value = result.  An undo log per
+   * control-flow region drops entries when the region closes. */
+  GHashTable *cse = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                           (GDestroyNotify) g_bytes_unref, NULL);
+  GPtrArray *undo = g_ptr_array_new ();    /* GBytes* keys, NULL = region mark */
+
+  GArray *out = g_array_sized_new (FALSE, TRUE, sizeof (SlInsn), ir->insns->len);
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      SlInsn in = *sl_ir_insn (ir, i);
+      for (int s = 0; s < in.n_src; s++)
+        in.src[s] = subst[in.src[s]];
+
+      SlOp op = in.op;
+      if (op == SL_OP_IF || op == SL_OP_LOOP || op == SL_OP_FBEGIN)
+        g_ptr_array_add (undo, NULL);
+      if (op == SL_OP_ELSE || op == SL_OP_ENDIF || op == SL_OP_ENDLOOP || op == SL_OP_FEND)
+        {
+          while (undo->len)
+            {
+              GBytes *k = g_ptr_array_index (undo, undo->len - 1);
+              g_ptr_array_set_size (undo, undo->len - 1);
+              if (!k)
+                break;
+              g_hash_table_remove (cse, k);
+            }
+          if (op == SL_OP_ELSE)
+            g_ptr_array_add (undo, NULL);
+        }
+
+      bool dst_is_temp = in.n_dst == 1 && sl_ir_value (ir, in.dst[0])->cls == SL_VALUE_TEMP;
+
+      /* Constant folding. */
+      if (sl_op_shapes[op] != SL_SHAPE_SPECIAL && in.n_dst == 1)
+        {
+          bool all_const = true;
+          uint32_t bits[3];
+          for (int s = 0; s < in.n_src; s++)
+            {
+              const SlValue *v = sl_ir_value (ir, in.src[s]);
+              if (v->cls != SL_VALUE_CONST)
+                all_const = false;
+              else
+                bits[s] = v->bits;
+            }
+          uint32_t r;
+          if (all_const && (op != SL_OP_MOV || dst_is_temp) && sl_fold_op (op, bits, &r))
+            {
+              SlKind kind = sl_ir_value (ir, in.dst[0])->kind;
+              uint32_t c = sl_ir_const (ir, kind, r);
+              if (ir->values->len > n_values)
+                {
+                  subst = g_renew (uint32_t, subst, ir->values->len);
+                  for (guint v = n_values; v < ir->values->len; v++)
+                    subst[v] = v;
+                  n_values = ir->values->len;
+                }
+              if (dst_is_temp)
+                {
+                  subst[in.dst[0]] = c;
+                  changed = true;
+                  continue;
+                }
+              if (op != SL_OP_MOV)
+                {
+                  in.op = SL_OP_MOV;
+                  in.n_src = 1;
+                  in.src[0] = c;
+                  changed = true;
+                }
+            }
+        }
+
+      /* Copy propagation of temporaries and constants into temporaries. */
+      if (op == SL_OP_MOV && dst_is_temp
+          && sl_ir_value (ir, in.src[0])->cls != SL_VALUE_VAR
+          && sl_ir_value (ir, in.src[0])->kind == sl_ir_value (ir, in.dst[0])->kind)
+        {
+          subst[in.dst[0]] = in.src[0];
+          changed = true;
+          continue;
+        }
+
+      /* Common subexpressions: pure single-result ops on temps/consts. */
+      if (dst_is_temp && is_pure (op) && op != SL_OP_SAMPLE && op != SL_OP_TEXSIZE)
+        {
+          bool reads_var = false;
+          for (int s = 0; s < in.n_src; s++)
+            if (sl_ir_value (ir, in.src[s])->cls == SL_VALUE_VAR)
+              reads_var = true;
+          if (!reads_var)
+            {
+              uint32_t key_data[2 + SL_IR_MAX_SRC + 1];
+              int nk = 0;
+              key_data[nk++] = op;
+              key_data[nk++] = in.imm;
+              key_data[nk++] = sl_ir_value (ir, in.dst[0])->kind;
+              for (int s = 0; s < in.n_src; s++)
+                key_data[nk++] = in.src[s];
+              GBytes *key = g_bytes_new (key_data, nk * sizeof (uint32_t));
+              gpointer prev;
+              if (g_hash_table_lookup_extended (cse, key, NULL, &prev))
+                {
+                  subst[in.dst[0]] = GPOINTER_TO_UINT (prev);
+                  g_bytes_unref (key);
+                  changed = true;
+                  continue;
+                }
+              g_hash_table_insert (cse, key, GUINT_TO_POINTER (in.dst[0]));
+              g_ptr_array_add (undo, key);
+            }
+        }
+      g_array_append_val (out, in);
+    }
+
+  g_array_free (ir->insns, TRUE);
+  ir->insns = out;
+  g_ptr_array_free (undo, TRUE);
+  g_hash_table_destroy (cse);
+  g_free (subst);
+  return changed;
+}
+
+void
+sl_pass_dce (SlIr *ir)
+{
+  guint n_values = ir->values->len;
+  int *uses = g_new0 (int, n_values);
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      for (int s = 0; s < in->n_src; s++)
+        uses[in->src[s]]++;
+    }
+  guint8 *dead = g_new0 (guint8, ir->insns->len);
+  bool changed = true;
+  while (changed)
+    {
+      changed = false;
+      for (guint i = ir->insns->len; i-- > 0;)
+        {
+          if (dead[i])
+            continue;
+          const SlInsn *in = sl_ir_insn (ir, i);
+          if (!is_pure (in->op) || in->n_dst == 0)
+            continue;
+          bool used = false;
+          for (int d = 0; d < in->n_dst; d++)
+            if (uses[in->dst[d]])
+              used = true;
+          if (used)
+            continue;
+          dead[i] = 1;
+          changed = true;
+          for (int s = 0; s < in->n_src; s++)
+            uses[in->src[s]]--;
+        }
+    }
+  GArray *out = g_array_sized_new (FALSE, TRUE, sizeof (SlInsn), ir->insns->len);
+  for (guint i = 0; i < ir->insns->len; i++)
+    if (!dead[i])
+      g_array_append_vals (out, sl_ir_insn (ir, i), 1);
+  g_array_free (ir->insns, TRUE);
+  ir->insns = out;
+  g_free (dead);
+  g_free (uses);
+}
+
+/* Removes IF/ENDIF pairs around nothing and IFs on constant conditions
+ * with an empty side. */
+static bool
+prune_empty_blocks (SlIr *ir)
+{
+  bool changed = false;
+  GArray *out = g_array_sized_new (FALSE, TRUE, sizeof (SlInsn), ir->insns->len);
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op == SL_OP_IF && i + 1 < ir->insns->len
+          && sl_ir_insn (ir, i + 1)->op == SL_OP_ENDIF)
+        {
+          i++;
+          changed = true;
+          continue;
+        }
+      if (in->op == SL_OP_ELSE && i + 1 < ir->insns->len
+          && sl_ir_insn (ir, i + 1)->op == SL_OP_ENDIF)
+        {
+          changed = true;
+          continue;
+        }
+      g_array_append_vals (out, in, 1);
+    }
+  g_array_free (ir->insns, TRUE);
+  ir->insns = out;
+  return changed;
+}
+
+void
+sl_pass_optimise (SlIr *ir)
+{
+  for (int round = 0; round < 8; round++)
+    {
+      bool changed = forward (ir);
+      sl_pass_dce (ir);
+      changed |= prune_empty_blocks (ir);
+      if (!changed)
+        break;
+    }
+}

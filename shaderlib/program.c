@@ -1,0 +1,724 @@
+/* The public API: the compile driver, reflection, bindings and rendering.
+ *
+ * sl_compile runs source → preprocessor → front end → IR → passes and keeps
+ * the optimised IR.  A binding specialises that IR on its constant values
+ * when prepared (parameters fold into the code) and emits the span program
+ * that sl_binding_render runs, span by span, over a rectangle. */
+#include "program.h"
+
+#include "hlsl_ast.h"
+#include "preprocess.h"
+#include "scalar_ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+sl_program_info_init (SlProgramInfo *info)
+{
+  memset (info, 0, sizeof *info);
+  info->arena = sl_arena_new ();
+  info->params = g_array_new (FALSE, TRUE, sizeof (SlParam));
+  info->samplers = g_array_new (FALSE, TRUE, sizeof (SlSamplerInfo));
+}
+
+void
+sl_program_info_clear (SlProgramInfo *info)
+{
+  if (info->params)
+    g_array_free (info->params, TRUE);
+  if (info->samplers)
+    g_array_free (info->samplers, TRUE);
+  g_free (info->defaults);
+  sl_arena_free (info->arena);
+  memset (info, 0, sizeof *info);
+}
+
+void
+sl_program_info_reserve_constants (SlProgramInfo *info, size_t size)
+{
+  size_t old = info->constants_size;
+  if (!info->defaults || size > old)
+    {
+      info->defaults = g_renew (uint32_t, info->defaults, MAX (size, 1));
+      for (size_t i = info->defaults && old < size ? old : 0; i < size; i++)
+        info->defaults[i] = 0;
+    }
+  info->constants_size = MAX (size, old);
+}
+
+SlLanguage
+sl_detect_language (const char *source, size_t length)
+{
+  if (!source)
+    return SL_LANGUAGE_HLSL;
+  if (length == (size_t) -1)
+    length = strlen (source);
+  const unsigned char *u = (const unsigned char *) source;
+  if (length >= 4 && !memcmp (source, "DXBC", 4))
+    return SL_LANGUAGE_DXBC;
+  if (length >= 4 && u[3] == 0xff && u[2] == 0xff && (u[1] == 1 || u[1] == 2 || u[1] == 3))
+    return SL_LANGUAGE_D3D9_BYTECODE;
+  /* Assembly starts with a version token after comments and blanks. */
+  size_t i = 0;
+  while (i < length)
+    {
+      while (i < length && g_ascii_isspace (source[i]))
+        i++;
+      if (i + 1 < length && ((source[i] == '/' && source[i + 1] == '/') || source[i] == ';'))
+        {
+          while (i < length && source[i] != '\n')
+            i++;
+          continue;
+        }
+      break;
+    }
+  if (i + 5 <= length && !g_ascii_strncasecmp (source + i, "ps_", 3) && g_ascii_isdigit (source[i + 3]))
+    return source[i + 3] >= '4' ? SL_LANGUAGE_SM4_ASM : SL_LANGUAGE_D3D9_ASM;
+  if (i + 5 <= length && (!g_ascii_strncasecmp (source + i, "ps.", 3)))
+    return SL_LANGUAGE_D3D9_ASM;
+  return SL_LANGUAGE_HLSL;
+}
+
+const char *
+sl_language_name (SlLanguage language)
+{
+  switch (language)
+    {
+    case SL_LANGUAGE_HLSL: return "hlsl";
+    case SL_LANGUAGE_D3D9_ASM: return "d3d9-asm";
+    case SL_LANGUAGE_SM4_ASM: return "sm4-asm";
+    case SL_LANGUAGE_D3D9_BYTECODE: return "d3d9-bytecode";
+    case SL_LANGUAGE_DXBC: return "dxbc";
+    default: return "auto";
+    }
+}
+
+/* "ps_3_0" → 30, "ps_4_0_level_9_1" → 40, NULL/"auto" → 0. */
+static int
+profile_model (const char *profile, bool *ok)
+{
+  *ok = true;
+  if (!profile || !*profile || !strcmp (profile, "auto"))
+    return 0;
+  if (strlen (profile) >= 6 && (profile[0] == 'p') && profile[1] == 's' && profile[2] == '_'
+      && g_ascii_isdigit (profile[3]) && profile[4] == '_')
+    {
+      int major = profile[3] - '0';
+      int minor = g_ascii_isdigit (profile[5]) ? profile[5] - '0'
+                  : (profile[5] == 'x' || profile[5] == 'a' || profile[5] == 'b' || profile[5] == 's') ? 1 : 0;
+      if (major >= 1 && major <= 6)
+        return major * 10 + minor;
+    }
+  *ok = false;
+  return 0;
+}
+
+static char *
+read_include (void *user, const char *path, size_t *length)
+{
+  char *data = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents (path, &data, &len, NULL))
+    return NULL;
+  *length = len;
+  return data;
+}
+
+SlProgram *
+sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
+{
+  SlDiagnostics *own = diags ? NULL : sl_diagnostics_new ();
+  if (!diags)
+    diags = own;
+  const char *filename = options->filename ? options->filename : "<source>";
+  size_t length = options->length == (size_t) -1
+                    ? (options->source ? strlen (options->source) : 0) : options->length;
+  SlProgram *program = NULL;
+  SlArena *arena = NULL;
+  char *text = NULL;
+
+  if (!options->source)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-API", "no source given");
+      goto out;
+    }
+  if (length > SL_MAX_SOURCE_BYTES)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-LIMIT",
+                          "source is %zu bytes; the limit is %u", length, SL_MAX_SOURCE_BYTES);
+      goto out;
+    }
+  SlLanguage lang = options->language == SL_LANGUAGE_AUTO
+                      ? sl_detect_language (options->source, length) : options->language;
+  if (lang != SL_LANGUAGE_HLSL)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
+                          "%s input is not supported yet", sl_language_name (lang));
+      goto out;
+    }
+  bool profile_ok;
+  int sm = profile_model (options->profile, &profile_ok);
+  if (!profile_ok)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-PROFILE",
+                          "unknown profile '%s' (expected ps_2_0, ps_3_0, ps_4_0, …)", options->profile);
+      goto out;
+    }
+  if (sm == 0)
+    sm = 30;
+
+  GPtrArray *defines = g_ptr_array_new_with_free_func (g_free);
+  if (options->defines)
+    for (int i = 0; options->defines[i]; i++)
+      g_ptr_array_add (defines, g_strdup (options->defines[i]));
+  g_ptr_array_add (defines, g_strdup_printf ("__SHADER_TARGET_MAJOR=%d", sm / 10));
+  g_ptr_array_add (defines, g_strdup_printf ("__SHADER_TARGET_MINOR=%d", sm % 10));
+  g_ptr_array_add (defines, g_strdup ("__HLSL_VERSION=2018"));
+  g_ptr_array_add (defines, g_strdup ("__GEGL_SHADERS__=1"));
+  g_ptr_array_add (defines, NULL);
+  SlPreprocessOptions ppo = {
+    .filename = filename,
+    .include_dirs = options->include_dirs,
+    .defines = (const char *const *) defines->pdata,
+    .read_file = read_include,
+  };
+  text = sl_preprocess (options->source, length, &ppo, diags);
+  g_ptr_array_free (defines, TRUE);
+  if (!text || sl_diagnostics_error_count (diags))
+    goto out;
+
+  arena = sl_arena_new ();
+  HlslUnit unit = {
+    .arena = arena,
+    .diags = diags,
+    .globals = g_ptr_array_new (),
+    .funcs = g_hash_table_new (g_str_hash, g_str_equal),
+    .shader_model = sm,
+  };
+  bool parsed = hlsl_parse (&unit, text, filename);
+  const char *entry = options->entry_point && *options->entry_point ? options->entry_point : "main";
+  if (parsed)
+    {
+      unit.entry = g_hash_table_lookup (unit.funcs, entry);
+      if (!unit.entry || !unit.entry->body)
+        sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-ENTRY",
+                            "entry point '%s' not found", entry);
+      else if (unit.entry->next_overload)
+        sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, unit.entry->loc.line,
+                            unit.entry->loc.column, "E-ENTRY", "entry point '%s' is overloaded", entry);
+    }
+  if (parsed && sl_diagnostics_error_count (diags) == 0)
+    {
+      program = g_new0 (SlProgram, 1);
+      program->ref_count = 1;
+      program->language = lang;
+      sl_program_info_init (&program->info);
+      program->info.shader_model = sm;
+      program->ir = hlsl_lower (&unit, &program->info);
+      if (!program->ir || sl_diagnostics_error_count (diags))
+        {
+          sl_program_unref (program);
+          program = NULL;
+        }
+    }
+  g_ptr_array_free (unit.globals, TRUE);
+  g_hash_table_destroy (unit.funcs);
+  if (!program)
+    goto out;
+
+  bool validate = (options->flags & SL_COMPILE_VALIDATE) != 0;
+#ifdef SL_ALWAYS_VALIDATE
+  validate = true;
+#endif
+  if (validate && !sl_ir_validate (program->ir, "lowering", diags))
+    goto fail;
+  if (options->flags & SL_COMPILE_KEEP_DUMPS)
+    program->dump_before = sl_ir_dump (program->ir);
+  if (!(options->flags & SL_COMPILE_NO_OPTIMIZE))
+    {
+      sl_pass_optimise (program->ir);
+      if (validate && !sl_ir_validate (program->ir, "optimisation", diags))
+        goto fail;
+    }
+  if (options->flags & SL_COMPILE_KEEP_DUMPS)
+    program->dump_after = sl_ir_dump (program->ir);
+  goto out;
+
+fail:
+  sl_program_unref (program);
+  program = NULL;
+out:
+  g_free (text);
+  sl_arena_free (arena);
+  sl_diagnostics_free (own);
+  return program;
+}
+
+SlProgram *
+sl_program_ref (SlProgram *program)
+{
+  g_atomic_int_inc (&program->ref_count);
+  return program;
+}
+
+void
+sl_program_unref (SlProgram *program)
+{
+  if (!program || !g_atomic_int_dec_and_test (&program->ref_count))
+    return;
+  sl_ir_free (program->ir);
+  sl_program_info_clear (&program->info);
+  g_free (program->dump_before);
+  g_free (program->dump_after);
+  g_free (program);
+}
+
+int sl_program_get_shader_model (const SlProgram *p) { return p->info.shader_model; }
+int sl_program_get_n_outputs (const SlProgram *p) { return p->info.n_outputs; }
+int sl_program_get_n_params (const SlProgram *p) { return p->info.params->len; }
+int sl_program_get_n_samplers (const SlProgram *p) { return p->info.samplers->len; }
+size_t sl_program_get_constants_size (const SlProgram *p) { return p->info.constants_size; }
+
+const SlParam *
+sl_program_get_param (const SlProgram *p, int index)
+{
+  if (index < 0 || (guint) index >= p->info.params->len)
+    return NULL;
+  return &g_array_index (p->info.params, SlParam, index);
+}
+
+const SlParam *
+sl_program_find_param (const SlProgram *p, const char *name)
+{
+  for (guint i = 0; i < p->info.params->len; i++)
+    {
+      const SlParam *prm = &g_array_index (p->info.params, SlParam, i);
+      if (!strcmp (prm->name, name))
+        return prm;
+    }
+  return NULL;
+}
+
+const SlSamplerInfo *
+sl_program_get_sampler (const SlProgram *p, int index)
+{
+  if (index < 0 || (guint) index >= p->info.samplers->len)
+    return NULL;
+  return &g_array_index (p->info.samplers, SlSamplerInfo, index);
+}
+
+char *
+sl_program_dump (const SlProgram *program, int stage)
+{
+  switch (stage)
+    {
+    case 0: return program->dump_before ? g_strdup (program->dump_before) : NULL;
+    case 1: return program->dump_after ? g_strdup (program->dump_after) : sl_ir_dump (program->ir);
+    case 2:
+      {
+        SlSpanProgram *sp = sl_span_emit (program->ir);
+        char *s = sl_span_program_dump (sp);
+        sl_span_program_free (sp);
+        return s;
+      }
+    default:
+      return NULL;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Bindings                                                             */
+/* ------------------------------------------------------------------ */
+
+struct SlBinding
+{
+  SlProgram       *program;
+  uint32_t        *constants;
+  size_t           n_constants;
+  int              width, height;
+  const SlTexture *textures[SL_MAX_SLOTS];
+  SlSamplerState   samplers[SL_MAX_SLOTS];
+  bool             sampler_set[SL_MAX_SLOTS];
+  SlSpanProgram   *span;
+  bool             prepared;
+  /* Sampling reach (texels of slot 0), computed at prepare time. */
+  bool             reach_known;
+  int              reach[4];
+};
+
+struct SlScratch
+{
+  SlVmState state;
+};
+
+SlBinding *
+sl_binding_new (SlProgram *program)
+{
+  SlBinding *b = g_new0 (SlBinding, 1);
+  b->program = sl_program_ref (program);
+  b->n_constants = MAX (program->info.constants_size, 4);
+  b->constants = g_new0 (uint32_t, b->n_constants);
+  if (program->info.defaults)
+    memcpy (b->constants, program->info.defaults, program->info.constants_size * sizeof (uint32_t));
+  b->width = b->height = 1;
+  for (int i = 0; i < SL_MAX_SLOTS; i++)
+    sl_sampler_state_init_default (&b->samplers[i]);
+  return b;
+}
+
+void
+sl_binding_free (SlBinding *b)
+{
+  if (!b)
+    return;
+  sl_span_program_free (b->span);
+  sl_program_unref (b->program);
+  g_free (b->constants);
+  g_free (b);
+}
+
+SlProgram *
+sl_binding_get_program (const SlBinding *b)
+{
+  return b->program;
+}
+
+static void
+unprepare (SlBinding *b)
+{
+  sl_span_program_free (b->span);
+  b->span = NULL;
+  b->prepared = false;
+}
+
+void
+sl_binding_set_viewport (SlBinding *b, int width, int height)
+{
+  b->width = MAX (width, 1);
+  b->height = MAX (height, 1);
+}
+
+void
+sl_binding_set_constants (SlBinding *b, size_t offset, const void *words, size_t n_words)
+{
+  if (offset + n_words > b->n_constants)
+    {
+      size_t n = offset + n_words;
+      b->constants = g_renew (uint32_t, b->constants, n);
+      memset (b->constants + b->n_constants, 0, (n - b->n_constants) * sizeof (uint32_t));
+      b->n_constants = n;
+    }
+  memcpy (b->constants + offset, words, n_words * sizeof (uint32_t));
+  unprepare (b);
+}
+
+bool
+sl_binding_set_param (SlBinding *b, const char *name, const float *values, int n_values,
+                      SlDiagnostics *diags)
+{
+  const SlParam *p = sl_program_find_param (b->program, name);
+  if (!p)
+    {
+      GString *known = g_string_new (NULL);
+      for (int i = 0; i < sl_program_get_n_params (b->program); i++)
+        g_string_append_printf (known, "%s%s", i ? ", " : "", sl_program_get_param (b->program, i)->name);
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
+                          "unknown parameter '%s' (known: %s)", name, known->len ? known->str : "none");
+      g_string_free (known, TRUE);
+      return false;
+    }
+  if (n_values < 1)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
+                          "parameter '%s' needs a value", name);
+      return false;
+    }
+  int n = p->rows * p->columns * MAX (p->array_size, 1);
+  bool sm4 = b->program->info.shader_model >= 40;
+  /* Walk the components in declaration order using the same register
+   * rules as the layout: rows or columns of matrices, elements of arrays,
+   * each starting a register where D3D starts one. */
+  int comps_per_elem = p->rows * p->columns;
+  int elem_regs = p->rows > 1 || p->array_size ? (p->row_major ? p->rows : p->columns) : 1;
+  if (p->rows == 1)
+    elem_regs = 1;
+  for (int i = 0; i < n; i++)
+    {
+      float v = values[MIN (i, n_values - 1)];
+      int e = i / comps_per_elem, k = i % comps_per_elem;
+      int r = k / p->columns, c = k % p->columns;
+      size_t off;
+      if (p->rows > 1)
+        off = p->row_major ? (size_t) r * 4 + c : (size_t) c * 4 + r;
+      else
+        off = c;
+      off += (size_t) e * elem_regs * 4;
+      off += p->offset;
+      uint32_t w;
+      if (!sm4 || p->type == SL_SCALAR_FLOAT)
+        w = sl_f2u (v);
+      else if (p->type == SL_SCALAR_BOOL)
+        w = v != 0.0f ? 1u : 0u;
+      else if (p->type == SL_SCALAR_UINT)
+        w = sl_scalar_FTOU (v);
+      else
+        w = (uint32_t) sl_scalar_FTOI (v);
+      if (off < b->n_constants)
+        b->constants[off] = w;
+    }
+  unprepare (b);
+  return true;
+}
+
+bool
+sl_binding_set_params_string (SlBinding *b, const char *params, SlDiagnostics *diags)
+{
+  if (!params)
+    return true;
+  bool ok = true;
+  char **items = g_strsplit_set (params, ";\n", -1);
+  for (int i = 0; items[i]; i++)
+    {
+      char *item = g_strstrip (items[i]);
+      if (!*item)
+        continue;
+      char *eq = strchr (item, '=');
+      if (!eq)
+        {
+          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
+                              "expected name=value, got '%s'", item);
+          ok = false;
+          continue;
+        }
+      *eq = 0;
+      char *name = g_strstrip (item);
+      char **vals = g_strsplit (eq + 1, ",", 16);
+      float fv[16];
+      int n = 0;
+      bool bad = false;
+      for (int k = 0; vals[k] && n < 16; k++)
+        {
+          char *s = g_strstrip (vals[k]);
+          char *end;
+          if (!g_ascii_strcasecmp (s, "true"))
+            fv[n++] = 1.0f;
+          else if (!g_ascii_strcasecmp (s, "false"))
+            fv[n++] = 0.0f;
+          else
+            {
+              double d = g_ascii_strtod (s, &end);
+              if (end == s || *end)
+                {
+                  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
+                                      "parameter '%s': '%s' is not a number", name, s);
+                  bad = true;
+                  break;
+                }
+              fv[n++] = (float) d;
+            }
+        }
+      g_strfreev (vals);
+      if (bad || !sl_binding_set_param (b, name, fv, n, diags))
+        ok = false;
+    }
+  g_strfreev (items);
+  return ok;
+}
+
+void
+sl_binding_set_texture (SlBinding *b, int slot, const SlTexture *texture)
+{
+  if (slot >= 0 && slot < SL_MAX_SLOTS)
+    b->textures[slot] = texture;
+}
+
+void
+sl_binding_set_sampler (SlBinding *b, int slot, const SlSamplerState *state)
+{
+  if (slot < 0 || slot >= SL_MAX_SLOTS)
+    return;
+  if (state)
+    b->samplers[slot] = *state;
+  else
+    sl_sampler_state_init_default (&b->samplers[slot]);
+  b->sampler_set[slot] = state != NULL;
+}
+
+/* Finds how far sampling coordinates can stray from the pixel's own
+ * TEXCOORD: each SAMPLE coordinate must be INPUT texcoord plus/minus a
+ * constant.  Anything else makes sampling data dependent. */
+static void
+compute_reach (SlBinding *b, const SlIr *ir)
+{
+  guint nv = ir->values->len;
+  /* For each value: is it texcoord component c plus a constant k? */
+  int8_t *comp = g_new (int8_t, nv);
+  float *offset = g_new0 (float, nv);
+  for (guint v = 0; v < nv; v++)
+    comp[v] = -1;
+  bool bounded = true;
+  float reach[4] = { 0, 0, 0, 0 };   /* left, top, right, bottom in uv */
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op == SL_OP_INPUT && in->imm < SL_INPUT_COLOR && (in->imm & 3) < 2)
+        comp[in->dst[0]] = in->imm & 3;
+      else if ((in->op == SL_OP_ADD || in->op == SL_OP_SUB) && in->n_dst == 1)
+        {
+          uint32_t a = in->src[0], c = in->src[1];
+          const SlValue *va = sl_ir_value (ir, a), *vc = sl_ir_value (ir, c);
+          if (comp[a] >= 0 && vc->cls == SL_VALUE_CONST)
+            {
+              comp[in->dst[0]] = comp[a];
+              offset[in->dst[0]] = offset[a] + (in->op == SL_OP_ADD ? 1 : -1) * sl_u2f (vc->bits);
+            }
+          else if (in->op == SL_OP_ADD && comp[c] >= 0 && va->cls == SL_VALUE_CONST)
+            {
+              comp[in->dst[0]] = comp[c];
+              offset[in->dst[0]] = offset[c] + sl_u2f (va->bits);
+            }
+        }
+      else if (in->op == SL_OP_MOV && in->n_dst == 1 && sl_ir_value (ir, in->dst[0])->cls == SL_VALUE_TEMP
+               && comp[in->src[0]] >= 0)
+        {
+          comp[in->dst[0]] = comp[in->src[0]];
+          offset[in->dst[0]] = offset[in->src[0]];
+        }
+      else if (in->op == SL_OP_SAMPLE)
+        {
+          if (in->sample.mode == SL_SAMPLE_LOAD || in->sample.dim != SL_TEXTURE_2D
+              || comp[in->src[0]] != 0 || comp[in->src[1]] != 1)
+            {
+              bounded = false;
+              break;
+            }
+          float du = offset[in->src[0]], dv = offset[in->src[1]];
+          reach[0] = MAX (reach[0], -du);
+          reach[2] = MAX (reach[2], du);
+          reach[1] = MAX (reach[1], -dv);
+          reach[3] = MAX (reach[3], dv);
+        }
+    }
+  g_free (comp);
+  g_free (offset);
+  b->reach_known = bounded;
+  if (bounded)
+    {
+      const SlTexture *t = b->textures[0];
+      int w = t ? t->levels[0].width : b->width, h = t ? t->levels[0].height : b->height;
+      /* One extra texel for the bilinear footprint and rounding. */
+      b->reach[0] = (int) ceilf (reach[0] * w) + 1;
+      b->reach[1] = (int) ceilf (reach[1] * h) + 1;
+      b->reach[2] = (int) ceilf (reach[2] * w) + 1;
+      b->reach[3] = (int) ceilf (reach[3] * h) + 1;
+    }
+}
+
+bool
+sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
+{
+  if (b->prepared)
+    return true;
+  SlIr *ir = sl_ir_copy (b->program->ir);
+  sl_pass_specialise (ir, b->constants, b->n_constants);
+  sl_pass_optimise (ir);
+  compute_reach (b, ir);
+  b->span = sl_span_emit (ir);
+  sl_ir_free (ir);
+  b->prepared = true;
+  return true;
+}
+
+bool
+sl_binding_get_sample_reach (const SlBinding *b, int *left, int *top, int *right, int *bottom)
+{
+  if (!b->prepared || !b->reach_known)
+    return false;
+  *left = b->reach[0];
+  *top = b->reach[1];
+  *right = b->reach[2];
+  *bottom = b->reach[3];
+  return true;
+}
+
+SlScratch *
+sl_scratch_new (void)
+{
+  return g_new0 (SlScratch, 1);
+}
+
+void
+sl_scratch_free (SlScratch *s)
+{
+  if (!s)
+    return;
+  sl_vm_state_clear (&s->state);
+  g_free (s);
+}
+
+bool
+sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int width, int height,
+                   const SlTexture *const *textures, const SlTarget *targets, int n_targets,
+                   SlDiagnostics *diags)
+{
+  if (!b->prepared)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<render>", 0, 0, "E-API",
+                          "binding rendered before sl_binding_prepare()");
+      return false;
+    }
+  if (width <= 0 || height <= 0)
+    return true;
+  const SlSpanProgram *sp = b->span;
+  SlVmState *st = &scratch->state;
+  sl_vm_state_reserve (st, sp);
+  sl_vm_load_constants (st, sp);
+  SlVmEnv env = {
+    .constants = b->constants,
+    .n_constants = b->n_constants,
+    .viewport_width = b->width,
+    .viewport_height = b->height,
+  };
+  for (int i = 0; i < SL_MAX_SLOTS; i++)
+    {
+      env.textures[i] = textures && textures[i] ? textures[i] : b->textures[i];
+      env.samplers[i] = &b->samplers[i];
+    }
+  bool ok = true;
+  /* Spans cover aligned 2×2 quads: start on even coordinates. */
+  int x0 = x & ~1, y0 = y & ~1;
+  for (int sy = y0; sy < y + height; sy += 2)
+    for (int sx = x0; sx < x + width; sx += SL_SPAN_COLS)
+      {
+        if (!sl_vm_run_span (sp, st, &env, sx, sy))
+          ok = false;
+        for (int r = 0; r < 2; r++)
+          {
+            int py = sy + r;
+            if (py < y || py >= y + height)
+              continue;
+            for (int c = 0; c < SL_SPAN_COLS; c++)
+              {
+                int px = sx + c;
+                if (px < x || px >= x + width)
+                  continue;
+                int lane = r * SL_SPAN_COLS + c;
+                if (st->kill.u[lane])
+                  continue;
+                for (int t = 0; t < n_targets && t < 8; t++)
+                  {
+                    float *dst = targets[t].pixels + (size_t) (py - y) * targets[t].row_stride
+                                 + (size_t) (px - x) * 4;
+                    for (int k = 0; k < 4; k++)
+                      if (sp->writes_output[t][k])
+                        dst[k] = st->out[t][k].f[lane];
+                  }
+              }
+          }
+      }
+  if (!ok)
+    sl_diagnostics_add (diags, SL_SEVERITY_WARNING, "<render>", 0, 0, "W-LOOP",
+                        "a loop reached the iteration cap of %d and was stopped", SL_HLSL_LOOP_CAP);
+  return ok;
+}

@@ -1,0 +1,55 @@
+/* Private declarations shared by shaderlib's stages.
+ *
+ * The pipeline, one file per stage:
+ *   preprocess.c          source text → expanded text with #line markers
+ *   hlsl_lex.c            expanded text → tokens
+ *   hlsl_parse.c          tokens → typed AST (types and conversions checked)
+ *   hlsl_lower.c          AST → IR (inlining calls, scalarising aggregates)
+ *   ir.c                  the IR: values, instructions, builder, dump, validator
+ *   passes.c              IR → IR: specialise, fold, copy-propagate, CSE, DCE
+ *   span_emit.c           IR → span program (the VM's own format)
+ *   vm.c, sample.c        the span interpreter and texture sampling
+ *   program.c             the public API: compile driver, reflection, binding
+ */
+#ifndef SL_INTERNAL_H
+#define SL_INTERNAL_H
+
+#include "shaderlib.h"
+
+#include <glib.h>
+#include <stdalign.h>
+#include <stddef.h>
+
+/* ---- arena.c ---------------------------------------------------------- */
+
+typedef struct SlArena SlArena;
+
+SlArena *sl_arena_new     (void);
+void     sl_arena_free    (SlArena *arena);
+void    *sl_arena_alloc   (SlArena *arena, size_t size);   /* zeroed */
+char    *sl_arena_strdup  (SlArena *arena, const char *s);
+char    *sl_arena_strndup (SlArena *arena, const char *s, size_t n);
+size_t   sl_arena_total   (const SlArena *arena);
+
+#define SL_NEW(arena, type) ((type *) sl_arena_alloc ((arena), sizeof (type)))
+#define SL_NEW_N(arena, type, n) ((type *) sl_arena_alloc ((arena), sizeof (type) * (size_t) (n)))
+
+/* ---- source locations -------------------------------------------------- */
+
+typedef struct
+{
+  const char *file;   /* arena-owned */
+  int         line, column;
+} SlLoc;
+
+/* ---- limits (reported as diagnostics, never crashes) ------------------- */
+
+#define SL_MAX_SOURCE_BYTES      (16u << 20)
+#define SL_MAX_IR_VALUES         (1u << 20)
+#define SL_MAX_IR_INSNS          (1u << 20)
+#define SL_MAX_NESTING           256      /* expressions/statements */
+#define SL_MAX_INLINE_DEPTH      64
+#define SL_HLSL_LOOP_CAP         65536    /* iterations of one HLSL loop */
+#define SL_MAX_ARRAY_COMPONENTS  65536
+
+#endif

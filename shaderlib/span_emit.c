@@ -1,0 +1,431 @@
+/* Lowering IR to a span program.
+ *
+ * Assigns VM registers: constants and variables get registers of their own
+ * for the whole run; temporaries share registers by linear scan over their
+ * live ranges (a use inside a loop that does not contain the definition
+ * keeps the register alive to the loop's end).  A destination never shares
+ * a register with a source of the same instruction, so VM op bodies may use
+ * restrict pointers.  Writes to variables inside control flow (or after a
+ * top-level return) become compute-into-temporary + MOVM. */
+#include "vm.h"
+
+#include <string.h>
+
+typedef struct
+{
+  const SlIr *ir;
+  uint32_t   *reg_of;       /* IR value → VM register, or SL_IR_NONE */
+  int        *last_use;     /* IR value → instruction index of last use */
+  int        *n_uses;
+  GArray     *free_regs;    /* uint32_t */
+  uint32_t    n_regs;
+  GArray     *code;         /* SlVmInsn */
+  GArray     *samples;      /* SlVmSample */
+} Emit;
+
+static uint32_t
+alloc_reg (Emit *e)
+{
+  if (e->free_regs->len)
+    {
+      uint32_t r = g_array_index (e->free_regs, uint32_t, e->free_regs->len - 1);
+      g_array_set_size (e->free_regs, e->free_regs->len - 1);
+      return r;
+    }
+  return e->n_regs++;
+}
+
+static void
+free_reg (Emit *e, uint32_t r)
+{
+  g_array_append_val (e->free_regs, r);
+}
+
+static uint32_t
+reg_for_src (Emit *e, uint32_t v)
+{
+  return e->reg_of[v];
+}
+
+static uint32_t
+reg_for_dst (Emit *e, uint32_t v)
+{
+  if (e->reg_of[v] == SL_IR_NONE)
+    e->reg_of[v] = alloc_reg (e);
+  return e->reg_of[v];
+}
+
+/* Frees temporaries whose last use is instruction @i. */
+static void
+release_srcs (Emit *e, const SlInsn *in, int i)
+{
+  for (int s = 0; s < in->n_src; s++)
+    {
+      uint32_t v = in->src[s];
+      const SlValue *val = sl_ir_value (e->ir, v);
+      if (val->cls != SL_VALUE_TEMP || e->last_use[v] != i || e->reg_of[v] == SL_IR_NONE)
+        continue;
+      free_reg (e, e->reg_of[v]);
+      e->reg_of[v] = SL_IR_NONE;
+      e->last_use[v] = -1;   /* guard against a value listed twice */
+    }
+}
+
+static void
+release_dead_dsts (Emit *e, const SlInsn *in)
+{
+  for (int d = 0; d < in->n_dst; d++)
+    {
+      uint32_t v = in->dst[d];
+      if (sl_ir_value (e->ir, v)->cls == SL_VALUE_TEMP && e->n_uses[v] == 0
+          && e->reg_of[v] != SL_IR_NONE)
+        {
+          free_reg (e, e->reg_of[v]);
+          e->reg_of[v] = SL_IR_NONE;
+        }
+    }
+}
+
+static int
+push_code (Emit *e, SlVmInsn vi)
+{
+  g_array_append_val (e->code, vi);
+  return e->code->len - 1;
+}
+
+SlSpanProgram *
+sl_span_emit (const SlIr *ir)
+{
+  guint n_values = ir->values->len, n_insns = ir->insns->len;
+  Emit e = {
+    .ir = ir,
+    .reg_of = g_new (uint32_t, n_values),
+    .last_use = g_new (int, n_values),
+    .n_uses = g_new0 (int, n_values),
+    .free_regs = g_array_new (FALSE, FALSE, sizeof (uint32_t)),
+    .code = g_array_new (FALSE, TRUE, sizeof (SlVmInsn)),
+    .samples = g_array_new (FALSE, TRUE, sizeof (SlVmSample)),
+  };
+  for (guint v = 0; v < n_values; v++)
+    {
+      e.reg_of[v] = SL_IR_NONE;
+      e.last_use[v] = -1;
+    }
+
+  /* Loop structure: for each instruction its innermost enclosing loop. */
+  int *loop_of = g_new (int, n_insns);     /* index of LOOP insn or -1 */
+  int *loop_end = g_new (int, n_insns);    /* for LOOP insns: its ENDLOOP */
+  int *loop_parent = g_new (int, n_insns);
+  {
+    GArray *stack = g_array_new (FALSE, FALSE, sizeof (int));
+    for (guint i = 0; i < n_insns; i++)
+      {
+        const SlInsn *in = sl_ir_insn (ir, i);
+        int cur = stack->len ? g_array_index (stack, int, stack->len - 1) : -1;
+        if (in->op == SL_OP_ENDLOOP && stack->len)
+          {
+            loop_end[cur] = i;
+            g_array_set_size (stack, stack->len - 1);
+            cur = stack->len ? g_array_index (stack, int, stack->len - 1) : -1;
+            loop_of[i] = cur;
+            continue;
+          }
+        loop_of[i] = cur;
+        if (in->op == SL_OP_LOOP)
+          {
+            loop_parent[i] = cur;
+            int li = i;
+            g_array_append_val (stack, li);
+          }
+      }
+    g_array_free (stack, TRUE);
+  }
+
+  /* Live ranges. */
+  int *def_at = g_new (int, n_values);
+  for (guint v = 0; v < n_values; v++)
+    def_at[v] = -1;
+  for (guint i = 0; i < n_insns; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      for (int d = 0; d < in->n_dst; d++)
+        if (def_at[in->dst[d]] < 0)
+          def_at[in->dst[d]] = i;
+      for (int s = 0; s < in->n_src; s++)
+        {
+          uint32_t v = in->src[s];
+          e.n_uses[v]++;
+          int last = i;
+          /* Extend through every loop that holds the use but not the
+           * definition: the next iteration may read the value again. */
+          for (int l = loop_of[i]; l >= 0; l = loop_parent[l])
+            if (l > def_at[v])
+              last = MAX (last, loop_end[l]);
+          e.last_use[v] = MAX (e.last_use[v], last);
+        }
+    }
+
+  /* Constants and variables get fixed registers. */
+  GArray *const_regs = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  GArray *const_bits = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  for (guint v = 0; v < n_values; v++)
+    {
+      const SlValue *val = sl_ir_value (ir, v);
+      if (val->cls == SL_VALUE_CONST && e.n_uses[v])
+        {
+          e.reg_of[v] = e.n_regs++;
+          g_array_append_val (const_regs, e.reg_of[v]);
+          g_array_append_val (const_bits, val->bits);
+        }
+      else if (val->cls == SL_VALUE_VAR)
+        e.reg_of[v] = e.n_regs++;
+    }
+
+  int depth = 0, max_depth = 0;
+  bool returned_at_top = false;
+  GArray *open = g_array_new (FALSE, FALSE, sizeof (int));   /* pcs of IF/ELSE/LOOP */
+  SlSpanProgram *prog = g_new0 (SlSpanProgram, 1);
+
+  for (guint i = 0; i < n_insns; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      SlVmInsn vi = { .op = in->op };
+      switch ((SlOp) in->op)
+        {
+        case SL_OP_IF:
+          vi.a = reg_for_src (&e, in->src[0]);
+          {
+            int pc = push_code (&e, vi);
+            g_array_append_val (open, pc);
+          }
+          depth++;
+          break;
+        case SL_OP_ELSE:
+          {
+            int pc = push_code (&e, vi);
+            int if_pc = g_array_index (open, int, open->len - 1);
+            g_array_index (e.code, SlVmInsn, if_pc).jump = pc;
+            g_array_index (open, int, open->len - 1) = pc;
+          }
+          break;
+        case SL_OP_ENDIF:
+          {
+            int pc = push_code (&e, vi);
+            int from = g_array_index (open, int, open->len - 1);
+            g_array_set_size (open, open->len - 1);
+            g_array_index (e.code, SlVmInsn, from).jump = pc;
+            depth--;
+          }
+          break;
+        case SL_OP_LOOP:
+          vi.imm = in->imm ? in->imm : SL_HLSL_LOOP_CAP;
+          {
+            int pc = push_code (&e, vi);
+            g_array_append_val (open, pc);
+          }
+          depth++;
+          break;
+        case SL_OP_ENDLOOP:
+          {
+            int loop_pc = g_array_index (open, int, open->len - 1);
+            g_array_set_size (open, open->len - 1);
+            vi.jump = loop_pc;
+            int pc = push_code (&e, vi);
+            g_array_index (e.code, SlVmInsn, loop_pc).jump = pc;
+            depth--;
+          }
+          break;
+        case SL_OP_FBEGIN:
+          push_code (&e, vi);
+          depth++;
+          break;
+        case SL_OP_FEND:
+          push_code (&e, vi);
+          depth--;
+          break;
+        case SL_OP_BREAK: case SL_OP_CONTINUE: case SL_OP_DISCARD: case SL_OP_RETURN:
+          if (in->n_src)
+            {
+              vi.a = reg_for_src (&e, in->src[0]);
+              vi.imm = 1;
+            }
+          push_code (&e, vi);
+          if (in->op == SL_OP_RETURN && depth == 0)
+            returned_at_top = true;
+          break;
+        case SL_OP_OUTPUT:
+          vi.a = reg_for_src (&e, in->src[0]);
+          vi.imm = in->imm;
+          if ((in->imm >> 2) < 8)
+            {
+              prog->writes_output[in->imm >> 2][in->imm & 3] = true;
+              prog->n_outputs = MAX (prog->n_outputs, (int) (in->imm >> 2) + 1);
+            }
+          push_code (&e, vi);
+          break;
+        case SL_OP_SAMPLE: case SL_OP_TEXSIZE:
+          {
+            SlVmSample s = { .n_src = in->n_src, .info = in->sample };
+            for (int k = 0; k < in->n_src; k++)
+              s.src[k] = reg_for_src (&e, in->src[k]);
+            for (int k = 0; k < 4; k++)
+              s.dst[k] = SL_IR_NONE;
+            /* Results may not alias sources: allocate before releasing. */
+            bool masked = depth > 0 || returned_at_top;
+            uint32_t final_dst[4];
+            for (int k = 0; k < in->n_dst; k++)
+              {
+                uint32_t v = in->dst[k];
+                final_dst[k] = SL_IR_NONE;
+                if (sl_ir_value (ir, v)->cls == SL_VALUE_VAR && masked)
+                  {
+                    final_dst[k] = e.reg_of[v];
+                    s.dst[k] = alloc_reg (&e);
+                  }
+                else
+                  s.dst[k] = reg_for_dst (&e, v);
+              }
+            g_array_append_val (e.samples, s);
+            vi.imm = e.samples->len - 1;
+            push_code (&e, vi);
+            for (int k = 0; k < in->n_dst; k++)
+              if (final_dst[k] != SL_IR_NONE)
+                {
+                  SlVmInsn mv = { .op = SL_OP_MOVM, .dst = final_dst[k], .a = s.dst[k] };
+                  push_code (&e, mv);
+                  free_reg (&e, s.dst[k]);
+                }
+            release_srcs (&e, in, i);
+            release_dead_dsts (&e, in);
+          }
+          continue;
+        default:
+          {
+            if (in->n_src > 0) vi.a = reg_for_src (&e, in->src[0]);
+            if (in->n_src > 1) vi.b = reg_for_src (&e, in->src[1]);
+            if (in->n_src > 2) vi.c = reg_for_src (&e, in->src[2]);
+            vi.imm = in->imm;
+            uint32_t v = in->dst[0];
+            bool masked_var = sl_ir_value (ir, v)->cls == SL_VALUE_VAR
+                              && (depth > 0 || returned_at_top);
+            if (masked_var)
+              {
+                uint32_t tmp = alloc_reg (&e);
+                if (in->op == SL_OP_MOV)
+                  {
+                    /* A masked copy needs no temporary. */
+                    free_reg (&e, tmp);
+                    vi.op = SL_OP_MOVM;
+                    vi.dst = e.reg_of[v];
+                    push_code (&e, vi);
+                  }
+                else
+                  {
+                    vi.dst = tmp;
+                    push_code (&e, vi);
+                    SlVmInsn mv = { .op = SL_OP_MOVM, .dst = e.reg_of[v], .a = tmp };
+                    push_code (&e, mv);
+                    free_reg (&e, tmp);
+                  }
+              }
+            else
+              {
+                vi.dst = reg_for_dst (&e, v);
+                push_code (&e, vi);
+              }
+            release_srcs (&e, in, i);
+            release_dead_dsts (&e, in);
+          }
+          continue;
+        }
+      max_depth = MAX (max_depth, depth);
+      release_srcs (&e, in, i);
+    }
+
+  prog->n_code = e.code->len;
+  prog->code = (SlVmInsn *) g_array_free (e.code, FALSE);
+  prog->n_samples = e.samples->len;
+  prog->samples = (SlVmSample *) g_array_free (e.samples, FALSE);
+  prog->n_regs = MAX (e.n_regs, 1);
+  prog->n_consts = const_regs->len;
+  prog->const_regs = (uint32_t *) g_array_free (const_regs, FALSE);
+  prog->const_bits = (uint32_t *) g_array_free (const_bits, FALSE);
+  prog->max_depth = max_depth;
+
+  g_array_free (open, TRUE);
+  g_array_free (e.free_regs, TRUE);
+  g_free (e.reg_of);
+  g_free (e.last_use);
+  g_free (e.n_uses);
+  g_free (def_at);
+  g_free (loop_of);
+  g_free (loop_end);
+  g_free (loop_parent);
+  return prog;
+}
+
+void
+sl_span_program_free (SlSpanProgram *prog)
+{
+  if (!prog)
+    return;
+  g_free (prog->code);
+  g_free (prog->samples);
+  g_free (prog->const_regs);
+  g_free (prog->const_bits);
+  g_free (prog);
+}
+
+char *
+sl_span_program_dump (const SlSpanProgram *prog)
+{
+  GString *out = g_string_new (NULL);
+  g_string_append_printf (out, "; %u registers, %d constants, depth %d\n",
+                          prog->n_regs, prog->n_consts, prog->max_depth);
+  for (int k = 0; k < prog->n_consts; k++)
+    g_string_append_printf (out, "; r%u = 0x%08x\n", prog->const_regs[k], prog->const_bits[k]);
+  for (int pc = 0; pc < prog->n_code; pc++)
+    {
+      const SlVmInsn *in = &prog->code[pc];
+      g_string_append_printf (out, "%4d  %-9s", pc, sl_op_names[in->op]);
+      SlShape shape = sl_op_shapes[in->op];
+      int n = sl_shape_n_srcs (shape);
+      if (n >= 0)
+        {
+          g_string_append_printf (out, " r%u", in->dst);
+          uint32_t s[3] = { in->a, in->b, in->c };
+          for (int k = 0; k < n; k++)
+            g_string_append_printf (out, ", r%u", s[k]);
+        }
+      else if (in->op == SL_OP_SAMPLE || in->op == SL_OP_TEXSIZE)
+        {
+          const SlVmSample *s = &prog->samples[in->imm];
+          for (int k = 0; k < 4; k++)
+            {
+              if (s->dst[k] == SL_IR_NONE)
+                g_string_append (out, k ? ", _" : " _");
+              else
+                g_string_append_printf (out, k ? ", r%u" : " r%u", s->dst[k]);
+            }
+          for (int k = 0; k < s->n_src; k++)
+            g_string_append_printf (out, ", r%u", s->src[k]);
+          g_string_append_printf (out, " (t%d, s%d)", s->info.texture, s->info.sampler);
+        }
+      else if (in->op == SL_OP_MOVM || in->op == SL_OP_DDX || in->op == SL_OP_DDY)
+        g_string_append_printf (out, " r%u, r%u", in->dst, in->a);
+      else if (in->op == SL_OP_INPUT || in->op == SL_OP_LOADC)
+        g_string_append_printf (out, " r%u, [%u]", in->dst, in->imm);
+      else if (in->op == SL_OP_LOADCI)
+        g_string_append_printf (out, " r%u, [%u + 4*r%u]", in->dst, in->imm, in->a);
+      else if (in->op == SL_OP_OUTPUT)
+        g_string_append_printf (out, " o%u.%c, r%u", in->imm >> 2, "xyzw"[in->imm & 3], in->a);
+      else if (in->op == SL_OP_IF || (in->imm && (in->op == SL_OP_BREAK || in->op == SL_OP_CONTINUE
+                                                 || in->op == SL_OP_DISCARD)))
+        g_string_append_printf (out, " r%u", in->a);
+      if (in->op == SL_OP_IF || in->op == SL_OP_ELSE || in->op == SL_OP_LOOP
+          || in->op == SL_OP_ENDLOOP)
+        g_string_append_printf (out, " -> %u", in->jump);
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}

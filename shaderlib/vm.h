@@ -1,0 +1,94 @@
+/* The span VM: its own program format and the execute function.
+ *
+ * A span is SL_SPAN pixels laid out as two rows of SL_SPAN_COLS columns, so
+ * every aligned 2×2 quad sits in the span (derivatives) and each register
+ * holds one scalar of every pixel (structure of arrays).  The span program
+ * knows nothing of the IR: span_emit.c lowers IR into it. */
+#ifndef SL_VM_H
+#define SL_VM_H
+
+#include "ir.h"
+
+#define SL_SPAN_COLS 32
+#define SL_SPAN      (2 * SL_SPAN_COLS)
+
+typedef union
+{
+  alignas (64) float f[SL_SPAN];
+  int32_t  i[SL_SPAN];
+  uint32_t u[SL_SPAN];
+} SlReg;
+
+typedef struct
+{
+  uint16_t op;      /* SlOp */
+  uint16_t pad;
+  uint32_t dst;     /* register */
+  uint32_t a, b, c; /* registers */
+  uint32_t imm;     /* op-specific; SAMPLE: index into samples[] */
+  uint32_t jump;    /* control flow target pc */
+} SlVmInsn;
+
+typedef struct
+{
+  uint32_t     dst[4];
+  uint32_t     src[SL_IR_MAX_SRC];
+  int          n_src;
+  SlSampleInfo info;
+} SlVmSample;
+
+typedef struct
+{
+  SlVmInsn   *code;
+  int         n_code;
+  SlVmSample *samples;
+  int         n_samples;
+  uint32_t    n_regs;
+  uint32_t   *const_regs;      /* registers holding broadcast constants */
+  uint32_t   *const_bits;
+  int         n_consts;
+  int         max_depth;       /* control-flow nesting */
+  int         n_outputs;       /* colour targets */
+  bool        writes_output[8][4];
+  bool        uses_constants_indexed;
+} SlSpanProgram;
+
+/* Per-thread state for running span programs. */
+typedef struct
+{
+  SlReg   *regs;
+  uint32_t n_regs;
+  SlReg   *stack;       /* control-flow save area */
+  int      stack_size;
+  SlReg    out[8][4];   /* staged outputs */
+  SlReg    kill;        /* discarded lanes */
+} SlVmState;
+
+typedef struct
+{
+  const SlTexture      *textures[SL_MAX_SLOTS];
+  const SlSamplerState *samplers[SL_MAX_SLOTS];
+  const uint32_t       *constants;
+  size_t                n_constants;
+  int                   viewport_width, viewport_height;
+} SlVmEnv;
+
+SlSpanProgram *sl_span_emit (const SlIr *ir);
+void           sl_span_program_free (SlSpanProgram *prog);
+char          *sl_span_program_dump (const SlSpanProgram *prog);
+
+void sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog);
+void sl_vm_state_clear   (SlVmState *state);
+/* Fills the broadcast constant registers; once per render call. */
+void sl_vm_load_constants (SlVmState *state, const SlSpanProgram *prog);
+/* Runs one span whose lane (c, r) is pixel (x0 + c, y0 + r).  Returns
+ * false when a loop hit its iteration cap. */
+bool sl_vm_run_span (const SlSpanProgram *prog, SlVmState *state,
+                     const SlVmEnv *env, int x0, int y0);
+
+/* sample.c */
+void sl_sample_span (const SlTexture *tex, const SlSamplerState *state,
+                     const SlSampleInfo *info, const SlReg *const *src, int n_src,
+                     SlReg *out[4]);
+
+#endif

@@ -253,12 +253,59 @@ prune_empty_blocks (SlIr *ir)
   return changed;
 }
 
+/* A variable written exactly once, outside all control flow, before any
+ * read, is really a temporary: turn it into one so that folding, copy
+ * propagation and CSE see through it (front ends write every local and
+ * parameter through a variable). */
+static bool
+promote_vars (SlIr *ir)
+{
+  guint nv = ir->values->len;
+  int *writes = g_new0 (int, nv);
+  guint8 *bad = g_new0 (guint8, nv);
+  int depth = 0;
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op == SL_OP_ELSE || in->op == SL_OP_ENDIF || in->op == SL_OP_ENDLOOP
+          || in->op == SL_OP_FEND)
+        depth -= in->op != SL_OP_ELSE;
+      for (int s = 0; s < in->n_src; s++)
+        if (!writes[in->src[s]])
+          bad[in->src[s]] = 1;    /* read before written */
+      for (int d = 0; d < in->n_dst; d++)
+        {
+          writes[in->dst[d]]++;
+          if (depth > 0)
+            bad[in->dst[d]] = 1;
+        }
+      if (in->op == SL_OP_RETURN && depth == 0)
+        depth = 1 << 20;          /* everything after a top-level return is masked */
+      if (in->op == SL_OP_IF || in->op == SL_OP_LOOP || in->op == SL_OP_FBEGIN)
+        depth++;
+    }
+  bool changed = false;
+  for (guint v = 0; v < nv; v++)
+    {
+      SlValue *val = sl_ir_value (ir, v);
+      if (val->cls == SL_VALUE_VAR && writes[v] == 1 && !bad[v])
+        {
+          val->cls = SL_VALUE_TEMP;
+          changed = true;
+        }
+    }
+  g_free (writes);
+  g_free (bad);
+  return changed;
+}
+
 void
 sl_pass_optimise (SlIr *ir)
 {
   for (int round = 0; round < 8; round++)
     {
-      bool changed = forward (ir);
+      bool changed = promote_vars (ir);
+      changed |= forward (ir);
       sl_pass_dce (ir);
       changed |= prune_empty_blocks (ir);
       if (!changed)

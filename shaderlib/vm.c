@@ -57,6 +57,8 @@ sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog)
       g_free (state->stack);
       state->stack = g_malloc_n (need, sizeof (SlReg));
       state->stack_size = need;
+      g_free (state->iterations);
+      state->iterations = g_new (int32_t, prog->max_depth + 1);
     }
 }
 
@@ -65,6 +67,7 @@ sl_vm_state_clear (SlVmState *state)
 {
   g_free (state->regs);
   g_free (state->stack);
+  g_free (state->iterations);
   memset (state, 0, sizeof *state);
 }
 
@@ -135,7 +138,9 @@ sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
   memset (st->out, 0, sizeof st->out);
 
   SlReg *sp = st->stack;          /* save area, grows upwards */
-  int32_t iter_stack[SL_MAX_NESTING + 1];
+  /* Loop nesting is unbounded after inlining: the counters live in the
+   * state, sized by the program's maximum depth. */
+  int32_t *iter_stack = st->iterations;
   int iter_top = 0;
 
   const SlVmInsn *code = prog->code;

@@ -60,6 +60,7 @@ typedef struct
   uint32_t n_regs;
   SlReg   *stack;       /* control-flow save area */
   int      stack_size;
+  int32_t *iterations;  /* per open loop, max_depth + 1 entries */
   SlReg    out[8][4];   /* staged outputs */
   SlReg    kill;        /* discarded lanes */
 } SlVmState;

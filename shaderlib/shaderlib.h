@@ -376,6 +376,44 @@ bool       sl_binding_get_sample_reach (const SlBinding *binding,
                                         int             *right,
                                         int             *bottom);
 
+/* ------------------------------------------------------------------ */
+/* File metadata (header block, doc comments, #pragma parameter)       */
+/* ------------------------------------------------------------------ */
+
+/* What a shader file says about itself outside the language proper; read
+ * from the source text without compiling it (see README "Writing a
+ * filter").  Binary sources yield empty metadata. */
+typedef struct SlMetadata SlMetadata;
+
+typedef struct
+{
+  const char *name;          /* the uniform's name in the shader */
+  const char *label;         /* #pragma parameter label; NULL when none */
+  const char *summary;       /* WPF <summary>, whitespace collapsed */
+  bool        has_min, has_max, has_step;
+  double      min, max, step;
+  /* <defaultValue> or the #pragma default; colours written #RRGGBB or
+   * #AARRGGBB give r, g, b, a in 0..1.  n_default = 0 when none. */
+  int         n_default;
+  double      default_value[16];
+} SlParamDoc;
+
+SlMetadata       *sl_metadata_parse      (const char *source,
+                                          size_t      length);
+void              sl_metadata_free       (SlMetadata *metadata);
+/* Value of a header key ("title", "description", "categories", "menu",
+ * "label", "license", "author", "colorspace", …; case-insensitive), or
+ * NULL when the header does not set it. */
+const char       *sl_metadata_get        (const SlMetadata *metadata,
+                                          const char       *key);
+int               sl_metadata_get_n_params (const SlMetadata *metadata);
+const SlParamDoc *sl_metadata_get_param  (const SlMetadata *metadata,
+                                          int               index);
+/* The documentation of the uniform @name, merged over every source
+ * (doc comment and #pragma parameter); NULL when there is none. */
+const SlParamDoc *sl_metadata_find_param (const SlMetadata *metadata,
+                                          const char       *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -243,6 +243,10 @@ sl_span_emit (const SlIr *ir)
           push_code (&e, vi);
           depth--;
           break;
+        case SL_OP_CONTEND:
+          /* No operands: the default case would read a stale dst. */
+          push_code (&e, vi);
+          break;
         case SL_OP_BREAK: case SL_OP_CONTINUE: case SL_OP_DISCARD: case SL_OP_RETURN:
           if (in->n_src)
             {

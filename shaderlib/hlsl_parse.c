@@ -2381,23 +2381,90 @@ parse_declarators (P *p, Type *base, unsigned mods, bool global)
   return block;
 }
 
-static void
-skip_attributes (P *p, int *loop_cap)
+/* What a run of [attributes] asked for; unknown attributes are accepted
+ * (and ignored) like the D3D compiler does, but their syntax is checked. */
+typedef struct
 {
+  int  n;
+  int  unroll_cap;     /* [unroll(n)]: n; [unroll]: -1 */
+  bool unroll, loop, fastopt, branch, flatten;
+  SlLoc loc;
+} Attrs;
+
+static void
+parse_attributes (P *p, Attrs *at)
+{
+  GPtrArray *seen = g_ptr_array_new ();
+  memset (at, 0, sizeof *at);
   while (is (p, "[") && peek_at (p, 1)->kind == TK_IDENT)
     {
-      next (p);
+      Token *open = next (p);
+      if (!at->n)
+        at->loc = open->loc;
+      at->n++;
       Token *name = next (p);
+      for (guint i = 0; i < seen->len; i++)
+        if (!strcmp (g_ptr_array_index (seen, i), name->text))
+          error_at (p, name->loc, "attribute '%s' is given twice", name->text);
+      g_ptr_array_add (seen, (gpointer) name->text);
+      int n_args = 0;
+      Node *first = NULL;
       if (accept (p, "("))
         {
-          if (!strcmp (name->text, "unroll") && peek (p)->kind == TK_INT && loop_cap)
-            *loop_cap = (int) peek (p)->ival;
-          while (!is (p, ")") && peek (p)->kind != TK_EOF)
-            next (p);
+          /* Each argument is an expression or a string; an empty list or
+           * an empty argument is a syntax error. */
+          do
+            {
+              if (is (p, ")") || is (p, ","))
+                {
+                  error_at (p, peek (p)->loc, "expected an attribute argument before '%s'",
+                            tok_desc (peek (p)));
+                  break;
+                }
+              if (peek (p)->kind == TK_STRING)
+                next (p);
+              else
+                {
+                  Node *e = parse_assign (p);
+                  if (!n_args)
+                    first = e;
+                }
+              n_args++;
+            }
+          while (accept (p, ","));
           expect (p, ")");
         }
       expect (p, "]");
+      /* A lone non-constant argument cannot be evaluated as the
+       * attribute's value. */
+      if (n_args == 1 && first && first->kind == N_VAR && !first->var->is_const)
+        error_at (p, first->loc, "attribute argument must be a literal expression");
+      if (!strcmp (name->text, "unroll"))
+        {
+          at->unroll = true;
+          at->unroll_cap = -1;
+          if (first)
+            {
+              bool ok = true;
+              int v = const_eval_int (p, first, &ok);
+              if (ok)
+                at->unroll_cap = v;
+            }
+        }
+      else if (!strcmp (name->text, "loop"))
+        at->loop = true;
+      else if (!strcmp (name->text, "fastopt"))
+        at->fastopt = true;
+      else if (!strcmp (name->text, "branch"))
+        at->branch = true;
+      else if (!strcmp (name->text, "flatten"))
+        at->flatten = true;
     }
+  g_ptr_array_free (seen, TRUE);
+  if (at->unroll && (at->loop || at->fastopt))
+    error_at (p, at->loc, "[unroll] conflicts with [%s]", at->loop ? "loop" : "fastopt");
+  if (at->branch && at->flatten)
+    error_at (p, at->loc, "[branch] conflicts with [flatten]");
 }
 
 static Node *
@@ -2452,8 +2519,9 @@ parse_statement (P *p)
       return new_node (p, S_EMPTY, loc, p->t_void);
     }
   Node *result;
-  int cap = 0;
-  skip_attributes (p, &cap);
+  Attrs attrs;
+  parse_attributes (p, &attrs);
+  int cap = attrs.unroll_cap > 0 ? attrs.unroll_cap : 0;
   t = peek (p);
   loc = t->loc;
   if (is (p, "{"))
@@ -2823,7 +2891,8 @@ parse_top_level (P *p)
         }
       if (accept (p, ";"))
         continue;
-      skip_attributes (p, NULL);
+      Attrs attrs;
+      parse_attributes (p, &attrs);
       t = peek (p);
       if (is (p, "technique") || is (p, "technique9") || is (p, "technique10")
           || is (p, "technique11") || is (p, "pass"))
@@ -2904,6 +2973,8 @@ parse_top_level (P *p)
           parse_function (p, ty, name, mods);
           continue;
         }
+      if (attrs.n)
+        error_at (p, attrs.loc, "attributes are not allowed on variable declarations");
       parse_declarators (p, ty, mods, true);
       if (p->pos == before)
         next (p);

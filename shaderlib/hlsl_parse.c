@@ -16,6 +16,7 @@
 typedef struct Scope
 {
   GHashTable   *names;     /* name → Var* */
+  GHashTable   *types;     /* local typedefs: name → Type* */
   struct Scope *up;
 } Scope;
 
@@ -126,20 +127,35 @@ type_array (P *p, Type *elem, int len)
   return t;
 }
 
+static Token *peek (P *p);
+static char *type_name (P *p, const Type *t);
+
+/* Applies a row_major/column_major modifier.  Only a matrix type takes
+ * one (not a vector, struct or array of matrices), and a type whose
+ * majority was already given explicitly may only be given the same one. */
 static Type *
 type_with_major (P *p, Type *t, bool row_major)
 {
+  SlLoc loc = peek (p)->loc;
+  if (t->kind == TY_ERROR)
+    return t;
   if (t->kind == TY_NUM && t->cls == NUM_MATRIX)
     {
+      if (t->has_major && t->row_major != row_major)
+        {
+          error_at (p, loc, "'%s' already has %s majority", type_name (p, t),
+                    t->row_major ? "row" : "column");
+          return t;
+        }
       Type *c = SL_NEW (p->arena, Type);
       *c = *t;
       c->row_major = row_major;
       c->has_major = true;
       return c;
     }
-  if (t->kind == TY_ARRAY)
-    return type_array (p, type_with_major (p, t->elem, row_major), t->len);
-  return t;
+  error_at (p, loc, "%s applies only to matrix types, not '%s'",
+            row_major ? "row_major" : "column_major", type_name (p, t));
+  return p->t_error;
 }
 
 static bool
@@ -312,6 +328,7 @@ push_scope (P *p)
 {
   Scope *s = g_new0 (Scope, 1);
   s->names = g_hash_table_new (g_str_hash, g_str_equal);
+  s->types = g_hash_table_new (g_str_hash, g_str_equal);
   s->up = p->scope;
   p->scope = s;
 }
@@ -322,6 +339,7 @@ pop_scope (P *p)
   Scope *s = p->scope;
   p->scope = s->up;
   g_hash_table_destroy (s->names);
+  g_hash_table_destroy (s->types);
   g_free (s);
 }
 
@@ -337,9 +355,38 @@ lookup_var (P *p, const char *name)
   return NULL;
 }
 
+/* Typedefs made inside functions; the outermost scope's go to p->types. */
+static Type *
+lookup_local_type (P *p, const char *name)
+{
+  for (Scope *s = p->scope; s && s->up; s = s->up)
+    {
+      Type *t = g_hash_table_lookup (s->types, name);
+      if (t)
+        return t;
+    }
+  return NULL;
+}
+
+/* Names the effect framework reserves even in plain shaders. */
+static bool
+is_reserved_name (const char *name)
+{
+  return !g_ascii_strcasecmp (name, "technique") || !strcmp (name, "technique10")
+         || !strcmp (name, "technique11") || !strcmp (name, "fxgroup")
+         || !strcmp (name, "vertexshader") || !strcmp (name, "VertexShader")
+         || !strcmp (name, "pixelshader") || !strcmp (name, "PixelShader");
+}
+
+static Type *builtin_numeric (P *p, const char *s);
+
 static void
 declare_var (P *p, Var *v)
 {
+  if (is_reserved_name (v->name))
+    error_at (p, v->loc, "'%s' is a reserved word", v->name);
+  else if (!p->scope->up && builtin_numeric (p, v->name))
+    error_at (p, v->loc, "'%s' is a type name", v->name);
   Var *old = g_hash_table_lookup (p->scope->names, v->name);
   if (old)
     error_at (p, v->loc, "redefinition of '%s'", v->name);
@@ -472,6 +519,12 @@ parse_type (P *p)
   Token *t = peek (p);
   if (t->kind != TK_IDENT)
     return NULL;
+  Type *local = lookup_local_type (p, t->text);
+  if (local)
+    {
+      next (p);
+      return local;
+    }
   if (!strcmp (t->text, "struct"))
     return parse_struct (p);
   if (!strcmp (t->text, "void"))
@@ -560,6 +613,33 @@ parse_type (P *p)
       next (p);
       return named;
     }
+  /* The D3D9-era names are case-insensitive (but the vector<> and
+   * matrix<> templates are not). */
+  if (!g_ascii_strcasecmp (t->text, "matrix") || !g_ascii_strcasecmp (t->text, "vector"))
+    {
+      if (peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "<"))
+        return NULL;
+      next (p);
+      Type *r = g_ascii_tolower (t->text[0]) == 'm' ? hlsl_type_num (p->arena, BT_FLOAT, NUM_MATRIX, 4, 4)
+                                                  : hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
+      r->row_major = p->row_major_default;
+      return r;
+    }
+  if (!g_ascii_strcasecmp (t->text, "dword"))
+    {
+      next (p);
+      return p->t_uint;
+    }
+  if (!g_ascii_strcasecmp (t->text, "texture"))
+    {
+      next (p);
+      Type *r = SL_NEW (p->arena, Type);
+      r->kind = TY_TEXTURE;
+      r->tex_dim = -1;
+      r->n_objects = 1;
+      r->name = "texture";
+      return r;
+    }
   return NULL;
 }
 
@@ -575,7 +655,10 @@ is_type_start (P *p)
   for (size_t i = 0; i < G_N_ELEMENTS (modifiers); i++)
     if (!strcmp (t->text, modifiers[i]))
       return true;
-  if (g_hash_table_contains (p->types, t->text))
+  if (g_hash_table_contains (p->types, t->text) || lookup_local_type (p, t->text))
+    return !lookup_var (p, t->text);
+  if (!g_ascii_strcasecmp (t->text, "matrix") || !g_ascii_strcasecmp (t->text, "vector")
+      || !g_ascii_strcasecmp (t->text, "dword") || !g_ascii_strcasecmp (t->text, "texture"))
     return !lookup_var (p, t->text);
   bool a, b, c;
   if (sampler_dim (t->text, &a, &b, &c) != -2)
@@ -2270,6 +2353,7 @@ parse_struct (P *p)
 }
 
 static Node *parse_statement (P *p);
+static void parse_typedef (P *p, bool global);
 
 static Node *
 parse_var_init (P *p, Var *v)
@@ -2624,6 +2708,11 @@ parse_statement (P *p)
       result = new_node (p, S_DISCARD, loc, p->t_void);
       expect (p, ";");
     }
+  else if (accept (p, "typedef"))
+    {
+      parse_typedef (p, false);
+      result = new_node (p, S_EMPTY, loc, p->t_void);
+    }
   else if (accept (p, "switch"))
     {
       result = new_node (p, S_SWITCH, loc, p->t_void);
@@ -2876,6 +2965,40 @@ skip_braced_block (P *p)
   accept (p, ";");
 }
 
+/* After 'typedef'.  Global typedefs may not redefine built-in type names;
+ * local ones may shadow the scalar names but not matrix/vector. */
+static void
+parse_typedef (P *p, bool global)
+{
+  unsigned mods = parse_modifiers (p);
+  Type *ty = parse_type (p);
+  if (!ty)
+    {
+      error_at (p, peek (p)->loc, "expected a type after 'typedef'");
+      recover (p);
+      return;
+    }
+  if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
+    ty = type_with_major (p, ty, mods & MOD_ROW_MAJOR);
+  do
+    {
+      Token *nt = peek (p);
+      const char *name = expect_ident (p);
+      if (!name)
+        break;
+      Type *full = parse_array_suffix (p, ty, false, NULL);
+      if (is_reserved_name (name) || !strcmp (name, "matrix") || !strcmp (name, "vector")
+          || (global && (builtin_numeric (p, name) || !strcmp (name, "dword"))))
+        error_at (p, nt->loc, "cannot redefine the type name '%s'", name);
+      else if (global)
+        g_hash_table_insert (p->types, (gpointer) name, full);
+      else
+        g_hash_table_insert (p->scope->types, (gpointer) name, full);
+    }
+  while (accept (p, ","));
+  expect (p, ";");
+}
+
 static void
 parse_top_level (P *p)
 {
@@ -2894,8 +3017,9 @@ parse_top_level (P *p)
       Attrs attrs;
       parse_attributes (p, &attrs);
       t = peek (p);
-      if (is (p, "technique") || is (p, "technique9") || is (p, "technique10")
-          || is (p, "technique11") || is (p, "pass"))
+      if ((t->kind == TK_IDENT && !g_ascii_strcasecmp (t->text, "technique"))
+          || is (p, "technique9") || is (p, "technique10")
+          || is (p, "technique11") || is (p, "pass") || is (p, "fxgroup"))
         {
           skip_braced_block (p);
           continue;
@@ -2926,26 +3050,7 @@ parse_top_level (P *p)
         }
       if (accept (p, "typedef"))
         {
-          unsigned mods = parse_modifiers (p);
-          Type *ty = parse_type (p);
-          if (!ty)
-            {
-              error_at (p, peek (p)->loc, "expected a type after 'typedef'");
-              recover (p);
-              continue;
-            }
-          if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
-            ty = type_with_major (p, ty, mods & MOD_ROW_MAJOR);
-          do
-            {
-              const char *name = expect_ident (p);
-              if (!name)
-                break;
-              Type *full = parse_array_suffix (p, ty, false, NULL);
-              g_hash_table_insert (p->types, (gpointer) name, full);
-            }
-          while (accept (p, ","));
-          expect (p, ";");
+          parse_typedef (p, true);
           continue;
         }
       unsigned mods = parse_modifiers (p);

@@ -32,6 +32,7 @@ typedef struct
   Func       *cur_func;
   int         depth;       /* expression/statement nesting */
   int         loop_depth;
+  bool        in_switch;   /* innermost breakable statement is a switch */
   bool        row_major_default;
   Type       *t_error, *t_void, *t_float, *t_int, *t_uint, *t_bool, *t_string;
 } P;
@@ -2590,6 +2591,99 @@ condition (P *p, Node *c)
   return convert (p, c, p->t_bool, c->loc, true, NULL);
 }
 
+/* Whether a statement contains a 'break' of the enclosing switch (not
+ * one of a nested loop) or a 'return'. */
+static bool
+leaves_switch (Node *s, bool *has_loop, bool *has_return)
+{
+  if (!s)
+    return false;
+  switch (s->kind)
+    {
+    case S_BREAK:
+      return true;
+    case S_RETURN:
+      *has_return = true;
+      return true;
+    case S_BLOCK:
+      {
+        bool r = false;
+        for (int i = 0; i < s->n_args; i++)
+          r |= leaves_switch (s->args[i], has_loop, has_return);
+        return r;
+      }
+    case S_IF:
+      {
+        bool a = leaves_switch (s->b, has_loop, has_return);
+        bool b = leaves_switch (s->c, has_loop, has_return);
+        return a || b;
+      }
+    case S_FOR: case S_WHILE: case S_DO:
+      {
+        *has_loop = true;
+        bool dummy = false;
+        leaves_switch (s->d, &dummy, has_return);
+        return false;
+      }
+    default:
+      return false;
+    }
+}
+
+/* The D3D compiler's rules for switch bodies: distinct case values, one
+ * default, no case group that falls through into the next (or is left
+ * empty at the end); before SM4 no loops inside and no return from a
+ * switch inside a loop. */
+static void
+check_switch (P *p, GPtrArray *items, bool in_loop)
+{
+  int n_default = 0;
+  bool has_loop = false, has_return = false;
+  for (guint i = 0; i < items->len; i++)
+    {
+      Node *it = g_ptr_array_index (items, i);
+      if (it->kind == S_EXPR && it->op == 2 && ++n_default == 2)
+        error_at (p, it->loc, "switch has more than one default label");
+      if (it->kind == S_EXPR && it->op == 1)
+        for (guint j = 0; j < i; j++)
+          {
+            Node *o = g_ptr_array_index (items, j);
+            if (o->kind == S_EXPR && o->op == 1 && o->offset == it->offset)
+              {
+                error_at (p, it->loc, "duplicate case value %d", it->offset);
+                break;
+              }
+          }
+    }
+  guint i = 0;
+  while (i < items->len)
+    {
+      Node *label = g_ptr_array_index (items, i);
+      while (i < items->len && ((Node *) g_ptr_array_index (items, i))->kind == S_EXPR
+             && ((Node *) g_ptr_array_index (items, i))->op)
+        i++;
+      bool any = false, leaves = false;
+      for (; i < items->len; i++)
+        {
+          Node *st = g_ptr_array_index (items, i);
+          if (st->kind == S_EXPR && st->op)
+            break;
+          any = true;
+          leaves |= leaves_switch (st, &has_loop, &has_return);
+        }
+      if (!any && i >= items->len)
+        error_at (p, label->loc, "the last case of a switch is empty");
+      else if (any && !leaves)
+        error_at (p, label->loc, "case falls through to the next one");
+    }
+  if (p->u->shader_model < 40 && has_loop)
+    error_at (p, p->toks[p->pos > 0 ? p->pos - 1 : 0].loc,
+              "loops inside a switch need shader model 4.0");
+  else if (p->u->shader_model < 40 && in_loop && has_return)
+    error_at (p, p->toks[p->pos > 0 ? p->pos - 1 : 0].loc,
+              "returning from a switch inside a loop needs shader model 4.0");
+}
+
 static Node *
 parse_statement (P *p)
 {
@@ -2651,7 +2745,10 @@ parse_statement (P *p)
         result->c = parse_expr (p);
       expect (p, ")");
       p->loop_depth++;
+      bool sw = p->in_switch;
+      p->in_switch = false;
       result->d = parse_statement (p);
+      p->in_switch = sw;
       p->loop_depth--;
       pop_scope (p);
     }
@@ -2663,7 +2760,10 @@ parse_statement (P *p)
       result->b = condition (p, parse_expr (p));
       expect (p, ")");
       p->loop_depth++;
+      bool sw = p->in_switch;
+      p->in_switch = false;
       result->d = parse_statement (p);
+      p->in_switch = sw;
       p->loop_depth--;
     }
   else if (accept (p, "do"))
@@ -2671,7 +2771,10 @@ parse_statement (P *p)
       result = new_node (p, S_DO, loc, p->t_void);
       result->loop_cap = cap;
       p->loop_depth++;
+      bool sw = p->in_switch;
+      p->in_switch = false;
       result->d = parse_statement (p);
+      p->in_switch = sw;
       p->loop_depth--;
       expect (p, "while");
       expect (p, "(");
@@ -2701,6 +2804,8 @@ parse_statement (P *p)
       result = new_node (p, t->text[0] == 'b' ? S_BREAK : S_CONTINUE, loc, p->t_void);
       if (p->loop_depth == 0 && !(t->text[0] == 'b' && p->depth > 1))
         error_at (p, loc, "'%s' outside a loop", t->text);
+      else if (t->text[0] == 'c' && p->in_switch)
+        error_at (p, loc, "'continue' is not allowed inside a switch");
       expect (p, ";");
     }
   else if (accept (p, "discard"))
@@ -2733,6 +2838,9 @@ parse_statement (P *p)
       expect (p, "{");
       push_scope (p);
       GPtrArray *items = g_ptr_array_new ();
+      int outer_loops = p->loop_depth;
+      bool sw = p->in_switch;
+      p->in_switch = true;
       p->loop_depth++;
       while (!is (p, "}") && peek (p)->kind != TK_EOF)
         {
@@ -2763,8 +2871,10 @@ parse_statement (P *p)
             }
         }
       p->loop_depth--;
+      p->in_switch = sw;
       pop_scope (p);
       expect (p, "}");
+      check_switch (p, items, outer_loops > 0);
       result->n_args = items->len;
       result->args = SL_NEW_N (p->arena, Node *, items->len + 1);
       memcpy (result->args, items->pdata, items->len * sizeof (Node *));

@@ -316,6 +316,19 @@ lower_object (L *l, Node *e)
           }
         return obj_ref (l, e->a->var, k);
       }
+    case N_TERNARY:
+      {
+        /* Objects are compile-time values: the condition must fold. */
+        Node *c = e->a;
+        while (c->kind == N_CAST)
+          c = c->a;
+        if (c->kind != N_LIT || !c->lit)
+          {
+            lerror (l, e->loc, "the condition selecting a sampler or texture must be constant");
+            return 0;
+          }
+        return lower_object (l, (c->lit[0] & 0x7fffffffu) ? e->b : e->c);
+      }
     default:
       lerror (l, e->loc, "unsupported sampler expression");
       return 0;

@@ -883,6 +883,11 @@ binary_type (P *p, SlLoc loc, Type *a, Type *b, BaseType base)
   if (a->cls == NUM_MATRIX && b->cls == NUM_MATRIX)
     {
       int r = MIN (a->rows, b->rows), c = MIN (a->cols, b->cols);
+      if (!((a->rows <= b->rows && a->cols <= b->cols) || (b->rows <= a->rows && b->cols <= a->cols)))
+        {
+          error_at (p, loc, "cannot combine '%s' and '%s'", type_name (p, a), type_name (p, b));
+          return p->t_error;
+        }
       if (r != a->rows || c != a->cols || r != b->rows || c != b->cols)
         warn_at (p, loc, "implicit truncation of matrix type");
       return hlsl_type_num (p->arena, base, NUM_MATRIX, r, c);
@@ -1650,7 +1655,11 @@ parse_ternary (P *p)
       return error_node (p, q->loc);
     }
   Type *rt;
-  if (a->type->kind == TY_NUM && b->type->kind == TY_NUM)
+  Type *ta = a->type, *tb = b->type, *tc = c->type;
+  if (ta->kind == TY_NUM && tb->kind == TY_NUM && ta->cls == tb->cls && ta->rows == tb->rows
+      && ta->cols == tb->cols)
+    rt = hlsl_type_num (p->arena, common_base (ta->base, tb->base), ta->cls, ta->rows, ta->cols);
+  else if (ta->kind == TY_NUM && tb->kind == TY_NUM)
     rt = binary_type (p, q->loc, a->type, b->type, common_base (a->type->base, b->type->base));
   else if (type_equal (a->type, b->type))
     rt = a->type;
@@ -1662,9 +1671,24 @@ parse_ternary (P *p)
     }
   if (rt->kind == TY_ERROR)
     return error_node (p, q->loc);
+  if (rt->kind != TY_NUM && tc->n_comp > 1)
+    {
+      error_at (p, c->loc, "condition selecting '%s' values must be scalar", type_name (p, rt));
+      return error_node (p, q->loc);
+    }
+  /* The condition must have the result's shape, or either is scalar, or
+   * one is typeN and the other type1xN. */
+  if (rt->kind == TY_NUM && tc->n_comp > 1 && rt->n_comp > 1
+      && !(tc->cls == rt->cls && tc->rows == rt->rows && tc->cols == rt->cols)
+      && !(tc->rows == 1 && rt->rows == 1 && tc->cols == rt->cols))
+    {
+      error_at (p, c->loc, "condition of type '%s' does not match the result type '%s'",
+                type_name (p, tc), type_name (p, rt));
+      return error_node (p, q->loc);
+    }
   Node *n = new_node (p, N_TERNARY, q->loc, rt);
-  if (rt->kind == TY_NUM && c->type->n_comp > 1)
-    rt = binary_type (p, q->loc, rt, c->type, rt->base);
+  if (rt->kind == TY_NUM && tc->n_comp > 1 && rt->n_comp == 1)
+    rt = hlsl_type_num (p->arena, rt->base, tc->cls, tc->rows, tc->cols);
   n->type = rt;
   Type *ct = rt->kind == TY_NUM && c->type->n_comp > 1
                ? hlsl_type_num (p->arena, BT_BOOL, rt->cls, rt->rows, rt->cols)

@@ -579,6 +579,7 @@ parse_type (P *p)
   Type *num = builtin_numeric (p, t->text);
   if (num)
     {
+      num->is_double = !strncmp (t->text, "double", 6);
       next (p);
       return num;
     }
@@ -1138,21 +1139,30 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
           bool viable = true;
           for (guint k = 0; k < args->len && viable; k++)
             {
-              Type *at = ((Node *) g_ptr_array_index (args, k))->type, *pt = c->params[k]->type;
+              Node *an = g_ptr_array_index (args, k);
+              Type *at = an->type, *pt = c->params[k]->type;
+              if (at->kind == TY_NUM && pt->kind == TY_NUM && at->is_double != pt->is_double)
+                cost += 100;
               if (type_equal (at, pt))
                 continue;
+              /* Ranked like the D3D compiler: dropping components is
+               * worse than changing the component type, which is worse
+               * than replicating a scalar; how many components change
+               * does not matter, nor does vector versus matrix shape. */
               if (at->kind == TY_NUM && pt->kind == TY_NUM)
                 {
                   if (at->n_comp == pt->n_comp)
-                    cost += at->cls == pt->cls ? 1 : 2;
+                    ;
                   else if (at->n_comp == 1)
-                    cost += 4;
+                    cost += 1;
                   else if (at->n_comp > pt->n_comp)
-                    cost += 8;
+                    cost += 10000;
                   else
                     viable = false;
-                  if (at->base != pt->base)
-                    cost += 1;
+                  /* An unsuffixed integer literal is as much uint as int. */
+                  bool literal_int = an->kind == N_LIT && at->base == BT_INT && pt->base == BT_UINT;
+                  if (at->base != pt->base && !literal_int)
+                    cost += 100;
                 }
               else if (!((at->kind == TY_SAMPLER || at->kind == TY_TEXTURE) && at->kind == pt->kind))
                 viable = false;

@@ -2134,14 +2134,15 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
       tex_slot_of[i] = o->slot;
       samp_slot_of[i] = o->slot;
       Type *et = o->var->type->kind == TY_ARRAY ? o->var->type->elem : o->var->type;
+      char *element_name = o->element ? g_strdup_printf ("%s[%d]", o->var->name, o->element) : NULL;
       SlSamplerInfo si = {
-        .name = o->element ? sl_arena_strdup (info->arena, g_strdup_printf ("%s[%d]", o->var->name, o->element))
-                           : sl_arena_strdup (info->arena, o->var->name),
+        .name = sl_arena_strdup (info->arena, element_name ? element_name : o->var->name),
         .slot = o->slot,
         .kind = et->tex_dim >= 0 ? (SlTextureKind) et->tex_dim : SL_TEXTURE_2D,
         .is_texture_object = et->kind == TY_TEXTURE,
       };
       g_array_append_val (info->samplers, si);
+      g_free (element_name);
     }
   for (guint i = 0; i < ir->insns->len; i++)
     {

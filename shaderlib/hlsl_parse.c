@@ -1024,7 +1024,8 @@ parse_initializer_list (P *p, SlLoc loc)
   expect (p, "}");
   n->n_args = items->len;
   n->args = SL_NEW_N (p->arena, Node *, items->len + 1);
-  memcpy (n->args, items->pdata, items->len * sizeof (Node *));
+  if (items->len > 0)   /* pdata is NULL while empty */
+    memcpy (n->args, items->pdata, items->len * sizeof (Node *));
   n->n_comps = total;
   g_ptr_array_free (items, TRUE);
   return n;
@@ -1241,7 +1242,8 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
   call->a = object;
   call->n_args = args->len;
   call->args = SL_NEW_N (p->arena, Node *, args->len + 1);
-  memcpy (call->args, args->pdata, args->len * sizeof (Node *));
+  if (args->len > 0)   /* pdata is NULL while empty */
+    memcpy (call->args, args->pdata, args->len * sizeof (Node *));
   call->type = intrinsic_type (p, call);
   if (call->type->kind == TY_ERROR)
     return error_node (p, loc);
@@ -1337,7 +1339,8 @@ parse_primary (P *p)
                   Node *c = new_node (p, N_CTOR, loc, ty);
                   c->n_args = args->len;
                   c->args = SL_NEW_N (p->arena, Node *, args->len + 1);
-                  memcpy (c->args, args->pdata, args->len * sizeof (Node *));
+                  if (args->len > 0)   /* pdata is NULL while empty */
+                    memcpy (c->args, args->pdata, args->len * sizeof (Node *));
                   result = c;
                 }
               g_ptr_array_free (args, TRUE);
@@ -2380,7 +2383,8 @@ parse_struct (P *p)
   expect (p, "}");
   t->n_fields = fields->len;
   t->fields = SL_NEW_N (p->arena, Field, fields->len + 1);
-  memcpy (t->fields, fields->data, fields->len * sizeof (Field));
+  if (fields->len > 0)   /* pdata is NULL while empty */
+    memcpy (t->fields, fields->data, fields->len * sizeof (Field));
   g_array_free (fields, TRUE);
   if (name)
     g_hash_table_insert (p->types, (gpointer) name, t);
@@ -2495,7 +2499,8 @@ parse_declarators (P *p, Type *base, unsigned mods, bool global)
   expect (p, ";");
   block->n_args = stmts->len;
   block->args = SL_NEW_N (p->arena, Node *, stmts->len + 1);
-  memcpy (block->args, stmts->pdata, stmts->len * sizeof (Node *));
+  if (stmts->len > 0)   /* pdata is NULL while empty */
+    memcpy (block->args, stmts->pdata, stmts->len * sizeof (Node *));
   g_ptr_array_free (stmts, TRUE);
   return block;
 }
@@ -2605,7 +2610,8 @@ parse_block (P *p)
   pop_scope (p);
   b->n_args = stmts->len;
   b->args = SL_NEW_N (p->arena, Node *, stmts->len + 1);
-  memcpy (b->args, stmts->pdata, stmts->len * sizeof (Node *));
+  if (stmts->len > 0)   /* pdata is NULL while empty */
+    memcpy (b->args, stmts->pdata, stmts->len * sizeof (Node *));
   g_ptr_array_free (stmts, TRUE);
   return b;
 }
@@ -2911,7 +2917,8 @@ parse_statement (P *p)
       check_switch (p, items, outer_loops > 0);
       result->n_args = items->len;
       result->args = SL_NEW_N (p->arena, Node *, items->len + 1);
-      memcpy (result->args, items->pdata, items->len * sizeof (Node *));
+      if (items->len > 0)   /* pdata is NULL while empty */
+        memcpy (result->args, items->pdata, items->len * sizeof (Node *));
       g_ptr_array_free (items, TRUE);
     }
   else if (is_type_start (p) && !(peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "(")
@@ -3013,11 +3020,13 @@ parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
   parse_semantics (p, &f->semantic, NULL, NULL);
   f->n_params = params->len;
   f->params = SL_NEW_N (p->arena, Var *, params->len + 1);
-  memcpy (f->params, params->pdata, params->len * sizeof (Var *));
+  if (params->len > 0)   /* pdata is NULL while empty */
+    memcpy (f->params, params->pdata, params->len * sizeof (Var *));
   if (any_default)
     {
       f->defaults = SL_NEW_N (p->arena, Node *, params->len + 1);
-      memcpy (f->defaults, defaults->pdata, params->len * sizeof (Node *));
+      if (params->len > 0)   /* pdata is NULL while empty */
+        memcpy (f->defaults, defaults->pdata, params->len * sizeof (Node *));
     }
   g_ptr_array_free (params, TRUE);
   g_ptr_array_free (defaults, TRUE);

@@ -1,0 +1,1 @@
+float near = __LINE__;

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Coverage-guided fuzzing of one harness with libFuzzer:
+#   tests/fuzz/run.sh HARNESS [SECONDS] [extra libFuzzer flags…]
+# HARNESS is preprocess, hlsl, d3d9-asm, sm4-asm, d3d9-bytecode, dxbc or
+# exec.  Builds build-fuzz/ with clang (ASan + UBSan + libFuzzer) once,
+# assembles a corpus in build-fuzz/corpus/HARNESS from the seeds, the
+# project's shaders and the pixel shaders of the vkd3d conformance files,
+# then fuzzes for SECONDS (default 60).  Crashes land in
+# build-fuzz/artifacts/HARNESS/; copy each into tests/fuzz/regressions/ so
+# the smoke tests replay it forever after.
+set -eu
+cd "$(dirname "$0")/../.."
+harness=${1:?usage: tests/fuzz/run.sh HARNESS [SECONDS] [libFuzzer flags]}
+seconds=${2:-60}
+[ $# -ge 2 ] && shift 2 || shift $#
+BUILD=${BUILD:-build-fuzz}
+
+if [ ! -f "$BUILD/build.ninja" ]; then
+  CC=clang meson setup "$BUILD" -Dfuzzing=true -Db_sanitize=address,undefined \
+    -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null
+fi
+ninja -C "$BUILD" "tests/fuzz/fuzz-$harness" >/dev/null
+
+corpus="$BUILD/corpus/$harness"
+if [ ! -d "$corpus" ]; then
+  mkdir -p "$corpus"
+  case "$harness" in
+    preprocess|hlsl) dirs="preprocess hlsl" ;;
+    exec) dirs="hlsl d3d9-asm sm4-asm d3d9-bytecode dxbc" ;;
+    *) dirs="$harness" ;;
+  esac
+  for d in $dirs; do cp tests/fuzz/seeds/"$d"/* "$corpus"/ 2>/dev/null || true; done
+  cp tests/fuzz/regressions/* "$corpus"/ 2>/dev/null || true
+  case "$harness" in
+    preprocess|hlsl|exec)
+      find filters tests/cli tests/shaderlib/pp -name '*.hlsl' -exec cp {} "$corpus"/ \;
+      python3 tests/fuzz/extract-shaders.py "$corpus" \
+        tests/conformance/*.shader_test ../shared/conformance/vkd3d/*.shader_test \
+        "${CONFORMANCE_DIR:-/work/shared/conformance/vkd3d}"/*.shader_test 2>/dev/null || true
+      ;;
+  esac
+fi
+mkdir -p "$BUILD/artifacts/$harness"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+exec "$BUILD/tests/fuzz/fuzz-$harness" "$corpus" \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  -artifact_prefix="$BUILD/artifacts/$harness/" -print_final_stats=1 "$@"

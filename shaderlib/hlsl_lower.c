@@ -1863,6 +1863,21 @@ constant_initializer (L *l, Var *v, uint32_t *words)
   SlIr *tmp = sl_ir_new ();
   guint saved_urefs = l->urefs->len;
   l->ir = tmp;
+  /* Values of static globals live in the main IR; an initializer that
+   * reads one (e.g. a static const table) needs them in this IR, so they
+   * are initialised here again, their errors already reported there. */
+  uint32_t **saved_vals = l->var_vals;
+  SlDiagnostics *saved_diags = l->u->diags, *quiet = sl_diagnostics_new ();
+  l->var_vals = g_new0 (uint32_t *, l->u->n_vars + 1);
+  l->u->diags = quiet;
+  for (guint i = 0; i < l->u->globals->len; i++)
+    {
+      Var *g = g_ptr_array_index (l->u->globals, i);
+      if (g->storage == STORE_STATIC && !g->type->n_objects)
+        init_var (l, g);
+    }
+  l->u->diags = saved_diags;
+  sl_diagnostics_free (quiet);
   RVal r = v->init->kind == N_INITLIST ? lower_initlist (l, v->init, v->type) : lower_expr (l, v->init);
   /* OUTPUT keeps each component alive through folding; a constant
    * initializer leaves only OUTPUTs of constants. */
@@ -1891,6 +1906,8 @@ constant_initializer (L *l, Var *v, uint32_t *words)
   ok = ok && found == r.n;
   sl_ir_free (tmp);
   g_array_set_size (l->urefs, saved_urefs);
+  g_free (l->var_vals);
+  l->var_vals = saved_vals;
   l->ir = saved;
   return ok;
 }

@@ -393,7 +393,8 @@ lvalue_refs (L *l, Node *e)
         GArray *sub = lvalue_refs (l, e->a);
         int es = e->type->n_comp;
         RVal idx = lower_expr (l, e->b);
-        const SlValue *iv = sl_ir_value (l->ir, idx.c[0]);
+        /* A copy: emitting the comparisons below may move the value table. */
+        const SlValue iv_copy = *sl_ir_value (l->ir, idx.c[0]), *iv = &iv_copy;
         int n_elem = e->a->type->n_comp / MAX (es, 1);
         uint32_t *conds = g_new0 (uint32_t, n_elem + 1);
         for (guint i = 0; i < sub->len; i++)

@@ -137,7 +137,7 @@ gs_image_new (int      width,
                    _("out of memory for a %d×%d image"), width, height);
       return NULL;
     }
-  image = g_new (GsImage, 1);
+  image = g_new0 (GsImage, 1);
   image->width = width;
   image->height = height;
   image->pixels = pixels;
@@ -472,7 +472,13 @@ gs_image_load (const char *path,
         {
           image = gs_image_new (box->width, box->height, error);
           if (image != NULL)
-            read_pixels (buffer, image, linear);
+            {
+              const Babl *type = babl_format_get_type (gegl_buffer_get_format (buffer), 0);
+
+              read_pixels (buffer, image, linear);
+              image->source_depth = type == babl_type ("u8") ? 8
+                                    : type == babl_type ("u16") ? 16 : 0;
+            }
         }
       g_object_unref (buffer);
     }

@@ -21,6 +21,10 @@ typedef struct
   int    width;
   int    height;
   float *pixels;   /* width*height*4 floats, row 0 at the top */
+  /* Integer bits per channel of the file it was loaded from (8 or 16), or
+   * 0 for float, unknown or not loaded: the depth gs_image_save() takes to
+   * write the same kind of file back. */
+  int    source_depth;
 } GsImage;
 
 #define GS_IMAGE_IO_ERROR (gs_image_io_error_quark ())

@@ -30,6 +30,7 @@
 #include "shaderlib.h"
 #include "image-io.h"
 #include "render.h"
+#include "apply.h"
 
 #ifdef HAVE_SHADER_TEST
 #include "shader-test.h"
@@ -216,6 +217,8 @@ print_main_help (FILE *stream)
              "Commands:\n"
              "  check FILE       compile FILE and print its diagnostics\n"
              "  run FILE         render FILE; probe pixels or write an image\n"
+             "  apply FILTER FILE… -o DIR\n"
+             "                   run a filter over many images (batch)\n"
              "  test FILE…       run the test cases embedded in shaders\n"
              "  help COMMAND     show the options of COMMAND\n"
              "\n"
@@ -240,6 +243,11 @@ print_command_help (const char *command,
                  "\n"
                  "Run the test cases embedded in shader files.\n"),
                PROGRAM);
+      return EXIT_OK;
+    }
+  if (g_str_equal (command, "apply"))
+    {
+      gs_apply_print_help (stream);
       return EXIT_OK;
     }
   if (!g_str_equal (command, "check") && !g_str_equal (command, "run"))
@@ -1128,6 +1136,8 @@ main (int    argc,
     return command_run (argc - 1, argv + 1);
   if (g_str_equal (command, "test"))
     return command_test (argc - 1, argv + 1);
+  if (g_str_equal (command, "apply"))
+    return gs_apply_main (argc - 1, argv + 1);
 
   print_error (_("unknown command '%s'"), command);
   fprintf (stderr, _("Try '%s --help'.\n"), PROGRAM);

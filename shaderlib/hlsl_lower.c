@@ -1061,8 +1061,9 @@ lower_intrinsic (L *l, Node *e)
       {
         RVal m = arg_rv (l, e, 0);
         Type *t = e->args[0]->type;
-        int n = t->cls == NUM_MATRIX ? t->rows : 1;
-#define M(i, j) m.c[(i) * n + (j)]
+        int n = t->cls == NUM_MATRIX ? MIN (t->rows, t->cols) : 1;
+        int stride = t->cls == NUM_MATRIX ? t->cols : 1;
+#define M(i, j) m.c[(i) * stride + (j)]
         if (n == 1)
           r.c[0] = m.c[0];
         else if (n == 2)
@@ -2022,6 +2023,13 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
         /* SM2/3 give registers only to the uniforms the shader reads. */
         if (!sm4 && !explicit_reg && !g_hash_table_contains (used, v))
           continue;
+        if (!sm4 && v->reg_kind == 'c' && g_hash_table_contains (used, v))
+          for (guint j = 0; j < i; j++)
+            {
+              Var *o = g_ptr_array_index (uniforms, j);
+              if (o->reg_kind == 'c' && o->reg_index == v->reg_index && g_hash_table_contains (used, o))
+                lerror (&l, v->loc, "'%s' and '%s' are both bound to c%d", o->name, v->name, v->reg_index);
+            }
         int *offs = g_new (int, v->type->n_comp + 1);
         int pos = 0, end;
         if (explicit_reg)

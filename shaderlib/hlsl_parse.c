@@ -827,6 +827,40 @@ const_eval_int (P *p, Node *e, bool *ok)
   return 0;
 }
 
+static double
+const_eval_double (P *p, Node *e, bool *ok)
+{
+  if (e->kind == N_LIT && e->type->kind == TY_NUM && e->lit)
+    {
+      uint32_t w = e->lit[0];
+      switch (e->type->base)
+        {
+        case BT_FLOAT: return sl_u2f (w);
+        case BT_BOOL: return w ? 1 : 0;
+        case BT_UINT: return w;
+        default: return (int32_t) w;
+        }
+    }
+  if (e->kind == N_CAST)
+    return const_eval_double (p, e->a, ok);
+  if (e->kind == N_UNARY && e->op == '-')
+    return -const_eval_double (p, e->a, ok);
+  if (e->kind == N_BINARY)
+    {
+      double a = const_eval_double (p, e->a, ok), b = const_eval_double (p, e->b, ok);
+      switch (e->op)
+        {
+        case '+': return a + b;
+        case '-': return a - b;
+        case '*': return a * b;
+        case '/': return b != 0 ? a / b : 0;
+        default: break;
+        }
+    }
+  *ok = false;
+  return 0;
+}
+
 static int
 parse_const_int_expr (P *p, int *out)
 {
@@ -858,7 +892,7 @@ common_base (BaseType a, BaseType b)
 
 /* The result type of a component-wise binary operation. */
 static Type *
-binary_type (P *p, SlLoc loc, Type *a, Type *b, BaseType base)
+binary_type_ex (P *p, SlLoc loc, Type *a, Type *b, BaseType base, bool nest)
 {
   if (a->kind != TY_NUM || b->kind != TY_NUM)
     {
@@ -884,7 +918,7 @@ binary_type (P *p, SlLoc loc, Type *a, Type *b, BaseType base)
   if (a->cls == NUM_MATRIX && b->cls == NUM_MATRIX)
     {
       int r = MIN (a->rows, b->rows), c = MIN (a->cols, b->cols);
-      if (!((a->rows <= b->rows && a->cols <= b->cols) || (b->rows <= a->rows && b->cols <= a->cols)))
+      if (nest && !((a->rows <= b->rows && a->cols <= b->cols) || (b->rows <= a->rows && b->cols <= a->cols)))
         {
           error_at (p, loc, "cannot combine '%s' and '%s'", type_name (p, a), type_name (p, b));
           return p->t_error;
@@ -898,6 +932,14 @@ binary_type (P *p, SlLoc loc, Type *a, Type *b, BaseType base)
     return hlsl_type_num (p->arena, base, a->cls, a->rows, a->cols);
   error_at (p, loc, "cannot combine '%s' and '%s'", type_name (p, a), type_name (p, b));
   return p->t_error;
+}
+
+/* Operators need one matrix operand to fit inside the other;
+ * intrinsics take the common leading part of any two. */
+static Type *
+binary_type (P *p, SlLoc loc, Type *a, Type *b, BaseType base)
+{
+  return binary_type_ex (p, loc, a, b, base, true);
 }
 
 static Node *
@@ -1802,11 +1844,24 @@ unify_args (P *p, Node *call, bool force_float)
 {
   if (!all_numeric (p, call, 0, call->n_args))
     return p->t_error;
+  /* Component-wise intrinsics do not mix matrices with vectors (a
+   * scalar goes with anything). */
+  bool has_matrix = false, has_vector = false;
+  for (int i = 0; i < call->n_args; i++)
+    {
+      has_matrix |= call->args[i]->type->cls == NUM_MATRIX;
+      has_vector |= call->args[i]->type->cls == NUM_VECTOR;
+    }
+  if (has_matrix && has_vector)
+    {
+      error_at (p, call->loc, "cannot mix matrix and vector arguments");
+      return p->t_error;
+    }
   Type *t = call->args[0]->type;
   for (int i = 1; i < call->n_args; i++)
     {
-      t = binary_type (p, call->loc, t, call->args[i]->type,
-                       common_base (t->base, call->args[i]->type->base));
+      t = binary_type_ex (p, call->loc, t, call->args[i]->type,
+                          common_base (t->base, call->args[i]->type->base), false);
       if (t->kind == TY_ERROR)
         return t;
     }
@@ -1960,12 +2015,23 @@ intrinsic_type (P *p, Node *call)
       }
     case INTR_DISTANCE: case INTR_LENGTH:
       {
+        for (int i = 0; i < call->n_args; i++)
+          if (a[i]->type->kind == TY_NUM && a[i]->type->cls == NUM_MATRIX)
+            {
+              error_at (p, a[i]->loc, "'%s' takes vectors, not matrices", intrinsic_names[call->op]);
+              return p->t_error;
+            }
         Type *t = unify_args (p, call, true);
         if (t->kind != TY_NUM)
           return t;
         return p->t_float;
       }
     case INTR_NORMALIZE:
+      if (a[0]->type->kind == TY_NUM && a[0]->type->cls == NUM_MATRIX)
+        {
+          error_at (p, a[0]->loc, "'normalize' takes a vector, not a matrix");
+          return p->t_error;
+        }
       return unify_args (p, call, true);
     case INTR_REFLECT:
       return unify_args (p, call, true);
@@ -1997,14 +2063,10 @@ intrinsic_type (P *p, Node *call)
     case INTR_DETERMINANT:
       if (!all_numeric (p, call, 0, 1))
         return p->t_error;
-      if (a[0]->type->cls != NUM_MATRIX && a[0]->type->n_comp != 1)
+      /* A non-square matrix uses its leading square part. */
+      if (a[0]->type->cls == NUM_VECTOR)
         {
-          error_at (p, call->loc, "'determinant' takes a square matrix");
-          return p->t_error;
-        }
-      if (a[0]->type->cls == NUM_MATRIX && a[0]->type->rows != a[0]->type->cols)
-        {
-          error_at (p, call->loc, "'determinant' takes a square matrix");
+          error_at (p, call->loc, "'determinant' takes a matrix or a scalar");
           return p->t_error;
         }
       coerce (p, call, 0, float_like (p, a[0]->type));
@@ -2252,12 +2314,34 @@ parse_semantics (P *p, const char **semantic, int *reg_kind, int *reg_index)
             }
           if (r->kind == TK_IDENT && reg_kind)
             {
+              /* "c3", "c", "c1abc" (trailing letters ignored), with an
+               * optional [expr] added to the index. */
               char k = (char) g_ascii_tolower (r->text[0]);
+              bool has_digit = g_ascii_isdigit (r->text[1]);
               int idx = atoi (r->text + 1);
+              bool bracket = false;
+              if (is_reg && accept (p, "["))
+                {
+                  bracket = true;
+                  Node *e = parse_expr (p);
+                  bool ok = true;
+                  double d = const_eval_double (p, e, &ok);
+                  if (!ok && !is_error (e))
+                    error_at (p, e->loc, "register offset must be a constant expression");
+                  idx += (int) d;
+                  expect (p, "]");
+                }
               if (is_reg)
                 {
-                  *reg_kind = k;
-                  *reg_index = idx;
+                  /* A 'c' reservation wins over others on the same
+                   * variable (SM1-3 keep numeric values there). */
+                  if (*reg_kind != 'c')
+                    {
+                      *reg_kind = k;
+                      *reg_index = idx;
+                      if (!has_digit && !bracket && r->text[1])
+                        *reg_kind = k | 0x100;   /* letters only: no index */
+                    }
                 }
               else
                 {
@@ -2436,6 +2520,34 @@ parse_var_init (P *p, Var *v)
   return convert (p, e, v->type, loc, false, "initialization");
 }
 
+/* register() reservations of a global: the register class must suit the
+ * type (before SM4 numeric values live in 'c').  Overlaps are checked when
+ * lowering, where it is known which variables are used. */
+static void
+check_register (P *p, Var *v)
+{
+  if (!v->reg_kind)
+    return;
+  bool letters_only = (v->reg_kind & 0x100) != 0;
+  v->reg_kind &= 0xff;
+  Type *t = v->type;
+  while (t->kind == TY_ARRAY)
+    t = t->elem;
+  if (t->kind == TY_SAMPLER)
+    {
+      if ((v->reg_kind != 's' && v->reg_kind != 't') || letters_only)
+        error_at (p, v->loc, "sampler '%s' needs an 's' or 't' register", v->name);
+      return;
+    }
+  if (t->kind == TY_TEXTURE || t->kind == TY_ERROR)
+    return;
+  if (p->u->shader_model < 40 && v->reg_kind != 'c')
+    {
+      error_at (p, v->loc, "'%s' needs a 'c' register reservation", v->name);
+      return;
+    }
+}
+
 /* Declarations after the type: name [dims] [: sem] [<ann>] [= init], … */
 static Node *
 parse_declarators (P *p, Type *base, unsigned mods, bool global)
@@ -2469,6 +2581,8 @@ parse_declarators (P *p, Type *base, unsigned mods, bool global)
       if (t->kind == TY_VOID)
         error_at (p, nt->loc, "variable '%s' declared void", name);
       parse_semantics (p, &v->semantic, &v->reg_kind, &v->reg_index);
+      if (global)
+        check_register (p, v);
       if (accept (p, "<"))
         v->annotations = parse_annotations (p);
       if (accept (p, "="))

@@ -80,6 +80,7 @@ typedef struct
   /* filled by the compiler: */
   int           cb_offset;      /* uniforms: component offset in the constant buffer */
   int           slot;           /* samplers/textures: first slot */
+  int           bind_count;     /* SM1 uniforms: registers up to the last one read */
   int           id;             /* index for per-inline maps */
 } Var;
 

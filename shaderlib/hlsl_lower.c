@@ -1779,6 +1779,13 @@ bind_output (L *l, Type *t, const char *sem, const uint32_t *vals, SlLoc loc)
     lerror (l, loc, "unsupported output semantic '%s'", sem);
 }
 
+static gint
+by_bind_count (gconstpointer a, gconstpointer b)
+{
+  const Var *x = *(Var *const *) a, *y = *(Var *const *) b;
+  return y->bind_count - x->bind_count;
+}
+
 /* Component offset, within a variable laid out at @base, of every
  * flattened component.  SM2/3 give each variable, array element, struct
  * member and matrix row/column its own registers; SM4 packs scalars and
@@ -2010,6 +2017,33 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
     if (f->params[k]->uniform_param)
       g_ptr_array_add (uniforms, f->params[k]);
 
+  if (!sm4)
+    {
+      /* The D3D9 compiler hands out registers to the uniforms that use the
+       * most registers first (counting an array only up to its last
+       * element read); the sort is stable, so ties keep source order. */
+      for (guint i = 0; i < uniforms->len; i++)
+        {
+          Var *v = g_ptr_array_index (uniforms, i);
+          int *offs = g_new (int, v->type->n_comp + 1);
+          int pos = 0;
+          int end = layout (v->type, false, 0, offs, &pos);
+          int bind = 0;
+          for (guint k = 0; k < l.urefs->len; k++)
+            {
+              URef *r = &g_array_index (l.urefs, URef, k);
+              if (r->var != v)
+                continue;
+              if (r->indexed)
+                bind = MAX (bind, (end + 3) / 4);
+              else
+                bind = MAX (bind, offs[r->comp] / 4 + 1);
+            }
+          v->bind_count = bind;
+          g_free (offs);
+        }
+      g_ptr_array_sort (uniforms, by_bind_count);
+    }
   int cursor = 0, max_end = 0;
   GHashTable *offsets_of = g_hash_table_new (NULL, NULL);
   /* Explicitly placed uniforms first, then the rest in order. */

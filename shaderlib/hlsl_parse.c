@@ -2214,13 +2214,17 @@ intrinsic_type (P *p, Node *call)
 static GArray *
 parse_annotations (P *p)
 {
-  /* < type name = value; … > */
+  /* < type name = value; … >, or ReShade's untyped < name = value; … >
+   * whose type follows from the value. */
   GArray *anns = g_array_new (FALSE, TRUE, sizeof (SlAnnotation));
   while (!is (p, ">") && peek (p)->kind != TK_EOF)
     {
-      parse_modifiers (p);
-      Type *t = parse_type (p);
-      if (!t)
+      bool untyped = peek (p)->kind == TK_IDENT && peek_at (p, 1)->kind == TK_PUNCT
+                     && !strcmp (peek_at (p, 1)->text, "=");
+      if (!untyped)
+        parse_modifiers (p);
+      Type *t = untyped ? NULL : parse_type (p);
+      if (!t && !untyped)
         {
           error_at (p, peek (p)->loc, "expected an annotation type");
           while (!is (p, ">") && peek (p)->kind != TK_EOF)
@@ -2236,7 +2240,7 @@ parse_annotations (P *p)
           expect (p, "]");
         }
       expect (p, "=");
-      if (t->kind == TY_STRING)
+      if (untyped ? peek (p)->kind == TK_STRING : t->kind == TY_STRING)
         {
           an.type = SL_ANNOTATION_STRING;
           GString *s = g_string_new (NULL);
@@ -2247,9 +2251,15 @@ parse_annotations (P *p)
         }
       else
         {
-          an.type = t->kind == TY_NUM && t->base == BT_BOOL ? SL_ANNOTATION_BOOL
-                    : t->kind == TY_NUM && (t->base == BT_INT || t->base == BT_UINT) ? SL_ANNOTATION_INT
-                    : SL_ANNOTATION_FLOAT;
+          if (untyped)
+            an.type = peek (p)->kind == TK_INT ? SL_ANNOTATION_INT
+                      : peek (p)->kind == TK_IDENT && (!strcmp (peek (p)->text, "true")
+                                                       || !strcmp (peek (p)->text, "false"))
+                      ? SL_ANNOTATION_BOOL : SL_ANNOTATION_FLOAT;
+          else
+            an.type = t->kind == TY_NUM && t->base == BT_BOOL ? SL_ANNOTATION_BOOL
+                      : t->kind == TY_NUM && (t->base == BT_INT || t->base == BT_UINT) ? SL_ANNOTATION_INT
+                      : SL_ANNOTATION_FLOAT;
           bool braces = accept (p, "{");
           if (!braces && is_type_start (p))
             {

@@ -1,0 +1,1943 @@
+/* shader:<stem> — one GEGL operation per shader file.
+ *
+ * Design.  At module load, scan_filters() walks the filter folders
+ * (GEGL_SHADERS_PATH, then the XDG data folders, then the installed one;
+ * the first file of a stem wins), reads and compiles every shader file and
+ * turns it into a ShaderClassData: the compiled program, its metadata and
+ * one PropDesc per shader parameter.  Like GEGL's JSON meta-op loader, each
+ * file becomes a GType registered on the module with the ShaderClassData
+ * as class_data, so class_init installs that shader's properties and keys;
+ * the module is resident, so class data and code outlive any reload.
+ *
+ * The parent class follows the number of image inputs: a filter for one
+ * sampler, a composer (input + aux) for two, a composer3 (input, aux,
+ * aux2) for three or more; samplers past the third read the input.
+ *
+ * Instances keep their property values in a GValue array and a cached
+ * "draw" (a prepared SlBinding for one set of constants, one viewport and
+ * one mip level), rebuilt in prepare() when either changed and shared by
+ * reference with process(), exactly as shader:run does.  process() fetches
+ * the input once (the requested rectangle plus the sampling reach, or the
+ * whole input when sampling is data dependent) and distributes the
+ * rendering over GEGL's worker threads, one SlScratch each; the VM writes
+ * each pixel from its own inputs only, so the output does not depend on
+ * tiling, chunk order or thread count.
+ *
+ * Mip levels: at level L GEGL hands rectangles in level-0 coordinates and
+ * buffers whose level-L tiles hold the image scaled by 1/2^L; the op then
+ * renders a viewport scaled the same way, so TEXCOORD0 still spans the
+ * image and pixel-sized host values follow the scaled pixels.
+ *
+ * A shader that fails to compile still gets its op: it has the "error"
+ * property (holding the diagnostics) and passes the input through; the
+ * first prepare() of such an op logs one warning for the class.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <gegl.h>
+#include <gegl-plugin.h>
+#include <gegl-paramspecs.h>
+
+#include "shaderlib.h"
+#include "shader-ops.h"
+
+#define MAX_PADS 3
+#define N_LEVELS 8     /* mip levels with their own cached draw */
+
+typedef enum
+{
+  PROP_KIND_DOUBLE,
+  PROP_KIND_INT,
+  PROP_KIND_BOOL,
+  PROP_KIND_VEC,       /* float2: two doubles, -x and -y */
+  PROP_KIND_COLOR,
+  PROP_KIND_CHOICE,
+  PROP_KIND_SEED
+} PropKind;
+
+typedef enum
+{
+  HOST_NONE,
+  HOST_SIZE,           /* image size in pixels */
+  HOST_PIXEL_SIZE,     /* 1 / image size */
+  HOST_SEED
+} HostKind;
+
+typedef enum
+{
+  VEC_PLAIN,
+  VEC_POSITION,        /* pixels ↔ texcoord: x / width */
+  VEC_DISTANCE         /* pixels ↔ texcoord scale */
+} VecUnit;
+
+typedef struct
+{
+  gchar    *param;        /* name in the shader */
+  PropKind  kind;
+  VecUnit   unit;
+  gint      n_components; /* of the shader parameter */
+  guint     prop_id;      /* first property */
+  guint     n_props;      /* 2 for VEC */
+} PropDesc;
+
+typedef struct
+{
+  gchar     *param;
+  HostKind   kind;
+} HostDesc;
+
+typedef struct
+{
+  gchar       *op_name;
+  gchar       *type_name;
+  gchar       *path;
+  gchar       *title;
+  gchar       *description;
+  gchar       *categories;
+  gchar       *menu_path;
+  gchar       *menu_label;
+  gchar       *license;
+  gboolean     linear;
+  gboolean     gpl;          /* GPL (not LGPL) licence */
+  SlMetadata  *metadata;
+  SlProgram   *program;      /* NULL when the shader does not compile */
+  gchar       *diagnostics;  /* formatted, "" when clean */
+  gint         n_pads;       /* image inputs: 1..3 */
+  gint         pad_slot[MAX_PADS];
+  GArray      *props;        /* PropDesc */
+  GArray      *hosts;        /* HostDesc */
+  guint        n_props;      /* installed property ids 1..n_props */
+  guint        prop_error;
+  guint        prop_linear;
+  guint        prop_seed;    /* 0 when none */
+  gint         warned;       /* atomic: failure reported once */
+} ShaderClassData;
+
+typedef struct
+{
+  SlProgram     *program;
+  SlBinding     *binding;
+  GeglRectangle  viewport;      /* input bbox at this level */
+  gint           level;
+  GeglRectangle  aux_rect[MAX_PADS];  /* bbox of each pad at this level */
+  gboolean       bounded;
+  gint           reach_left, reach_top, reach_right, reach_bottom;
+  gint           runtime_warned;
+  gfloat         placeholder_texel[4];
+  SlTexture      placeholder[MAX_PADS];
+} Draw;
+
+static GQuark instance_quark;
+
+/* Class data by shader path.  GEGL may unload and reload the module; the
+ * types stay registered with their classes built, so a reload reuses the
+ * data they were built from instead of compiling every shader again. */
+static GHashTable *known_classes;
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+/* ------------------------------------------------------------------ */
+
+static ShaderClassData *
+class_data_of (gpointer operation)
+{
+  return g_type_get_qdata (G_OBJECT_TYPE (operation), instance_quark);
+}
+
+typedef struct Instance Instance;
+
+static Instance *
+instance_of (gpointer operation)
+{
+  return g_object_get_qdata (G_OBJECT (operation), instance_quark);
+}
+
+static gboolean
+ascii_contains_ci (const gchar *haystack,
+                   const gchar *needle)
+{
+  gchar   *h = g_ascii_strdown (haystack, -1);
+  gboolean r = strstr (h, needle) != NULL;
+
+  g_free (h);
+  return r;
+}
+
+static const SlAnnotation *
+find_annotation (const SlParam *param,
+                 const gchar   *name)
+{
+  for (gint i = 0; i < param->n_annotations; i++)
+    if (g_ascii_strcasecmp (param->annotations[i].name, name) == 0)
+      return &param->annotations[i];
+  return NULL;
+}
+
+static const gchar *
+annotation_string (const SlParam *param,
+                   const gchar   *name)
+{
+  const SlAnnotation *a = find_annotation (param, name);
+
+  return (a && a->type == SL_ANNOTATION_STRING) ? a->string_value : NULL;
+}
+
+static gboolean
+annotation_number (const SlParam *param,
+                   const gchar   *name,
+                   gdouble       *value)
+{
+  const SlAnnotation *a = find_annotation (param, name);
+
+  if (! a || a->type == SL_ANNOTATION_STRING || a->n_values < 1)
+    return FALSE;
+  *value = a->values[0];
+  return TRUE;
+}
+
+static gchar *
+format_diagnostics (SlDiagnostics *diags)
+{
+  gchar *text;
+
+  if (sl_diagnostics_count (diags) == 0)
+    return g_strdup ("");
+  text = sl_diagnostics_format (diags);
+  return text ? g_strchomp (text) : g_strdup ("");
+}
+
+/* Property names: lower case, '-' for '_', a letter first. */
+static gchar *
+property_name (const gchar *param,
+               GHashTable  *taken)
+{
+  GString *s = g_string_new (NULL);
+  gchar   *base;
+  gint     n = 2;
+
+  for (const gchar *p = param; *p; p++)
+    {
+      if (g_ascii_isalnum (*p))
+        g_string_append_c (s, g_ascii_tolower (*p));
+      else if (s->len > 0 && s->str[s->len - 1] != '-')
+        g_string_append_c (s, '-');
+    }
+  while (s->len > 0 && s->str[s->len - 1] == '-')
+    g_string_truncate (s, s->len - 1);
+  if (s->len == 0 || ! g_ascii_isalpha (s->str[0]))
+    g_string_prepend (s, "p-");
+  base = g_string_free (s, FALSE);
+
+  if (g_hash_table_contains (taken, base))
+    {
+      gchar *name;
+
+      do
+        name = g_strdup_printf ("%s-%d", base, n++);
+      while (g_hash_table_contains (taken, name));
+      g_free (base);
+      base = name;
+    }
+  g_hash_table_add (taken, g_strdup (base));
+  return base;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading a shader file                                               */
+/* ------------------------------------------------------------------ */
+
+static HostKind
+host_kind (const SlParam *param)
+{
+  const gchar *sem = param->semantic;
+  gint         n   = param->rows * param->columns;
+
+  if (sem)
+    {
+      if (! g_ascii_strcasecmp (sem, "VIEWPORTPIXELSIZE") ||
+          ! g_ascii_strcasecmp (sem, "IMAGESIZE"))
+        return HOST_SIZE;
+      if (! g_ascii_strcasecmp (sem, "PIXELSIZE") ||
+          ! g_ascii_strcasecmp (sem, "INVVIEWPORTSIZE"))
+        return HOST_PIXEL_SIZE;
+      if (! g_ascii_strcasecmp (sem, "SEED") ||
+          ! g_ascii_strcasecmp (sem, "RANDOM"))
+        return HOST_SEED;
+    }
+  if (n == 2 && (! g_ascii_strcasecmp (param->name, "ImageSize") ||
+                 ! strcmp (param->name, "BUFFER_SIZE") ||
+                 ! strcmp (param->name, "gs_host_size")))
+    return HOST_SIZE;
+  if (n == 2 && ! g_ascii_strcasecmp (param->name, "PixelSize"))
+    return HOST_PIXEL_SIZE;
+  if (n == 1 && ! g_ascii_strcasecmp (param->name, "seed"))
+    return HOST_SEED;
+  return HOST_NONE;
+}
+
+static gboolean
+wants_color (const SlParam *param)
+{
+  const gchar *widget = annotation_string (param, "UIWidget");
+  const gchar *type   = annotation_string (param, "ui_type");
+  gint         n      = param->rows * param->columns;
+
+  if (param->type != SL_SCALAR_FLOAT || param->rows != 1 ||
+      param->array_size > 0 || (n != 3 && n != 4))
+    return FALSE;
+  if ((widget && ascii_contains_ci (widget, "color")) ||
+      (type && ascii_contains_ci (type, "color")))
+    return TRUE;
+  if (param->semantic && (ascii_contains_ci (param->semantic, "color") ||
+                          ascii_contains_ci (param->semantic, "diffuse")))
+    return TRUE;
+  return ascii_contains_ci (param->name, "color") ||
+         ascii_contains_ci (param->name, "colour") ||
+         ascii_contains_ci (param->name, "tint");
+}
+
+static VecUnit
+vec_unit (const SlParam *param)
+{
+  const gchar *widget = annotation_string (param, "UIWidget");
+  const gchar *type   = annotation_string (param, "ui_type");
+  const gchar *hint   = widget ? widget : type;
+
+  if (hint)
+    {
+      if (ascii_contains_ci (hint, "position") ||
+          ascii_contains_ci (hint, "point"))
+        return VEC_POSITION;
+      if (ascii_contains_ci (hint, "size") ||
+          ascii_contains_ci (hint, "distance"))
+        return VEC_DISTANCE;
+      return VEC_PLAIN;
+    }
+  if (ascii_contains_ci (param->name, "center") ||
+      ascii_contains_ci (param->name, "centre") ||
+      ascii_contains_ci (param->name, "position") ||
+      ascii_contains_ci (param->name, "pos"))
+    return VEC_POSITION;
+  if (ascii_contains_ci (param->name, "size") ||
+      ascii_contains_ci (param->name, "radius"))
+    return VEC_DISTANCE;
+  return VEC_PLAIN;
+}
+
+static gint
+sampler_slot_compare (gconstpointer a,
+                      gconstpointer b)
+{
+  return *(const gint *) a - *(const gint *) b;
+}
+
+/* ReShade's size macros name a hidden uniform the plugin fills in; the
+ * declaration goes in front of the file and a #line puts the file's own
+ * lines back where they were. */
+static const gchar *const reshade_defines[] =
+{
+  "BUFFER_WIDTH=(gs_host_size.x)",
+  "BUFFER_HEIGHT=(gs_host_size.y)",
+  "BUFFER_RCP_WIDTH=(1.0/gs_host_size.x)",
+  "BUFFER_RCP_HEIGHT=(1.0/gs_host_size.y)",
+  NULL
+};
+
+static void
+compile_file (ShaderClassData *data,
+              const gchar     *contents,
+              gsize            length)
+{
+  SlDiagnostics    *diags = sl_diagnostics_new ();
+  SlCompileOptions  options;
+  gchar            *dir   = g_path_get_dirname (data->path);
+  const gchar      *includes[] = { dir, NULL };
+  gchar            *text  = NULL;
+  SlLanguage        language = sl_detect_language (contents, length);
+
+  memset (&options, 0, sizeof options);
+  options.source       = contents;
+  options.length       = length;
+  options.filename     = data->path;
+  options.language     = SL_LANGUAGE_AUTO;
+  options.include_dirs = includes;
+
+  if (language == SL_LANGUAGE_HLSL &&
+      g_strstr_len (contents, length, "BUFFER_") != NULL)
+    {
+      gchar *quoted = g_strescape (data->path, NULL);
+
+      text = g_strdup_printf ("float2 gs_host_size;\n#line 1 \"%s\"\n%.*s",
+                              quoted, (int) length, contents);
+      g_free (quoted);
+      options.source  = text;
+      options.length  = strlen (text);
+      options.defines = reshade_defines;
+    }
+
+  data->program = sl_compile (&options, diags);
+  if (! data->program && sl_diagnostics_error_count (diags) == 0)
+    sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0, "",
+                        "%s", _("the shader failed to compile"));
+  data->diagnostics = format_diagnostics (diags);
+  sl_diagnostics_free (diags);
+  g_free (text);
+  g_free (dir);
+}
+
+static void
+plan_inputs (ShaderClassData *data)
+{
+  gint slots[SL_MAX_SLOTS];
+  gint n = 0;
+
+  data->n_pads = 1;
+  for (gint i = 0; i < MAX_PADS; i++)
+    data->pad_slot[i] = -1;
+  if (! data->program)
+    return;
+
+  for (gint i = 0; i < sl_program_get_n_samplers (data->program); i++)
+    {
+      const SlSamplerInfo *info = sl_program_get_sampler (data->program, i);
+      gboolean             seen = FALSE;
+
+      if (! info || info->slot < 0 || info->slot >= SL_MAX_SLOTS)
+        continue;
+      for (gint j = 0; j < n; j++)
+        seen |= slots[j] == info->slot;
+      if (! seen)
+        slots[n++] = info->slot;
+    }
+  qsort (slots, (gsize) n, sizeof (gint), sampler_slot_compare);
+  for (gint i = 0; i < n && i < MAX_PADS; i++)
+    data->pad_slot[i] = slots[i];
+  data->n_pads = CLAMP (n, 1, MAX_PADS);
+}
+
+static void
+plan_properties (ShaderClassData *data)
+{
+  guint id = 1;
+
+  data->props = g_array_new (FALSE, TRUE, sizeof (PropDesc));
+  data->hosts = g_array_new (FALSE, TRUE, sizeof (HostDesc));
+  data->prop_error  = id++;
+  data->prop_linear = id++;
+
+  for (gint i = 0; data->program &&
+                   i < sl_program_get_n_params (data->program); i++)
+    {
+      const SlParam *param = sl_program_get_param (data->program, i);
+      HostKind       host  = host_kind (param);
+      PropDesc       desc  = { 0 };
+      gint           n     = param->rows * param->columns;
+
+      if (host != HOST_NONE)
+        {
+          HostDesc h = { g_strdup (param->name), host };
+
+          g_array_append_val (data->hosts, h);
+          if (host == HOST_SEED && ! data->prop_seed)
+            data->prop_seed = id++;
+          continue;
+        }
+      /* Matrices and arrays have no sensible slider; they keep the
+       * shader's defaults. */
+      if (param->array_size > 0 || param->rows != 1 || n > 4)
+        continue;
+
+      desc.param        = g_strdup (param->name);
+      desc.n_components = n;
+      desc.n_props      = 1;
+      if (wants_color (param))
+        desc.kind = PROP_KIND_COLOR;
+      else if (param->type == SL_SCALAR_BOOL && n == 1)
+        desc.kind = PROP_KIND_BOOL;
+      else if ((param->type == SL_SCALAR_INT ||
+                param->type == SL_SCALAR_UINT) && n == 1)
+        desc.kind = annotation_string (param, "ui_items")
+                    ? PROP_KIND_CHOICE : PROP_KIND_INT;
+      else if (param->type == SL_SCALAR_FLOAT && n == 1)
+        desc.kind = PROP_KIND_DOUBLE;
+      else if (param->type == SL_SCALAR_FLOAT && n == 2)
+        {
+          desc.kind    = PROP_KIND_VEC;
+          desc.unit    = vec_unit (param);
+          desc.n_props = 2;
+        }
+      else
+        {
+          g_free (desc.param);
+          continue;
+        }
+      desc.prop_id = id;
+      id += desc.n_props;
+      g_array_append_val (data->props, desc);
+    }
+
+  data->n_props = id - 1;
+}
+
+static gchar *
+header_or (SlMetadata  *md,
+           const gchar *key,
+           const gchar *fallback)
+{
+  const gchar *v = sl_metadata_get (md, key);
+
+  return g_strdup ((v && v[0]) ? v : fallback);
+}
+
+/* GIMP hides ops in these categories from its filter lists. */
+static gchar *
+clean_categories (const gchar *categories)
+{
+  static const gchar *const blacklist[] =
+  {
+    "hidden", "compositors", "core", "debug", "display", "hidden",
+    "input", "output", "programming", "transform", "video", NULL
+  };
+  gchar  **parts = g_strsplit (categories ? categories : "", ":", -1);
+  GString *s     = g_string_new (NULL);
+
+  for (gchar **p = parts; *p; p++)
+    {
+      g_strstrip (*p);
+      if (! (*p)[0] || g_strv_contains (blacklist, *p))
+        continue;
+      if (s->len)
+        g_string_append_c (s, ':');
+      g_string_append (s, *p);
+    }
+  if (! s->len)
+    g_string_append (s, "shaders");
+  g_strfreev (parts);
+  return g_string_free (s, FALSE);
+}
+
+static ShaderClassData *
+load_shader (const gchar *path,
+             const gchar *stem)
+{
+  ShaderClassData *data = g_new0 (ShaderClassData, 1);
+  gchar           *contents = NULL;
+  gsize            length   = 0;
+  GError          *error    = NULL;
+  SlMetadata      *md;
+  GString         *type_name;
+  gchar           *label;
+
+  data->path    = g_strdup (path);
+  data->op_name = g_strconcat ("shader:", stem, NULL);
+
+  type_name = g_string_new ("GeglShaderOp_");
+  for (const gchar *p = stem; *p; p++)
+    g_string_append_c (type_name, g_ascii_isalnum (*p) ? *p : '_');
+  data->type_name = g_string_free (type_name, FALSE);
+
+  if (! g_file_get_contents (path, &contents, &length, &error))
+    {
+      SlDiagnostics *diags = sl_diagnostics_new ();
+
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, path, 0, 0, "E-IO",
+                          _("cannot read shader file: %s"), error->message);
+      data->diagnostics = format_diagnostics (diags);
+      sl_diagnostics_free (diags);
+      g_clear_error (&error);
+    }
+  else
+    compile_file (data, contents, length);
+
+  md = sl_metadata_parse (contents, length);
+  data->title       = header_or (md, "title", stem);
+  data->description = header_or (md, "description", "");
+  if (sl_metadata_get (md, "author"))
+    {
+      gchar *d = g_strdup_printf ("%s%s(%s)", data->description,
+                                  data->description[0] ? " " : "",
+                                  sl_metadata_get (md, "author"));
+
+      g_free (data->description);
+      data->description = d;
+    }
+  data->categories  = clean_categories (sl_metadata_get (md, "categories"));
+  data->menu_path   = header_or (md, "menu", "<Image>/Filters/Shaders");
+  label             = g_strconcat (data->title, "...", NULL);
+  data->menu_label  = header_or (md, "label", label);
+  data->license     = header_or (md, "license", "");
+  data->gpl         = strstr (data->license, "GPL") &&
+                      ! strstr (data->license, "LGPL");
+  data->linear      = sl_metadata_get (md, "colorspace") &&
+                      ascii_contains_ci (sl_metadata_get (md, "colorspace"),
+                                         "linear");
+  g_free (label);
+
+  plan_inputs (data);
+  plan_properties (data);
+
+  /* class_init needs the doc comments again for labels and ranges. */
+  data->metadata = md;
+  g_free (contents);
+  return data;
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties                                                          */
+/* ------------------------------------------------------------------ */
+
+static const gchar *
+tr (const gchar *text)
+{
+  return (text && text[0]) ? g_dgettext (GETTEXT_PACKAGE, text) : text;
+}
+
+typedef struct
+{
+  const gchar *label;
+  const gchar *blurb;
+  gboolean     has_min, has_max, has_step;
+  gdouble      min, max, step;
+  gint         n_default;
+  gdouble      def[16];
+} ParamUi;
+
+/* Merges the dialects; later ones override earlier ones. */
+static void
+param_ui (ShaderClassData *data,
+          const SlParam   *param,
+          ParamUi         *ui)
+{
+  const SlParamDoc *doc = sl_metadata_find_param (data->metadata,
+                                                  param->name);
+  const gchar      *s;
+  gdouble           v;
+  gint              n = param->rows * param->columns;
+
+  memset (ui, 0, sizeof *ui);
+  ui->label = param->name;
+
+  if (param->default_value)
+    {
+      ui->n_default = MIN (n, 16);
+      for (gint i = 0; i < ui->n_default; i++)
+        ui->def[i] = param->default_value[i];
+    }
+  if (doc)
+    {
+      if (doc->label)
+        ui->label = doc->label;
+      if (doc->summary)
+        ui->blurb = doc->summary;
+      if (doc->has_min)
+        ui->has_min = TRUE, ui->min = doc->min;
+      if (doc->has_max)
+        ui->has_max = TRUE, ui->max = doc->max;
+      if (doc->has_step)
+        ui->has_step = TRUE, ui->step = doc->step;
+      if (doc->n_default > 0)
+        {
+          ui->n_default = MIN (doc->n_default, 16);
+          memcpy (ui->def, doc->default_value, sizeof (gdouble) * ui->n_default);
+        }
+    }
+
+  if ((s = annotation_string (param, "UIName")))
+    ui->label = s;
+  if ((s = annotation_string (param, "UIHelp")) ||
+      (s = annotation_string (param, "UIDescription")))
+    ui->blurb = s;
+  if (annotation_number (param, "UIMin", &v))
+    ui->has_min = TRUE, ui->min = v;
+  if (annotation_number (param, "UIMax", &v))
+    ui->has_max = TRUE, ui->max = v;
+  if (annotation_number (param, "UIStep", &v) && v > 0)
+    ui->has_step = TRUE, ui->step = v;
+
+  if ((s = annotation_string (param, "ui_label")))
+    ui->label = s;
+  if ((s = annotation_string (param, "ui_tooltip")))
+    ui->blurb = s;
+  if (annotation_number (param, "ui_min", &v))
+    ui->has_min = TRUE, ui->min = v;
+  if (annotation_number (param, "ui_max", &v))
+    ui->has_max = TRUE, ui->max = v;
+  if (annotation_number (param, "ui_step", &v) && v > 0)
+    ui->has_step = TRUE, ui->step = v;
+
+  if (ui->has_min && ui->has_max && ui->min > ui->max)
+    ui->has_min = ui->has_max = FALSE;
+}
+
+static gint
+digits_for (const ParamUi *ui)
+{
+  if (ui->has_step && ui->step > 0)
+    return CLAMP ((gint) ceil (-log10 (ui->step) - 1e-9), 0, 6);
+  return 3;
+}
+
+static GParamSpec *
+double_spec (const gchar   *name,
+             const gchar   *label,
+             const ParamUi *ui,
+             gdouble        def,
+             GParamFlags    flags)
+{
+  gdouble     lo = ui->has_min ? ui->min : -1e6;
+  gdouble     hi = ui->has_max ? ui->max : 1e6;
+  gdouble     ui_lo = ui->has_min ? ui->min : MIN (0.0, def);
+  gdouble     ui_hi = ui->has_max ? ui->max : MAX (1.0, def > 0 ? 2 * def : 1.0);
+  GParamSpec *pspec;
+
+  def   = CLAMP (def, lo, hi);
+  pspec = gegl_param_spec_double (name, tr (label), tr (ui->blurb), lo, hi,
+                                  def, ui_lo, ui_hi, 1.0, flags);
+  if (ui->has_step)
+    gegl_param_spec_double_set_steps (GEGL_PARAM_SPEC_DOUBLE (pspec),
+                                      ui->step, ui->step * 10);
+  else
+    gegl_param_spec_double_set_steps (GEGL_PARAM_SPEC_DOUBLE (pspec),
+                                      (ui_hi - ui_lo) / 100,
+                                      (ui_hi - ui_lo) / 10);
+  gegl_param_spec_double_set_digits (GEGL_PARAM_SPEC_DOUBLE (pspec),
+                                     digits_for (ui));
+  return pspec;
+}
+
+/* ui_items = "A\0B\0C\0" arrives with the escapes unexpanded. */
+static GType
+choice_type (ShaderClassData *data,
+             const PropDesc  *desc,
+             const gchar     *items)
+{
+  gchar      *name = g_strdup_printf ("%s_%s", data->type_name, desc->param);
+  GType       type = g_type_from_name (name);
+  gchar     **parts;
+  GEnumValue *values;
+  guint       n = 0;
+
+  if (type)
+    {
+      g_free (name);
+      return type;
+    }
+  parts  = g_strsplit (items, "\\0", -1);
+  values = g_new0 (GEnumValue, g_strv_length (parts) + 1);
+  for (guint i = 0; parts[i]; i++)
+    {
+      GString *nick = g_string_new (NULL);
+
+      if (! parts[i][0])
+        continue;
+      for (const gchar *p = parts[i]; *p; p++)
+        if (g_ascii_isalnum (*p))
+          g_string_append_c (nick, g_ascii_tolower (*p));
+        else if (nick->len && nick->str[nick->len - 1] != '-')
+          g_string_append_c (nick, '-');
+      if (! nick->len)
+        g_string_printf (nick, "item-%u", i);
+      values[n].value      = (gint) i;
+      values[n].value_name = g_strdup (parts[i]);
+      values[n].value_nick = g_string_free (nick, FALSE);
+      n++;
+    }
+  g_strfreev (parts);
+  /* The module is resident: the type and its value table live on. */
+  type = g_enum_register_static (name, values);
+  g_free (name);
+  return type;
+}
+
+static void
+install_properties (GObjectClass    *object_class,
+                    ShaderClassData *data)
+{
+  GParamFlags  flags = G_PARAM_READWRITE | GEGL_PARAM_PAD_INPUT;
+  GHashTable  *taken = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                              g_free, NULL);
+  GParamSpec  *pspec;
+
+  static const gchar *const reserved[] =
+  { "error", "linear", "seed", "input", "aux", "aux2", "output", "name" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (reserved); i++)
+    g_hash_table_add (taken, g_strdup (reserved[i]));
+
+  pspec = g_param_spec_string ("error", _("Errors"),
+                               _("Diagnostics of the shader's compilation; "
+                                 "empty when it compiled"),
+                               data->diagnostics, flags);
+  gegl_param_spec_set_property_key (pspec, "error", "true");
+  g_object_class_install_property (object_class, data->prop_error, pspec);
+
+  pspec = g_param_spec_boolean ("linear", _("Linear light"),
+                                _("Give the shader linear RGBA instead of "
+                                  "perceptual R'G'B'A"),
+                                data->linear, flags);
+  g_object_class_install_property (object_class, data->prop_linear, pspec);
+
+  if (data->prop_seed)
+    {
+      pspec = gegl_param_spec_seed ("seed", _("Random seed"),
+                                    _("Seed handed to the shader"), flags);
+      g_object_class_install_property (object_class, data->prop_seed, pspec);
+    }
+
+  for (guint i = 0; i < data->props->len; i++)
+    {
+      PropDesc      *desc  = &g_array_index (data->props, PropDesc, i);
+      const SlParam *param = sl_program_find_param (data->program,
+                                                    desc->param);
+      ParamUi        ui;
+      gchar         *name  = property_name (desc->param, taken);
+
+      param_ui (data, param, &ui);
+
+      switch (desc->kind)
+        {
+        case PROP_KIND_DOUBLE:
+          pspec = double_spec (name, ui.label, &ui,
+                               ui.n_default ? ui.def[0] : 0.0, flags);
+          break;
+
+        case PROP_KIND_INT:
+          {
+            gint lo  = ui.has_min ? (gint) ui.min : -1000000;
+            gint hi  = ui.has_max ? (gint) ui.max : 1000000;
+            gint def = CLAMP (ui.n_default ? (gint) ui.def[0] : 0, lo, hi);
+
+            pspec = gegl_param_spec_int (name, tr (ui.label), tr (ui.blurb),
+                                         lo, hi, def,
+                                         ui.has_min ? lo : MIN (0, def),
+                                         ui.has_max ? hi : MAX (10, 2 * def),
+                                         1.0, flags);
+            gegl_param_spec_int_set_steps (GEGL_PARAM_SPEC_INT (pspec),
+                                           ui.has_step ? MAX (1, (gint) ui.step) : 1,
+                                           ui.has_step ? MAX (1, (gint) ui.step) * 10 : 5);
+          }
+          break;
+
+        case PROP_KIND_BOOL:
+          pspec = g_param_spec_boolean (name, tr (ui.label), tr (ui.blurb),
+                                        ui.n_default && ui.def[0] != 0,
+                                        flags);
+          break;
+
+        case PROP_KIND_CHOICE:
+          {
+            GType       type = choice_type (data, desc,
+                                            annotation_string (param, "ui_items"));
+            GEnumClass *klass = g_type_class_ref (type);
+            gint        def   = ui.n_default ? (gint) ui.def[0] : 0;
+
+            if (! g_enum_get_value (klass, def))
+              def = klass->n_values ? klass->values[0].value : 0;
+            pspec = gegl_param_spec_enum (name, tr (ui.label), tr (ui.blurb),
+                                          type, def, flags);
+            g_type_class_unref (klass);
+          }
+          break;
+
+        case PROP_KIND_COLOR:
+          {
+            gchar r[G_ASCII_DTOSTR_BUF_SIZE], g[G_ASCII_DTOSTR_BUF_SIZE];
+            gchar b[G_ASCII_DTOSTR_BUF_SIZE], a[G_ASCII_DTOSTR_BUF_SIZE];
+            gchar *def;
+
+            g_ascii_dtostr (r, sizeof r, ui.n_default > 0 ? ui.def[0] : 0);
+            g_ascii_dtostr (g, sizeof g, ui.n_default > 1 ? ui.def[1] : 0);
+            g_ascii_dtostr (b, sizeof b, ui.n_default > 2 ? ui.def[2] : 0);
+            g_ascii_dtostr (a, sizeof a, ui.n_default > 3 ? ui.def[3] : 1);
+            def = g_strdup_printf ("rgba(%s, %s, %s, %s)", r, g, b, a);
+            pspec = gegl_param_spec_color_from_string (name, tr (ui.label),
+                                                       tr (ui.blurb), def,
+                                                       flags);
+            g_free (def);
+          }
+          break;
+
+        case PROP_KIND_VEC:
+          {
+            static const gchar *const axes[] = { "x", "y" };
+
+            for (guint c = 0; c < 2; c++)
+              {
+                gchar *cname  = g_strdup_printf ("%s-%s", name, axes[c]);
+                gchar *clabel = g_strdup_printf ("%s %s", tr (ui.label),
+                                                 c ? "Y" : "X");
+                ParamUi cu = ui;
+
+                /* Positions and sizes stay in the shader's normalised
+                 * units; GIMP scales "relative" units to the image. */
+                if (desc->unit != VEC_PLAIN && ! cu.has_min)
+                  cu.has_min = TRUE, cu.min = desc->unit == VEC_POSITION ? -10 : 0;
+                if (desc->unit != VEC_PLAIN && ! cu.has_max)
+                  cu.has_max = TRUE, cu.max = 10;
+                pspec = double_spec (cname, clabel, &cu,
+                                     ui.n_default > (gint) c ? ui.def[c]
+                                     : ui.n_default ? ui.def[0] : 0.0,
+                                     flags);
+                if (desc->unit != VEC_PLAIN)
+                  {
+                    GeglParamSpecDouble *d = GEGL_PARAM_SPEC_DOUBLE (pspec);
+
+                    d->ui_minimum = 0.0;
+                    d->ui_maximum = 1.0;
+                    gegl_param_spec_set_property_key (pspec, "unit",
+                      desc->unit == VEC_POSITION ? "relative-coordinate"
+                                                 : "relative-distance");
+                    gegl_param_spec_set_property_key (pspec, "axis", axes[c]);
+                  }
+                g_object_class_install_property (object_class,
+                                                 desc->prop_id + c, pspec);
+                g_free (cname);
+                g_free (clabel);
+              }
+            pspec = NULL;
+          }
+          break;
+
+        default:
+          pspec = NULL;
+          break;
+        }
+
+      if (pspec)
+        g_object_class_install_property (object_class, desc->prop_id, pspec);
+      g_free (name);
+    }
+
+  g_hash_table_destroy (taken);
+}
+
+/* ------------------------------------------------------------------ */
+/* Instances                                                           */
+/* ------------------------------------------------------------------ */
+
+static void
+draw_clear (gpointer p)
+{
+  Draw *draw = p;
+
+  g_clear_pointer (&draw->binding, sl_binding_free);
+  g_clear_pointer (&draw->program, sl_program_unref);
+}
+
+static void
+draw_unref (Draw *draw)
+{
+  g_atomic_rc_box_release_full (draw, draw_clear);
+}
+
+struct Instance
+{
+  GMutex      mutex;
+  GValue     *values;       /* [n_props + 1], index = property id */
+  GByteArray *key;          /* what the cached draws were built for */
+  Draw       *draws[N_LEVELS];
+  gchar      *warned_for;   /* last runtime failure reported */
+};
+
+static void
+instance_free (gpointer p)
+{
+  Instance *inst = p;
+
+  for (gint i = 0; i < N_LEVELS; i++)
+    g_clear_pointer (&inst->draws[i], draw_unref);
+  if (inst->key)
+    g_byte_array_unref (inst->key);
+  g_free (inst->warned_for);
+  g_mutex_clear (&inst->mutex);
+  g_free (inst);
+}
+
+static void
+shader_instance_init (GTypeInstance *instance,
+                      gpointer       g_class)
+{
+  ShaderClassData *data = g_type_get_qdata (G_TYPE_FROM_CLASS (g_class),
+                                            instance_quark);
+  Instance        *inst = g_new0 (Instance, 1);
+
+  g_mutex_init (&inst->mutex);
+  inst->values = g_new0 (GValue, data->n_props + 1);
+  g_object_set_qdata_full (G_OBJECT (instance), instance_quark, inst,
+                           instance_free);
+}
+
+static GParamSpec *
+pspec_by_id (GObject *object,
+             guint    id)
+{
+  guint        n;
+  GParamSpec **specs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n);
+  GParamSpec  *found = NULL;
+
+  for (guint i = 0; i < n && ! found; i++)
+    if (specs[i]->param_id == id &&
+        specs[i]->owner_type == G_OBJECT_TYPE (object))
+      found = specs[i];
+  g_free (specs);
+  return found;
+}
+
+/* Values live in a lazily filled array so that unset properties read as
+ * their spec's default. */
+static GValue *
+value_of (GObject *object,
+          guint    id)
+{
+  ShaderClassData *data = class_data_of (object);
+  Instance        *inst = instance_of (object);
+  GValue          *v;
+
+  if (! inst || id == 0 || id > data->n_props)
+    return NULL;
+  v = &inst->values[id];
+  if (! G_IS_VALUE (v))
+    {
+      GParamSpec *pspec = pspec_by_id (object, id);
+
+      if (! pspec)
+        return NULL;
+      g_value_init (v, G_PARAM_SPEC_VALUE_TYPE (pspec));
+      g_param_value_set_default (pspec, v);
+    }
+  return v;
+}
+
+static void
+shader_set_property (GObject      *object,
+                     guint         id,
+                     const GValue *value,
+                     GParamSpec   *pspec)
+{
+  Instance *inst = instance_of (object);
+  GValue   *v;
+
+  g_mutex_lock (&inst->mutex);
+  v = value_of (object, id);
+  if (v)
+    g_value_copy (value, v);
+  g_mutex_unlock (&inst->mutex);
+}
+
+static void
+shader_get_property (GObject    *object,
+                     guint       id,
+                     GValue     *value,
+                     GParamSpec *pspec)
+{
+  Instance *inst = instance_of (object);
+  GValue   *v;
+
+  g_mutex_lock (&inst->mutex);
+  v = value_of (object, id);
+  if (v)
+    g_value_copy (v, value);
+  g_mutex_unlock (&inst->mutex);
+}
+
+static void
+shader_finalize (GObject *object)
+{
+  GObjectClass *parent = g_type_class_peek_parent (G_OBJECT_GET_CLASS (object));
+
+  parent->finalize (object);
+}
+
+/* ------------------------------------------------------------------ */
+/* Drawing                                                             */
+/* ------------------------------------------------------------------ */
+
+static const gchar *
+pad_name (gint pad)
+{
+  static const gchar *const names[MAX_PADS] = { "input", "aux", "aux2" };
+
+  return names[pad];
+}
+
+/* A level-0 rectangle as the pixels of mip level @level cover it. */
+static GeglRectangle
+scale_rect (const GeglRectangle *r,
+            gint                 level)
+{
+  GeglRectangle s;
+  gint          x1, y1;
+
+  if (level <= 0)
+    return *r;
+  s.x = r->x >> level;
+  s.y = r->y >> level;
+  x1  = (r->x + r->width + (1 << level) - 1) >> level;
+  y1  = (r->y + r->height + (1 << level) - 1) >> level;
+  s.width  = x1 - s.x;
+  s.height = y1 - s.y;
+  return s;
+}
+
+/* The constant values of the current properties, as the shader reads
+ * them.  Also the cache key, with the extents and format appended. */
+typedef struct
+{
+  gchar  *name;
+  gint    n;
+  gfloat  v[4];
+} Const;
+
+static GArray *
+current_constants (GeglOperation *operation,
+                   const Babl    *format)
+{
+  ShaderClassData *data = class_data_of (operation);
+  Instance        *inst = instance_of (operation);
+  GArray          *out  = g_array_new (FALSE, TRUE, sizeof (Const));
+
+  g_mutex_lock (&inst->mutex);
+  for (guint i = 0; i < data->props->len; i++)
+    {
+      PropDesc *desc = &g_array_index (data->props, PropDesc, i);
+      Const     c    = { desc->param, 1, { 0 } };
+      GValue   *v    = value_of (G_OBJECT (operation), desc->prop_id);
+
+      if (! v)
+        continue;
+      switch (desc->kind)
+        {
+        case PROP_KIND_DOUBLE:
+          c.v[0] = (gfloat) g_value_get_double (v);
+          break;
+        case PROP_KIND_INT:
+          c.v[0] = (gfloat) g_value_get_int (v);
+          break;
+        case PROP_KIND_CHOICE:
+          c.v[0] = (gfloat) g_value_get_enum (v);
+          break;
+        case PROP_KIND_BOOL:
+          c.v[0] = g_value_get_boolean (v) ? 1.0f : 0.0f;
+          break;
+        case PROP_KIND_VEC:
+          c.n    = 2;
+          c.v[0] = (gfloat) g_value_get_double (v);
+          v = value_of (G_OBJECT (operation), desc->prop_id + 1);
+          c.v[1] = v ? (gfloat) g_value_get_double (v) : 0.0f;
+          break;
+        case PROP_KIND_COLOR:
+          {
+            GeglColor *color = g_value_get_object (v);
+
+            c.n = desc->n_components;
+            c.v[3] = 1.0f;
+            if (color)
+              gegl_color_get_pixel (color, format, c.v);
+          }
+          break;
+        default:
+          continue;
+        }
+      g_array_append_val (out, c);
+    }
+  g_mutex_unlock (&inst->mutex);
+  return out;
+}
+
+static gint
+current_seed (GeglOperation *operation)
+{
+  ShaderClassData *data = class_data_of (operation);
+  Instance        *inst = instance_of (operation);
+  gint             seed = 0;
+  GValue          *v;
+
+  if (! data->prop_seed)
+    return 0;
+  g_mutex_lock (&inst->mutex);
+  v = value_of (G_OBJECT (operation), data->prop_seed);
+  if (v)
+    seed = g_value_get_int (v);
+  g_mutex_unlock (&inst->mutex);
+  return seed;
+}
+
+static gboolean
+current_linear (GeglOperation *operation)
+{
+  ShaderClassData *data = class_data_of (operation);
+  Instance        *inst = instance_of (operation);
+  gboolean         linear;
+  GValue          *v;
+
+  g_mutex_lock (&inst->mutex);
+  v = value_of (G_OBJECT (operation), data->prop_linear);
+  linear = v ? g_value_get_boolean (v) : data->linear;
+  g_mutex_unlock (&inst->mutex);
+  return linear;
+}
+
+static const Babl *
+working_format (GeglOperation *operation)
+{
+  const Babl *space = gegl_operation_get_source_space (operation, "input");
+
+  return babl_format_with_space (current_linear (operation)
+                                 ? "RGBA float" : "R'G'B'A float", space);
+}
+
+static GeglRectangle
+pad_bbox (GeglOperation *operation,
+          gint           pad)
+{
+  GeglRectangle *r = gegl_operation_source_get_bounding_box (operation,
+                                                              pad_name (pad));
+  GeglRectangle  empty = { 0, 0, 0, 0 };
+
+  if (! r || gegl_rectangle_is_infinite_plane (r))
+    return empty;
+  return *r;
+}
+
+static Draw *
+build_draw (ShaderClassData     *data,
+            GArray              *constants,
+            gint                 seed,
+            const GeglRectangle  bboxes[MAX_PADS],
+            gint                 level,
+            SlDiagnostics       *diags)
+{
+  Draw     *draw = g_atomic_rc_box_new0 (Draw);
+  gboolean  ok   = TRUE;
+
+  draw->program  = sl_program_ref (data->program);
+  draw->level    = level;
+  draw->viewport = scale_rect (&bboxes[0], level);
+  for (gint pad = 0; pad < MAX_PADS; pad++)
+    {
+      GeglRectangle r = pad == 0 || bboxes[pad].width <= 0
+                        ? bboxes[0] : bboxes[pad];
+
+      draw->aux_rect[pad] = scale_rect (&r, level);
+      sl_texture_init_2d (&draw->placeholder[pad],
+                          MAX (draw->aux_rect[pad].width, 1),
+                          MAX (draw->aux_rect[pad].height, 1), 4,
+                          draw->placeholder_texel);
+      draw->placeholder[pad].window_width  = 1;
+      draw->placeholder[pad].window_height = 1;
+    }
+
+  draw->binding = sl_binding_new (data->program);
+  sl_binding_set_viewport (draw->binding, draw->viewport.width,
+                           draw->viewport.height);
+
+  for (gint i = 0; i < sl_program_get_n_samplers (data->program); i++)
+    {
+      const SlSamplerInfo *info = sl_program_get_sampler (data->program, i);
+      gint                 pad  = 0;
+
+      if (! info || info->slot < 0 || info->slot >= SL_MAX_SLOTS)
+        continue;
+      for (gint p = 0; p < data->n_pads; p++)
+        if (data->pad_slot[p] == info->slot)
+          pad = p;
+      sl_binding_set_texture (draw->binding, info->slot,
+                              &draw->placeholder[pad]);
+    }
+
+  for (guint i = 0; ok && i < constants->len; i++)
+    {
+      Const *c = &g_array_index (constants, Const, i);
+
+      ok = sl_binding_set_param (draw->binding, c->name, c->v, c->n, diags);
+    }
+
+  for (guint i = 0; ok && i < data->hosts->len; i++)
+    {
+      HostDesc *h = &g_array_index (data->hosts, HostDesc, i);
+      gfloat    v[2];
+
+      switch (h->kind)
+        {
+        case HOST_SIZE:
+          v[0] = (gfloat) draw->viewport.width;
+          v[1] = (gfloat) draw->viewport.height;
+          break;
+        case HOST_PIXEL_SIZE:
+          v[0] = 1.0f / (gfloat) draw->viewport.width;
+          v[1] = 1.0f / (gfloat) draw->viewport.height;
+          break;
+        case HOST_SEED:
+          v[0] = v[1] = (gfloat) seed;
+          break;
+        default:
+          continue;
+        }
+      ok = sl_binding_set_param (draw->binding, h->param, v, 2, diags);
+    }
+
+  if (ok)
+    ok = sl_binding_prepare (draw->binding, diags);
+
+  if (ok && sl_diagnostics_error_count (diags) == 0)
+    {
+      draw->bounded = data->pad_slot[0] <= 0 &&
+                      sl_binding_get_sample_reach (draw->binding,
+                                                   &draw->reach_left,
+                                                   &draw->reach_top,
+                                                   &draw->reach_right,
+                                                   &draw->reach_bottom);
+      draw->reach_left   = CLAMP (draw->reach_left, 0, draw->viewport.width);
+      draw->reach_right  = CLAMP (draw->reach_right, 0, draw->viewport.width);
+      draw->reach_top    = CLAMP (draw->reach_top, 0, draw->viewport.height);
+      draw->reach_bottom = CLAMP (draw->reach_bottom, 0, draw->viewport.height);
+    }
+  else
+    g_clear_pointer (&draw->binding, sl_binding_free);
+
+  return draw;
+}
+
+/* The draw for the current properties and extents at @level, building it
+ * when needed.  NULL when the op passes its input through. */
+static Draw *
+acquire_draw (GeglOperation *operation,
+              gint           level)
+{
+  ShaderClassData *data = class_data_of (operation);
+  Instance        *inst = instance_of (operation);
+  const Babl      *format;
+  GArray          *constants;
+  GeglRectangle    bboxes[MAX_PADS];
+  GByteArray      *key;
+  gint             seed;
+  Draw            *draw = NULL;
+  gchar           *warning = NULL;
+
+  if (! data->program)
+    {
+      if (g_atomic_int_compare_and_exchange (&data->warned, 0, 1))
+        g_warning ("%s: %s", data->op_name, data->diagnostics);
+      return NULL;
+    }
+
+  level     = CLAMP (level, 0, N_LEVELS - 1);
+  format    = working_format (operation);
+  constants = current_constants (operation, format);
+  seed      = current_seed (operation);
+  for (gint pad = 0; pad < MAX_PADS; pad++)
+    bboxes[pad] = pad < data->n_pads ? pad_bbox (operation, pad)
+                                     : (GeglRectangle) { 0, 0, 0, 0 };
+  if (bboxes[0].width <= 0 || bboxes[0].height <= 0)
+    {
+      g_array_unref (constants);
+      return NULL;
+    }
+
+  key = g_byte_array_new ();
+  for (guint i = 0; i < constants->len; i++)
+    g_byte_array_append (key, (const guint8 *) g_array_index (constants, Const, i).v,
+                         sizeof (gfloat) * 4);
+  g_byte_array_append (key, (const guint8 *) &seed, sizeof seed);
+  g_byte_array_append (key, (const guint8 *) bboxes, sizeof bboxes);
+
+  g_mutex_lock (&inst->mutex);
+  if (! inst->key || inst->key->len != key->len ||
+      memcmp (inst->key->data, key->data, key->len) != 0)
+    {
+      for (gint i = 0; i < N_LEVELS; i++)
+        g_clear_pointer (&inst->draws[i], draw_unref);
+      if (inst->key)
+        g_byte_array_unref (inst->key);
+      inst->key = g_byte_array_ref (key);
+    }
+  if (! inst->draws[level])
+    {
+      SlDiagnostics *diags = sl_diagnostics_new ();
+      Draw          *built = build_draw (data, constants, seed, bboxes, level,
+                                         diags);
+
+      inst->draws[level] = built;
+      if (! built->binding)
+        {
+          gchar *text = format_diagnostics (diags);
+
+          if (! text[0])
+            {
+              g_free (text);
+              text = g_strdup (_("the shader could not be prepared"));
+            }
+          if (g_strcmp0 (text, inst->warned_for) != 0)
+            {
+              g_free (inst->warned_for);
+              inst->warned_for = g_strdup (text);
+              warning = g_strdup (text);
+            }
+          /* Shown in the dialog; no notify, which would invalidate the
+           * node from inside its own preparation. */
+          {
+            GValue *ev = value_of (G_OBJECT (operation), data->prop_error);
+
+            if (ev)
+              g_value_take_string (ev, text);
+            else
+              g_free (text);
+          }
+        }
+      sl_diagnostics_free (diags);
+    }
+  if (inst->draws[level]->binding)
+    draw = g_atomic_rc_box_acquire (inst->draws[level]);
+  g_mutex_unlock (&inst->mutex);
+
+  if (warning)
+    {
+      g_warning ("%s: %s", data->op_name, warning);
+      g_free (warning);
+    }
+  g_byte_array_unref (key);
+  g_array_unref (constants);
+  return draw;
+}
+
+static void
+shader_prepare (GeglOperation *operation)
+{
+  ShaderClassData *data   = class_data_of (operation);
+  const Babl      *format = working_format (operation);
+  Draw            *draw;
+
+  for (gint pad = 0; pad < data->n_pads; pad++)
+    gegl_operation_set_format (operation, pad_name (pad), format);
+  gegl_operation_set_format (operation, "output", format);
+
+  draw = acquire_draw (operation, 0);
+  if (draw)
+    draw_unref (draw);
+}
+
+static GeglRectangle
+shader_get_bounding_box (GeglOperation *operation)
+{
+  GeglRectangle *r = gegl_operation_source_get_bounding_box (operation,
+                                                              "input");
+  GeglRectangle  empty = { 0, 0, 0, 0 };
+
+  return r ? *r : empty;
+}
+
+static Draw *
+peek_draw (GeglOperation *operation)
+{
+  Instance *inst = instance_of (operation);
+  Draw     *draw = NULL;
+
+  g_mutex_lock (&inst->mutex);
+  if (inst->draws[0] && inst->draws[0]->binding)
+    draw = g_atomic_rc_box_acquire (inst->draws[0]);
+  g_mutex_unlock (&inst->mutex);
+  return draw;
+}
+
+static GeglRectangle
+shader_get_required_for_output (GeglOperation       *operation,
+                                const gchar         *input_pad,
+                                const GeglRectangle *roi)
+{
+  GeglRectangle  result;
+  Draw          *draw;
+
+  if (strcmp (input_pad, "input") != 0)
+    {
+      GeglRectangle *r = gegl_operation_source_get_bounding_box (operation,
+                                                                  input_pad);
+      return (r && ! gegl_rectangle_is_infinite_plane (r)) ? *r : *roi;
+    }
+
+  draw = peek_draw (operation);
+  if (! draw)
+    return *roi;
+  if (draw->bounded)
+    {
+      /* One texel for the second bilinear tap, one for the rounding of
+       * mip levels. */
+      result.x      = roi->x - draw->reach_left - 2;
+      result.y      = roi->y - draw->reach_top - 2;
+      result.width  = roi->width + draw->reach_left + draw->reach_right + 4;
+      result.height = roi->height + draw->reach_top + draw->reach_bottom + 4;
+      gegl_rectangle_intersect (&result, &result, &draw->viewport);
+    }
+  else
+    result = draw->viewport;
+  draw_unref (draw);
+  return result;
+}
+
+static GeglRectangle
+shader_get_invalidated_by_change (GeglOperation       *operation,
+                                  const gchar         *input_pad,
+                                  const GeglRectangle *region)
+{
+  GeglRectangle  result;
+  GeglRectangle  bbox = pad_bbox (operation, 0);
+  Draw          *draw;
+
+  if (strcmp (input_pad, "input") != 0)
+    return bbox;
+  draw = peek_draw (operation);
+  if (! draw)
+    return *region;
+  if (draw->bounded)
+    {
+      /* A pixel reads from left of itself to right of itself, so a change
+       * reaches the pixels that far to its right and left. */
+      result.x      = region->x - draw->reach_right - 2;
+      result.y      = region->y - draw->reach_bottom - 2;
+      result.width  = region->width + draw->reach_left + draw->reach_right + 4;
+      result.height = region->height + draw->reach_top + draw->reach_bottom + 4;
+      gegl_rectangle_intersect (&result, &result, &bbox);
+    }
+  else
+    result = bbox;
+  draw_unref (draw);
+  return result;
+}
+
+static GeglRectangle
+shader_get_cached_region (GeglOperation       *operation,
+                          const GeglRectangle *roi)
+{
+  Draw          *draw   = peek_draw (operation);
+  GeglRectangle  region = *roi;
+
+  /* A shader that may read anywhere renders in one go, so the whole
+   * input is fetched once rather than once per chunk. */
+  if (draw && ! draw->bounded)
+    region = draw->viewport;
+  if (draw)
+    draw_unref (draw);
+  return region;
+}
+
+typedef struct
+{
+  const Draw      *draw;
+  const SlTexture *textures[SL_MAX_SLOTS];
+  GeglRectangle    out_rect;     /* level coordinates */
+  gfloat          *out;
+  GMutex           lock;
+  gchar           *failure;
+} RenderJob;
+
+static void
+render_area (const GeglRectangle *area,
+             gpointer             user_data)
+{
+  RenderJob     *job     = user_data;
+  const Draw    *draw    = job->draw;
+  SlScratch     *scratch = sl_scratch_new ();
+  SlDiagnostics *diags   = sl_diagnostics_new ();
+  SlTarget       target;
+
+  target.row_stride = (gsize) job->out_rect.width * 4;
+  target.pixels     = job->out
+                      + (gsize) (area->y - job->out_rect.y) * target.row_stride
+                      + (gsize) (area->x - job->out_rect.x) * 4;
+
+  if (! sl_binding_render (draw->binding, scratch,
+                           area->x - draw->viewport.x,
+                           area->y - draw->viewport.y,
+                           area->width, area->height,
+                           job->textures, &target, 1, diags))
+    {
+      g_mutex_lock (&job->lock);
+      if (! job->failure)
+        job->failure = format_diagnostics (diags);
+      g_mutex_unlock (&job->lock);
+    }
+  sl_diagnostics_free (diags);
+  sl_scratch_free (scratch);
+}
+
+static gboolean
+render (GeglOperation       *operation,
+        GeglBuffer          *inputs[MAX_PADS],
+        GeglBuffer          *output,
+        const GeglRectangle *result,
+        gint                 level)
+{
+  ShaderClassData *data   = class_data_of (operation);
+  const Babl      *format = gegl_operation_get_format (operation, "output");
+  gdouble          scale  = 1.0 / (1 << CLAMP (level, 0, N_LEVELS - 1));
+  Draw            *draw   = acquire_draw (operation, level);
+  GeglRectangle    out_rect, render_rect, fetch;
+  gfloat          *pixels[MAX_PADS] = { NULL };
+  SlTexture        tex[MAX_PADS];
+  gfloat          *out;
+  RenderJob        job;
+
+  level    = CLAMP (level, 0, N_LEVELS - 1);
+  out_rect = scale_rect (result, level);
+
+  if (! draw || ! inputs[0] ||
+      ! gegl_rectangle_intersect (&render_rect, &out_rect, &draw->viewport))
+    {
+      if (inputs[0])
+        {
+          gfloat *buf = g_malloc_n ((gsize) out_rect.width * out_rect.height,
+                                    4 * sizeof (gfloat));
+
+          gegl_buffer_get (inputs[0], &out_rect, scale, format, buf,
+                           GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+          gegl_buffer_set (output, &out_rect, level, format, buf,
+                           GEGL_AUTO_ROWSTRIDE);
+          g_free (buf);
+        }
+      if (draw)
+        draw_unref (draw);
+      return TRUE;
+    }
+
+  if (draw->bounded)
+    {
+      fetch.x      = render_rect.x - draw->reach_left - 1;
+      fetch.y      = render_rect.y - draw->reach_top - 1;
+      fetch.width  = render_rect.width + draw->reach_left + draw->reach_right + 2;
+      fetch.height = render_rect.height + draw->reach_top + draw->reach_bottom + 2;
+      gegl_rectangle_intersect (&fetch, &fetch, &draw->viewport);
+    }
+  else
+    fetch = draw->viewport;
+
+  for (gint pad = 0; pad < data->n_pads; pad++)
+    {
+      GeglRectangle r   = pad == 0 ? fetch : draw->aux_rect[pad];
+      GeglBuffer   *buf = inputs[pad] ? inputs[pad] : inputs[0];
+
+      if (pad > 0 && ! inputs[pad])
+        r = draw->viewport;
+      pixels[pad] = g_try_malloc_n ((gsize) r.width * r.height,
+                                    4 * sizeof (gfloat));
+      if (! pixels[pad])
+        {
+          g_warning ("%s: out of memory for a %d×%d region", data->op_name,
+                     r.width, r.height);
+          for (gint i = 0; i < pad; i++)
+            g_free (pixels[i]);
+          draw_unref (draw);
+          return FALSE;
+        }
+      gegl_buffer_get (buf, &r, scale, format, pixels[pad],
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      if (pad == 0 || ! inputs[pad])
+        {
+          sl_texture_init_2d (&tex[pad], draw->viewport.width,
+                              draw->viewport.height, (gsize) r.width * 4,
+                              pixels[pad]);
+          tex[pad].window_x      = r.x - draw->viewport.x;
+          tex[pad].window_y      = r.y - draw->viewport.y;
+          tex[pad].window_width  = r.width;
+          tex[pad].window_height = r.height;
+        }
+      else
+        sl_texture_init_2d (&tex[pad], r.width, r.height, (gsize) r.width * 4,
+                            pixels[pad]);
+    }
+
+  out = g_malloc0_n ((gsize) out_rect.width * out_rect.height,
+                     4 * sizeof (gfloat));
+  /* Pre-filled with the input so discarded pixels keep it. */
+  for (gint y = render_rect.y; y < render_rect.y + render_rect.height; y++)
+    memcpy (out + ((gsize) (y - out_rect.y) * out_rect.width
+                   + (render_rect.x - out_rect.x)) * 4,
+            pixels[0] + ((gsize) (y - fetch.y) * fetch.width
+                         + (render_rect.x - fetch.x)) * 4,
+            (gsize) render_rect.width * 4 * sizeof (gfloat));
+
+  memset (&job, 0, sizeof job);
+  job.draw     = draw;
+  job.out_rect = out_rect;
+  job.out      = out;
+  g_mutex_init (&job.lock);
+  for (gint slot = 0; slot < SL_MAX_SLOTS; slot++)
+    job.textures[slot] = &tex[0];
+  for (gint pad = 1; pad < data->n_pads; pad++)
+    if (data->pad_slot[pad] >= 0)
+      job.textures[data->pad_slot[pad]] = &tex[pad];
+
+  gegl_parallel_distribute_area (&render_rect,
+                                 gegl_operation_get_pixels_per_thread (operation),
+                                 GEGL_SPLIT_STRATEGY_HORIZONTAL,
+                                 render_area, &job);
+
+  if (job.failure)
+    {
+      if (g_atomic_int_compare_and_exchange (&draw->runtime_warned, 0, 1))
+        g_warning ("%s: %s", data->op_name,
+                   job.failure[0] ? job.failure
+                                  : _("the shader hit an execution limit"));
+      g_free (job.failure);
+    }
+  g_mutex_clear (&job.lock);
+
+  gegl_buffer_set (output, &out_rect, level, format, out, GEGL_AUTO_ROWSTRIDE);
+
+  g_free (out);
+  for (gint pad = 0; pad < MAX_PADS; pad++)
+    g_free (pixels[pad]);
+  draw_unref (draw);
+  return TRUE;
+}
+
+static gboolean
+filter_process (GeglOperation       *operation,
+                GeglBuffer          *input,
+                GeglBuffer          *output,
+                const GeglRectangle *result,
+                gint                 level)
+{
+  GeglBuffer *inputs[MAX_PADS] = { input, NULL, NULL };
+
+  return render (operation, inputs, output, result, level);
+}
+
+static gboolean
+composer_process (GeglOperation       *operation,
+                  GeglBuffer          *input,
+                  GeglBuffer          *aux,
+                  GeglBuffer          *output,
+                  const GeglRectangle *result,
+                  gint                 level)
+{
+  GeglBuffer *inputs[MAX_PADS] = { input, aux, NULL };
+
+  return render (operation, inputs, output, result, level);
+}
+
+static gboolean
+composer3_process (GeglOperation       *operation,
+                   GeglBuffer          *input,
+                   GeglBuffer          *aux,
+                   GeglBuffer          *aux2,
+                   GeglBuffer          *output,
+                   const GeglRectangle *result,
+                   gint                 level)
+{
+  GeglBuffer *inputs[MAX_PADS] = { input, aux, aux2 };
+
+  return render (operation, inputs, output, result, level);
+}
+
+/* A shader that does not compile hands its input on untouched, without
+ * copying, as GEGL's own ops do for their identity settings. */
+static gboolean
+shader_operation_process (GeglOperation        *operation,
+                          GeglOperationContext *context,
+                          const gchar          *output_prop,
+                          const GeglRectangle  *result,
+                          gint                  level)
+{
+  ShaderClassData    *data   = class_data_of (operation);
+  GeglOperationClass *parent = g_type_class_peek_parent (GEGL_OPERATION_GET_CLASS (operation));
+
+  if (! data->program)
+    {
+      GObject *input = gegl_operation_context_get_object (context, "input");
+
+      if (input)
+        gegl_operation_context_take_object (context, "output",
+                                            g_object_ref (input));
+      return TRUE;
+    }
+  return parent->process (operation, context, output_prop, result, level);
+}
+
+/* ------------------------------------------------------------------ */
+/* Registration                                                        */
+/* ------------------------------------------------------------------ */
+
+static void
+shader_class_init (gpointer klass,
+                   gpointer class_data)
+{
+  ShaderClassData    *data            = class_data;
+  GObjectClass       *object_class    = G_OBJECT_CLASS (klass);
+  GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (klass);
+
+  object_class->set_property = shader_set_property;
+  object_class->get_property = shader_get_property;
+  object_class->finalize     = shader_finalize;
+
+  operation_class->prepare                   = shader_prepare;
+  operation_class->get_bounding_box          = shader_get_bounding_box;
+  operation_class->get_required_for_output   = shader_get_required_for_output;
+  operation_class->get_invalidated_by_change = shader_get_invalidated_by_change;
+  operation_class->get_cached_region         = shader_get_cached_region;
+  operation_class->process                   = shader_operation_process;
+  /* render() splits the work itself, after one shared fetch. */
+  operation_class->threaded                  = FALSE;
+  operation_class->want_in_place             = FALSE;
+
+  if (data->n_pads >= 3)
+    GEGL_OPERATION_COMPOSER3_CLASS (klass)->process = composer3_process;
+  else if (data->n_pads == 2)
+    GEGL_OPERATION_COMPOSER_CLASS (klass)->process = composer_process;
+  else
+    GEGL_OPERATION_FILTER_CLASS (klass)->process = filter_process;
+
+  install_properties (object_class, data);
+
+  gegl_operation_class_set_keys (operation_class,
+    "name",            data->op_name,
+    "title",           tr (data->title),
+    "categories",      data->categories,
+    "description",     tr (data->description),
+    "shader-license",  data->license,
+    /* GEGL hides ops whose "license" it does not know; only GPL ones
+     * need the key, so that non-GPL applications do not show them. */
+    "license",         data->gpl ? "GPL3+" : NULL,
+    "gimp:menu-path",  data->menu_path,
+    "gimp:menu-label", tr (data->menu_label),
+    "source",          data->path,
+    NULL);
+}
+
+static const gchar *const shader_extensions[] =
+{
+  ".hlsl", ".fx", ".asm", ".psh", ".ps", ".pso", ".cso", NULL
+};
+
+static gchar *
+shader_stem (const gchar *filename)
+{
+  for (gint i = 0; shader_extensions[i]; i++)
+    if (g_str_has_suffix (filename, shader_extensions[i]) &&
+        strlen (filename) > strlen (shader_extensions[i]))
+      return g_strndup (filename, strlen (filename)
+                                  - strlen (shader_extensions[i]));
+  return NULL;
+}
+
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const gchar *const *) a, *(const gchar *const *) b);
+}
+
+static GPtrArray *
+filter_dirs (void)
+{
+  GPtrArray          *dirs = g_ptr_array_new_with_free_func (g_free);
+  const gchar        *env  = g_getenv ("GEGL_SHADERS_PATH");
+  const gchar *const *sys  = g_get_system_data_dirs ();
+
+  if (env && env[0])
+    {
+      gchar **parts = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
+
+      for (gchar **p = parts; *p; p++)
+        if ((*p)[0])
+          g_ptr_array_add (dirs, g_strdup (*p));
+      g_strfreev (parts);
+    }
+  g_ptr_array_add (dirs, g_build_filename (g_get_user_data_dir (),
+                                           "gegl-shaders", "filters", NULL));
+  for (gint i = 0; sys[i]; i++)
+    g_ptr_array_add (dirs, g_build_filename (sys[i], "gegl-shaders",
+                                             "filters", NULL));
+  g_ptr_array_add (dirs, g_strdup (GEGL_SHADERS_FILTERSDIR));
+  return dirs;
+}
+
+guint
+gs_shader_ops_register (GTypeModule *module)
+{
+  GPtrArray  *dirs  = filter_dirs ();
+  GHashTable *stems = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                             g_free, NULL);
+  guint       count = 0;
+
+  if (! instance_quark)
+    instance_quark = g_quark_from_static_string ("gegl-shaders-op");
+  /* shader:run is the generic op. */
+  g_hash_table_add (stems, g_strdup ("run"));
+
+  for (guint d = 0; d < dirs->len; d++)
+    {
+      GDir        *dir = g_dir_open (g_ptr_array_index (dirs, d), 0, NULL);
+      GPtrArray   *names;
+      const gchar *name;
+
+      if (! dir)
+        continue;
+      names = g_ptr_array_new_with_free_func (g_free);
+      while ((name = g_dir_read_name (dir)))
+        g_ptr_array_add (names, g_strdup (name));
+      g_dir_close (dir);
+      g_ptr_array_sort (names, compare_strings);
+
+      for (guint i = 0; i < names->len; i++)
+        {
+          const gchar     *file = g_ptr_array_index (names, i);
+          gchar           *stem = shader_stem (file);
+          gchar           *path;
+          ShaderClassData *data;
+          GType            parent, type;
+          GTypeQuery       query;
+          GTypeInfo        info = { 0 };
+
+          if (! stem || file[0] == '.' || g_hash_table_contains (stems, stem))
+            {
+              g_free (stem);
+              continue;
+            }
+          path = g_build_filename (g_ptr_array_index (dirs, d), file, NULL);
+          if (! g_file_test (path, G_FILE_TEST_IS_REGULAR))
+            {
+              g_free (path);
+              g_free (stem);
+              continue;
+            }
+          g_hash_table_add (stems, stem);
+
+          data = known_classes ? g_hash_table_lookup (known_classes, path)
+                               : NULL;
+          if (! data)
+            {
+              data = load_shader (path, stem);
+              if (! known_classes)
+                known_classes = g_hash_table_new (g_str_hash, g_str_equal);
+              g_hash_table_insert (known_classes, data->path, data);
+            }
+          g_free (path);
+
+          parent = data->n_pads >= 3 ? GEGL_TYPE_OPERATION_COMPOSER3
+                 : data->n_pads == 2 ? GEGL_TYPE_OPERATION_COMPOSER
+                 : GEGL_TYPE_OPERATION_FILTER;
+          g_type_query (parent, &query);
+          info.class_size    = query.class_size;
+          info.class_init    = shader_class_init;
+          info.class_data    = data;
+          info.instance_size = query.instance_size;
+          info.instance_init = shader_instance_init;
+
+          type = g_type_module_register_type (module, parent, data->type_name,
+                                              &info, 0);
+          if (type)
+            {
+              g_type_set_qdata (type, instance_quark, data);
+              count++;
+            }
+        }
+      g_ptr_array_unref (names);
+    }
+
+  g_hash_table_destroy (stems);
+  g_ptr_array_unref (dirs);
+  return count;
+}

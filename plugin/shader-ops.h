@@ -1,0 +1,11 @@
+/* Registration of the per-file shader operations (shader-ops.c). */
+#ifndef GEGL_SHADERS_SHADER_OPS_H
+#define GEGL_SHADERS_SHADER_OPS_H
+
+#include <glib-object.h>
+
+/* Registers one operation shader:<stem> per shader file found in the
+ * filter folders; returns how many it registered. */
+guint gs_shader_ops_register (GTypeModule *module);
+
+#endif

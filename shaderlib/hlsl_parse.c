@@ -704,6 +704,54 @@ is_error (const Node *n)
   return n->type->kind == TY_ERROR;
 }
 
+static int
+flat_bases (const Type *t, BaseType *out, int max)
+{
+  int n = 0;
+  switch (t->kind)
+    {
+    case TY_NUM:
+      for (int i = 0; i < t->n_comp && n < max; i++)
+        out[n++] = t->base;
+      return n;
+    case TY_ARRAY:
+      for (int i = 0; i < t->len && n < max; i++)
+        n += flat_bases (t->elem, out + n, max - n);
+      return n;
+    case TY_STRUCT:
+      for (int i = 0; i < t->n_fields && n < max; i++)
+        n += flat_bases (t->fields[i].type, out + n, max - n);
+      return n;
+    default:
+      return 0;
+    }
+}
+
+static bool
+same_component_bases (const Type *a, const Type *b)
+{
+  if (a->n_comp > 256)
+    return true;
+  BaseType x[256], y[256];
+  int n = flat_bases (a, x, 256), m = flat_bases (b, y, 256);
+  return n == m && !memcmp (x, y, n * sizeof (BaseType));
+}
+
+/* An explicit cast that drops components on the way into or out of a
+ * matrix: the source matrix must be a single row or column, and a target
+ * matrix a single row (what the D3D compiler accepts). */
+static bool
+matrix_cast_ok (const Type *from, const Type *to)
+{
+  if (from->n_comp < to->n_comp)
+    return false;
+  if (from->kind == TY_NUM && from->cls == NUM_MATRIX && from->rows != 1 && from->cols != 1)
+    return false;
+  if (to->kind == TY_NUM && to->cls == NUM_MATRIX && to->rows != 1)
+    return false;
+  return true;
+}
+
 /* The conversion rules of HLSL, in one place.  Returns the converted
  * expression, or an error node after a diagnostic.  @explicit_cast allows
  * the conversions only a C-style cast may make. */
@@ -742,10 +790,17 @@ convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char *wha
         }
       else
         {
-          /* vector ↔ matrix: same size implicitly, smaller explicitly */
-          ok = tn == fn || (explicit_cast && tn < fn);
+          ok = tn == fn || (explicit_cast && matrix_cast_ok (from, to));
           truncates = tn < fn;
         }
+    }
+  else if (explicit_cast && ((from->kind == TY_NUM && from->cls == NUM_MATRIX
+                              && (to->kind == TY_STRUCT || to->kind == TY_ARRAY))
+                             || ((from->kind == TY_STRUCT || from->kind == TY_ARRAY)
+                                 && to->kind == TY_NUM && to->cls == NUM_MATRIX)))
+    {
+      ok = from->n_objects == 0 && (from->n_comp == to->n_comp || matrix_cast_ok (from, to));
+      truncates = from->n_comp > to->n_comp;
     }
   else if (explicit_cast && (from->kind == TY_STRUCT || from->kind == TY_ARRAY || from->kind == TY_NUM)
            && (to->kind == TY_STRUCT || to->kind == TY_ARRAY || to->kind == TY_NUM))
@@ -757,12 +812,12 @@ convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char *wha
       truncates = from->n_comp > to->n_comp;
     }
   else if (!explicit_cast && (from->kind == TY_STRUCT || from->kind == TY_ARRAY)
-           && from->kind == to->kind)
+           && (to->kind == TY_STRUCT || to->kind == TY_ARRAY))
     {
-      ok = from->n_comp == to->n_comp && from->n_objects == 0 && to->n_objects == 0;
+      /* Implicitly only between the same components of the same types. */
+      ok = from->n_comp == to->n_comp && from->n_objects == 0 && to->n_objects == 0
+           && same_component_bases (from, to);
     }
-  else if (from->kind == TY_NUM && from->n_comp == 1 && (to->kind == TY_STRUCT || to->kind == TY_ARRAY))
-    ok = to->n_objects == 0;
   else if ((from->kind == TY_SAMPLER && to->kind == TY_SAMPLER)
            || (from->kind == TY_TEXTURE && to->kind == TY_TEXTURE))
     ok = from->tex_dim == to->tex_dim || from->tex_dim == -1 || to->tex_dim == -1;
@@ -2489,9 +2544,42 @@ static Node *parse_statement (P *p);
 static void parse_typedef (P *p, bool global);
 
 static Node *
-parse_var_init (P *p, Var *v)
+parse_var_init (P *p, Var *v, bool unsized)
 {
   SlLoc loc = peek (p)->loc;
+  if (unsized && v->type->kind == TY_ARRAY)
+    {
+      /* float4 a[] = …: the initializer decides the outer length. */
+      Type *elem = v->type->elem;
+      Node *e;
+      int n;
+      if (is (p, "{"))
+        {
+          next (p);
+          e = parse_initializer_list (p, loc);
+          n = e->n_comps;
+        }
+      else
+        {
+          e = parse_assign (p);
+          if (is_error (e))
+            return NULL;
+          n = e->type->n_comp;
+        }
+      if (elem->n_comp <= 0 || n % elem->n_comp || n == 0)
+        {
+          error_at (p, loc, "initializer for '%s' has %d components, not a multiple of %d", v->name,
+                    n, elem->n_comp);
+          return NULL;
+        }
+      v->type = type_array (p, elem, n / elem->n_comp);
+      if (e->kind == N_INITLIST)
+        {
+          e->type = v->type;
+          return e;
+        }
+      return convert (p, e, v->type, loc, false, "initialization");
+    }
   if (is (p, "{"))
     {
       next (p);
@@ -2597,13 +2685,7 @@ parse_declarators (P *p, Type *base, unsigned mods, bool global)
         v->annotations = parse_annotations (p);
       if (accept (p, "="))
         {
-          v->init = parse_var_init (p, v);
-          if (unsized && v->init && v->init->kind == N_INITLIST && base->n_comp > 0)
-            {
-              int n = v->init->n_comps / base->n_comp;
-              v->type = type_array (p, t->elem, MAX (n, 1));
-              v->init->type = v->type;
-            }
+          v->init = parse_var_init (p, v, unsized);
         }
       else if (unsized)
         error_at (p, nt->loc, "array '%s' needs a size or an initializer", name);
@@ -3130,7 +3212,7 @@ parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
         Node *def = NULL;
         if (accept (p, "="))
           {
-            def = parse_var_init (p, v);
+            def = parse_var_init (p, v, false);
             any_default = true;
           }
         else if (any_default)

@@ -194,6 +194,12 @@ make_context (const char *command,
           "Exit status: 0 on success, 1 on compile, render or I/O errors, "
           "2 on usage errors."));
     }
+  else if (g_str_equal (command, "dis"))
+    {
+      g_option_context_set_summary (context,
+        _("Print the shader assembly or bytecode FILE as canonical assembly "
+          "text.\nExit status: 0 on success, 1 on errors, 2 on usage errors."));
+    }
   else
     {
       g_option_context_set_summary (context,
@@ -219,6 +225,7 @@ print_main_help (FILE *stream)
              "  run FILE         render FILE; probe pixels or write an image\n"
              "  apply FILTER FILE… -o DIR\n"
              "                   run a filter over many images (batch)\n"
+             "  dis FILE         print assembly or bytecode FILE as assembly\n"
              "  test FILE…       run the test cases embedded in shaders\n"
              "  help COMMAND     show the options of COMMAND\n"
              "\n"
@@ -250,7 +257,8 @@ print_command_help (const char *command,
       gs_apply_print_help (stream);
       return EXIT_OK;
     }
-  if (!g_str_equal (command, "check") && !g_str_equal (command, "run"))
+  if (!g_str_equal (command, "check") && !g_str_equal (command, "run")
+      && !g_str_equal (command, "dis"))
     {
       print_error (_("unknown command '%s'"), command);
       fprintf (stderr, _("Try '%s --help'.\n"), PROGRAM);
@@ -469,6 +477,46 @@ command_check (int    argc,
   if (program == NULL)
     return EXIT_ERROR;
   sl_program_unref (program);
+  return EXIT_OK;
+}
+
+/* Disassembly: shader assembly or bytecode back to canonical text. */
+static int
+command_dis (int    argc,
+             char **argv)
+{
+  Options          o = { 0 };
+  SlCompileOptions options = { 0 };
+  SlDiagnostics   *diags;
+  char            *source, *text;
+  gsize            length;
+  int              status;
+
+  status = parse_command_line ("dis", &o, argc, argv);
+  if (status >= 0)
+    {
+      options_clear (&o);
+      return status;
+    }
+  if (!read_source (o.file, &source, &length))
+    {
+      options_clear (&o);
+      return EXIT_ERROR;
+    }
+  options.source = source;
+  options.length = length;
+  options.filename = o.file;
+  options.language = SL_LANGUAGE_AUTO;
+  diags = sl_diagnostics_new ();
+  text = sl_disassemble (&options, diags);
+  print_diagnostics (diags);
+  sl_diagnostics_free (diags);
+  g_free (source);
+  options_clear (&o);
+  if (text == NULL)
+    return EXIT_ERROR;
+  fputs (text, stdout);
+  g_free (text);
   return EXIT_OK;
 }
 
@@ -1134,6 +1182,8 @@ main (int    argc,
     return command_check (argc - 1, argv + 1);
   if (g_str_equal (command, "run"))
     return command_run (argc - 1, argv + 1);
+  if (g_str_equal (command, "dis"))
+    return command_dis (argc - 1, argv + 1);
   if (g_str_equal (command, "test"))
     return command_test (argc - 1, argv + 1);
   if (g_str_equal (command, "apply"))

@@ -6,6 +6,8 @@
  * that sl_binding_render runs, span by span, over a rectangle. */
 #include "program.h"
 
+#include "d3d9.h"
+
 #include "hlsl_ast.h"
 #include "preprocess.h"
 #include "scalar_ops.h"
@@ -151,6 +153,23 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
     }
   SlLanguage lang = options->language == SL_LANGUAGE_AUTO
                       ? sl_detect_language (options->source, length) : options->language;
+  if (lang == SL_LANGUAGE_D3D9_ASM || lang == SL_LANGUAGE_D3D9_BYTECODE)
+    {
+      D9Shader *d9 = lang == SL_LANGUAGE_D3D9_ASM
+                       ? d9_assemble (options->source, length, filename, diags)
+                       : d9_decode ((const uint8_t *) options->source, length, filename, diags);
+      if (!d9)
+        goto out;
+      program = g_new0 (SlProgram, 1);
+      program->ref_count = 1;
+      program->language = lang;
+      sl_program_info_init (&program->info);
+      program->ir = d9_lower (d9, &program->info, diags);
+      d9_shader_free (d9);
+      if (!program->ir)
+        goto fail;
+      goto optimise;
+    }
   if (lang != SL_LANGUAGE_HLSL)
     {
       sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
@@ -227,6 +246,7 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
   if (!program)
     goto out;
 
+optimise:;
   bool validate = (options->flags & SL_COMPILE_VALIDATE) != 0;
 #ifdef SL_ALWAYS_VALIDATE
   validate = true;
@@ -253,6 +273,36 @@ out:
   sl_arena_free (arena);
   sl_diagnostics_free (own);
   return program;
+}
+
+char *
+sl_disassemble (const SlCompileOptions *options, SlDiagnostics *diags)
+{
+  const char *filename = options->filename ? options->filename : "<source>";
+  if (!options->source)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-API", "no source given");
+      return NULL;
+    }
+  size_t length = options->length == (size_t) -1 ? strlen (options->source) : options->length;
+  SlLanguage lang = options->language == SL_LANGUAGE_AUTO
+                      ? sl_detect_language (options->source, length) : options->language;
+  D9Shader *d9 = NULL;
+  if (lang == SL_LANGUAGE_D3D9_ASM)
+    d9 = d9_assemble (options->source, length, filename, diags);
+  else if (lang == SL_LANGUAGE_D3D9_BYTECODE)
+    d9 = d9_decode ((const uint8_t *) options->source, length, filename, diags);
+  else
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
+                          "cannot disassemble %s input", sl_language_name (lang));
+      return NULL;
+    }
+  if (!d9)
+    return NULL;
+  char *text = d9_print (d9);
+  d9_shader_free (d9);
+  return text;
 }
 
 SlProgram *

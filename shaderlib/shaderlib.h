@@ -123,6 +123,12 @@ SlProgram  *sl_compile        (const SlCompileOptions *options,
 SlProgram  *sl_program_ref    (SlProgram *program);
 void        sl_program_unref  (SlProgram *program);
 
+/* Prints a shader-assembly or bytecode input as canonical assembly text
+ * that sl_compile reads back to the same program.  NULL (with
+ * diagnostics) on error or for HLSL; g_free() the result. */
+char       *sl_disassemble    (const SlCompileOptions *options,
+                               SlDiagnostics          *diags);
+
 /* Detects the language of a source buffer from its content. */
 SlLanguage  sl_detect_language(const char *source, size_t length);
 const char *sl_language_name  (SlLanguage language);

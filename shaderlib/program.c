@@ -11,6 +11,7 @@
 #include "hlsl_ast.h"
 #include "preprocess.h"
 #include "scalar_ops.h"
+#include "sm4.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,13 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
         goto fail;
       goto optimise;
     }
+  if (lang == SL_LANGUAGE_SM4_ASM || lang == SL_LANGUAGE_DXBC)
+    {
+      program = sm4_compile_program (options->source, length, lang, filename, diags);
+      if (!program)
+        goto out;
+      goto optimise;
+    }
   if (lang != SL_LANGUAGE_HLSL)
     {
       sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
@@ -287,6 +295,8 @@ sl_disassemble (const SlCompileOptions *options, SlDiagnostics *diags)
   size_t length = options->length == (size_t) -1 ? strlen (options->source) : options->length;
   SlLanguage lang = options->language == SL_LANGUAGE_AUTO
                       ? sl_detect_language (options->source, length) : options->language;
+  if (lang == SL_LANGUAGE_SM4_ASM || lang == SL_LANGUAGE_DXBC)
+    return sl_sm4_disassemble (options->source, length, filename, diags);
   D9Shader *d9 = NULL;
   if (lang == SL_LANGUAGE_D3D9_ASM)
     d9 = d9_assemble (options->source, length, filename, diags);

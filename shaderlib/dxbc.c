@@ -382,7 +382,7 @@ read_rdef (Sm4Shader *sh, Blob b)
         }
       g_array_append_val (sh->cbuffers, cb);
     }
-  sh->has_reflection = true;
+  sh->has_reflection = sh->cbuffers->len || sh->bindings->len;
 }
 
 Sm4Shader *

@@ -1174,7 +1174,7 @@ parse_header (Sm4Shader *sh, const char *text, size_t length)
           c->size = MAX (c->size, (v->offset + v->size + 15) & ~15u);
         }
     }
-  sh->has_reflection = sh->cbuffers->len || sh->bindings->len || sh->inputs->len;
+  sh->has_reflection = sh->cbuffers->len || sh->bindings->len || sh->inputs->len || sh->outputs->len;
 }
 
 Sm4Shader *
@@ -1385,7 +1385,7 @@ var_type_name (const Sm4Var *v)
 static void
 print_header (GString *out, const Sm4Shader *sh)
 {
-  if (!sh->has_reflection)
+  if (!sh->cbuffers->len && !sh->bindings->len && !sh->inputs->len && !sh->outputs->len)
     return;
   g_string_append (out, "//\n// Buffer Definitions: \n//\n");
   for (guint i = 0; i < sh->cbuffers->len; i++)

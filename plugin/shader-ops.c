@@ -845,19 +845,19 @@ install_properties (GObjectClass    *object_class,
 
         case PROP_KIND_COLOR:
           {
-            gchar r[G_ASCII_DTOSTR_BUF_SIZE], g[G_ASCII_DTOSTR_BUF_SIZE];
-            gchar b[G_ASCII_DTOSTR_BUF_SIZE], a[G_ASCII_DTOSTR_BUF_SIZE];
-            gchar *def;
+            /* Shader defaults are in the working space; GEGL's colour
+             * strings would be read as linear. */
+            GeglColor *def   = gegl_color_new (NULL);
+            gfloat     px[4] = { 0, 0, 0, 1 };
 
-            g_ascii_dtostr (r, sizeof r, ui.n_default > 0 ? ui.def[0] : 0);
-            g_ascii_dtostr (g, sizeof g, ui.n_default > 1 ? ui.def[1] : 0);
-            g_ascii_dtostr (b, sizeof b, ui.n_default > 2 ? ui.def[2] : 0);
-            g_ascii_dtostr (a, sizeof a, ui.n_default > 3 ? ui.def[3] : 1);
-            def = g_strdup_printf ("rgba(%s, %s, %s, %s)", r, g, b, a);
-            pspec = gegl_param_spec_color_from_string (name, tr (ui.label),
-                                                       tr (ui.blurb), def,
-                                                       flags);
-            g_free (def);
+            for (gint c = 0; c < 4 && c < ui.n_default; c++)
+              px[c] = (gfloat) ui.def[c];
+            gegl_color_set_pixel (def, babl_format (data->linear
+                                                    ? "RGBA float"
+                                                    : "R'G'B'A float"), px);
+            pspec = gegl_param_spec_color (name, tr (ui.label),
+                                           tr (ui.blurb), def, flags);
+            g_object_unref (def);
           }
           break;
 
@@ -1161,7 +1161,7 @@ current_seed (GeglOperation *operation)
   g_mutex_lock (&inst->mutex);
   v = value_of (G_OBJECT (operation), data->prop_seed);
   if (v)
-    seed = g_value_get_int (v);
+    seed = (gint) g_value_get_uint (v);
   g_mutex_unlock (&inst->mutex);
   return seed;
 }

@@ -1,0 +1,3 @@
+// title: Broken
+sampler2D s0;
+float4 main (float2 uv : TEXCOORD0) : COLOR { return tex2D (s0, uv) +; }

@@ -431,20 +431,56 @@ lvalue_refs (L *l, Node *e)
   return out;
 }
 
+static BaseType
+base_of_kind (SlKind k)
+{
+  switch (k)
+    {
+    case SL_KIND_BOOL: return BT_BOOL;
+    case SL_KIND_INT: return BT_INT;
+    case SL_KIND_UINT: return BT_UINT;
+    default: return BT_FLOAT;
+    }
+}
+
 static void
 store (L *l, Node *lhs, RVal v)
 {
-  GArray *refs = lvalue_refs (l, lhs);
-  /* Reading the target of a cast lvalue: convert the value back. */
-  RVal val = v;
+  /* A cast lvalue assigns part of its operand: component i of the cast
+   * type lands on the same position (row and column for matrices) of the
+   * operand.  The value keeps the outermost cast's conversion only; inner
+   * casts change no values (as the D3D compiler does). */
   if (lhs->kind == N_CAST)
-    val = cast_rval (l, v, lhs->type, lhs->a->type);
+    {
+      const Type *outer = lhs->type, *inner = lhs->a->type;
+      RVal wide = rv_new (l, inner->n_comp);
+      for (int j = 0; j < wide.n; j++)
+        wide.c[j] = SL_IR_NONE;
+      for (int i = 0; i < v.n && i < outer->n_comp; i++)
+        {
+          int j = i;
+          if (outer->kind == TY_NUM && inner->kind == TY_NUM && outer->cls == NUM_MATRIX
+              && inner->cls == NUM_MATRIX)
+            j = (i / outer->cols) * inner->cols + i % outer->cols;
+          else if (outer->n_comp > inner->n_comp)
+            j = i - (outer->n_comp - inner->n_comp);   /* the trailing ones land */
+          if (j >= 0 && j < wide.n)
+            wide.c[j] = v.c[i];
+        }
+      store (l, lhs->a, wide);
+      return;
+    }
+  GArray *refs = lvalue_refs (l, lhs);
+  RVal val = v;
   for (guint i = 0; i < refs->len; i++)
     {
       LRef r = g_array_index (refs, LRef, i);
-      if (r.comp >= val.n)
+      if (r.comp >= val.n || val.c[r.comp] == SL_IR_NONE)
         continue;
       uint32_t src = val.c[r.comp];
+      SlKind sk = sl_ir_value (l->ir, src)->kind, dk = sl_ir_value (l->ir, r.ref)->kind;
+      if (sk != dk)
+        src = conv (l, src, base_of_kind (sk), base_of_kind (dk));
       if (r.cond != SL_IR_NONE)
         src = sl_ir_op3 (l->ir, SL_OP_SELECT, sl_ir_value (l->ir, r.ref)->kind, r.cond, src, r.ref);
       sl_ir_mov (l->ir, r.ref, src);

@@ -737,6 +737,17 @@ same_component_bases (const Type *a, const Type *b)
   return n == m && !memcmp (x, y, n * sizeof (BaseType));
 }
 
+/* Whether @a's component types start @b's. */
+static bool
+prefix_component_bases (const Type *a, const Type *b)
+{
+  if (a->n_comp > 256 || b->n_comp > 256)
+    return true;
+  BaseType x[256], y[256];
+  int n = flat_bases (a, x, 256), m = flat_bases (b, y, 256);
+  return n <= m && !memcmp (x, y, n * sizeof (BaseType));
+}
+
 /* An explicit cast that drops components on the way into or out of a
  * matrix: the source matrix must be a single row or column, and a target
  * matrix a single row (what the D3D compiler accepts). */
@@ -1083,9 +1094,16 @@ is_lvalue (P *p, Node *e, bool report)
     case N_MEMBER: case N_INDEX:
       return is_lvalue (p, e->a, report);
     case N_CAST:
-      /* (float4) x = … is accepted by HLSL when the types have the same size */
-      return e->a->type->kind == TY_NUM && e->a->type->n_comp == e->type->n_comp
-             && is_lvalue (p, e->a, report);
+      /* (float2) v = … assigns part of v; aggregates must keep their
+       * component types. */
+      if (e->a->type->n_objects
+          || (e->type->kind != TY_NUM && !prefix_component_bases (e->type, e->a->type)))
+        {
+          if (report)
+            error_at (p, e->loc, "cast of type '%s' cannot be assigned to", type_name (p, e->type));
+          return false;
+        }
+      return is_lvalue (p, e->a, report);
     default:
       if (report && !is_error (e))
         error_at (p, e->loc, "expression is not assignable");

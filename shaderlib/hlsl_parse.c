@@ -2161,12 +2161,12 @@ intrinsic_type (P *p, Node *call)
         BaseType b = common_base (x->base, y->base);
         if (b == BT_BOOL)
           b = BT_INT;
-        if (x->n_comp == 1 || y->n_comp == 1)
+        if (x->cls == NUM_SCALAR || y->cls == NUM_SCALAR)
           {
-            Type *other = x->n_comp == 1 ? y : x;
+            Type *other = x->cls == NUM_SCALAR ? y : x;
             Type *t = hlsl_type_num (p->arena, b, other->cls, other->rows, other->cols);
-            coerce (p, call, 0, x->n_comp == 1 ? hlsl_type_num (p->arena, b, NUM_SCALAR, 1, 1) : t);
-            coerce (p, call, 1, y->n_comp == 1 ? hlsl_type_num (p->arena, b, NUM_SCALAR, 1, 1) : t);
+            coerce (p, call, 0, x->cls == NUM_SCALAR ? hlsl_type_num (p->arena, b, NUM_SCALAR, 1, 1) : t);
+            coerce (p, call, 1, y->cls == NUM_SCALAR ? hlsl_type_num (p->arena, b, NUM_SCALAR, 1, 1) : t);
             return t;
           }
         /* vector·vector → scalar; vector·matrix → vector(cols);

@@ -1359,6 +1359,16 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
   call->args = SL_NEW_N (p->arena, Node *, args->len + 1);
   if (args->len > 0)   /* pdata is NULL while empty */
     memcpy (call->args, args->pdata, args->len * sizeof (Node *));
+  for (int i = 0; i < call->n_args; i++)
+    {
+      Node *arg = call->args[i];
+      if (arg->type->kind == TY_SAMPLER && arg->kind == N_VAR && arg->var->storage == STORE_STATIC)
+        {
+          /* A static sampler is never bound to anything. */
+          error_at (p, arg->loc, "cannot sample with static sampler '%s'", arg->var->name);
+          return error_node (p, loc);
+        }
+    }
   call->type = intrinsic_type (p, call);
   if (call->type->kind == TY_ERROR)
     return error_node (p, loc);
@@ -2636,6 +2646,32 @@ parse_var_init (P *p, Var *v, bool unsized)
   return convert (p, e, v->type, loc, false, "initialization");
 }
 
+static bool
+is_literal_expr (const Node *e)
+{
+  if (!e)
+    return true;
+  switch (e->kind)
+    {
+    case N_LIT:
+      return true;
+    case N_VAR:
+      return e->var->is_const && e->var->storage == STORE_STATIC;
+    case N_CALL: case N_ASSIGN: case N_INCDEC:
+      return false;
+    default:
+      break;
+    }
+  if (e->type && (e->type->kind == TY_SAMPLER || e->type->kind == TY_TEXTURE))
+    return false;
+  if (!is_literal_expr (e->a) || !is_literal_expr (e->b) || !is_literal_expr (e->c))
+    return false;
+  for (int i = 0; i < e->n_args; i++)
+    if (!is_literal_expr (e->args[i]))
+      return false;
+  return true;
+}
+
 /* register() reservations of a global: the register class must suit the
  * type (before SM4 numeric values live in 'c').  Overlaps are checked when
  * lowering, where it is known which variables are used. */
@@ -2704,10 +2740,14 @@ parse_declarators (P *p, Type *base, unsigned mods, bool global)
       if (accept (p, "="))
         {
           v->init = parse_var_init (p, v, unsized);
+          /* A uniform's initializer is its default value, stored in the
+           * shader: it may not read variables. */
+          if (v->init && v->storage == STORE_UNIFORM && !is_literal_expr (v->init))
+            error_at (p, v->init->loc, "the default value of '%s' must be a literal expression", name);
         }
       else if (unsized)
         error_at (p, nt->loc, "array '%s' needs a size or an initializer", name);
-      else if (v->is_const && v->storage != STORE_UNIFORM)
+      else if (v->is_const && v->storage == STORE_LOCAL)
         error_at (p, nt->loc, "const variable '%s' needs an initializer", name);
       declare_var (p, v);
       if (global)
@@ -2851,7 +2891,10 @@ condition (P *p, Node *c)
       return error_node (p, c->loc);
     }
   if (c->type->n_comp > 1)
-    warn_at (p, c->loc, "implicit truncation of vector type");
+    {
+      error_at (p, c->loc, "condition must have one component, not '%s'", type_name (p, c->type));
+      return error_node (p, c->loc);
+    }
   return convert (p, c, p->t_bool, c->loc, true, NULL);
 }
 

@@ -78,11 +78,12 @@ d9_find_op (const char *name, D9Version v, int n_operands)
       const D9OpInfo *o = &d9_ops[i];
       if (strcmp (o->name, name))
         continue;
-      bool in_range = v >= o->min && v <= o->max;
+      D9Version e = v == V10 ? V11 : v;
+      bool in_range = e >= o->min && e <= o->max;
       bool count_ok = n_operands < 0 || n_operands == o->n_dst + o->n_src;
       if (in_range && count_ok)
         return i;
-      if (best < 0 || (in_range && !(v >= d9_ops[best].min && v <= d9_ops[best].max)))
+      if (best < 0 || (in_range && !(e >= d9_ops[best].min && e <= d9_ops[best].max)))
         best = i;
     }
   return best;
@@ -783,9 +784,10 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
       return;
     }
   const D9OpInfo *oi = &d9_ops[id];
-  if (v < oi->min || v > oi->max)
+  D9Version ev = v == V10 ? V11 : v;
+  if (ev < oi->min || ev > oi->max)
     {
-      if (v < oi->min)
+      if (ev < oi->min)
         perr (p, mn, "%s needs %s or later (this is %s)", base_name, d9_version_name (oi->min),
               p->sh->version_name);
       else
@@ -1063,9 +1065,10 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
       const D9Insn *in = &g_array_index (sh->insns, D9Insn, i);
       const D9OpInfo *oi = &d9_ops[in->id];
       v.in = in;
-      if (ver < oi->min || ver > oi->max)
+      D9Version ev = ver == V10 ? V11 : ver;
+      if (ev < oi->min || ev > oi->max)
         {
-          if (ver < oi->min)
+          if (ev < oi->min)
             verr (&v, "%s needs %s or later (this is %s)", oi->name, d9_version_name (oi->min),
                   sh->version_name);
           else

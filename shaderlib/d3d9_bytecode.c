@@ -321,8 +321,9 @@ find_by_code (uint32_t code, uint32_t controls, D9Version v)
 {
   if (code == 66 && v >= V20)
     return controls & 1 ? D9_TEXLDP : controls & 2 ? D9_TEXLDB : D9_TEXLD;
+  D9Version e = v == V10 ? V11 : v;
   for (int i = 0; i < D9_N_OPS; i++)
-    if (d9_ops[i].code == code && v >= d9_ops[i].min && v <= d9_ops[i].max)
+    if (d9_ops[i].code == code && e >= d9_ops[i].min && e <= d9_ops[i].max)
       return i;
   for (int i = 0; i < D9_N_OPS; i++)
     if (d9_ops[i].code == code)

@@ -916,6 +916,8 @@ d9_lower (const D9Shader *sh, SlProgramInfo *info, SlDiagnostics *diags)
       const D9Insn *in = &g_array_index (sh->insns, D9Insn, i);
       if (in->id == D9_DEF || in->id == D9_DEFI || in->id == D9_DEFB)
         g_hash_table_insert (l.defs, key (in->dst.type, in->dst.index), (gpointer) in);
+      if (in->id == D9_DEF)
+        max_c = MAX (max_c, in->dst.index);
       if (in->id == D9_DCL && in->dst.type == D9_REG_SAMPLER && in->dst.index < SL_MAX_SLOTS)
         l.dcl_kind[in->dst.index] = in->tex_type;
       for (int k = 0; k < d9_ops[in->id].n_src; k++)
@@ -1019,6 +1021,13 @@ d9_lower (const D9Shader *sh, SlProgramInfo *info, SlDiagnostics *diags)
   /* Reflection: named constants from the CTAB first. */
   info->constants_size = (size_t) l.total;
   sl_program_info_reserve_constants (info, info->constants_size);
+  /* def'd registers also go into the buffer so that c#[aL] sees them. */
+  for (guint i = 0; i < sh->insns->len; i++)
+    {
+      const D9Insn *in = &g_array_index (sh->insns, D9Insn, i);
+      if (in->id == D9_DEF && 4 * in->dst.index + 3 < l.c_words)
+        memcpy (info->defaults + 4 * in->dst.index, in->lit, sizeof in->lit);
+    }
   bool named_c[8192] = { false }, named_s[SL_MAX_SLOTS] = { false };
   for (guint i = 0; i < sh->constants->len; i++)
     {

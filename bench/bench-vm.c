@@ -10,12 +10,14 @@
  * compared with the VM's, so a benchmark that computes the wrong thing
  * fails instead of reporting a fast number. */
 #include "shaderlib.h"
+#include "vm.h"
 
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BAND_ROWS 16
 
@@ -168,17 +170,29 @@ worker (gpointer data)
   return NULL;
 }
 
-/* Best wall time of @reps runs, in seconds. */
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Best wall time of @reps runs, in seconds; *cpu gets the process CPU
+ * time of that run divided by the thread count, which stays meaningful
+ * when other processes compete for the cores. */
 static double
 time_job (const Image *img, const SlBinding *binding, CKernel kernel, const float *params,
-          int n_threads, int reps)
+          int n_threads, int reps, double *cpu)
 {
   double best = 1e30;
+  *cpu = 1e30;
   for (int r = 0; r < reps; r++)
     {
       Job job = { img, binding, kernel, params, 0, (img->h + BAND_ROWS - 1) / BAND_ROWS };
       GThread *th[64];
       gint64 t0 = g_get_monotonic_time ();
+      double c0 = cpu_seconds ();
       for (int i = 1; i < n_threads; i++)
         th[i] = g_thread_new ("bench", worker, &job);
       worker (&job);
@@ -186,6 +200,7 @@ time_job (const Image *img, const SlBinding *binding, CKernel kernel, const floa
         g_thread_join (th[i]);
       double dt = (g_get_monotonic_time () - t0) / 1e6;
       best = MIN (best, dt);
+      *cpu = MIN (*cpu, (cpu_seconds () - c0) / n_threads);
     }
   return best;
 }
@@ -232,9 +247,10 @@ main (int argc, char **argv)
   const char *dir = argc > 1 ? argv[1] : BENCH_DIR;
   int size = argc > 2 ? atoi (argv[2]) : 4096;
   int reps = argc > 3 ? atoi (argv[3]) : 3;
+  const char *only = argc > 4 ? argv[4] : NULL;
   if (size < 16 || size > 16384 || reps < 1)
     {
-      fprintf (stderr, "usage: bench-vm [SHADER_DIR [SIZE [REPS]]]\n");
+      fprintf (stderr, "usage: bench-vm [SHADER_DIR [SIZE [REPS [SHADER]]]]\n");
       return 2;
     }
   size_t n = (size_t) size * size * 4;
@@ -265,25 +281,32 @@ main (int argc, char **argv)
     { "sample", "sample.hlsl", c_sample, sample_params, 2e-5f },
   };
 
-  printf ("%dx%d RGBA float, best of %d runs, Mpix/s\n", size, size, reps);
-  printf ("%-8s %7s %9s %9s %7s %10s\n", "shader", "threads", "VM", "scalar C", "ratio", "VM 2T/1T");
+  printf ("%dx%d RGBA float, best of %d runs, VM code: %s\n", size, size, reps,
+          sl_vm_level_name ());
+  printf ("Mpix/s from wall time; in brackets from CPU time per thread (robust\n"
+          "when other processes share the cores).  ratio = VM / scalar C.\n");
+  printf ("%-7s %3s %17s %17s %13s %8s\n", "shader", "thr", "VM", "scalar C", "ratio", "VM 2T/1T");
   double mpix = (double) size * size / 1e6;
   int status = 0;
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
+      if (only && strcmp (only, cases[c].name))
+        continue;
       SlBinding *b = load (dir, cases[c].file, size, size);
       Image img_vm = { size, size, in, out_vm }, img_c = { size, size, in, out_c };
       double vm1 = 0;
       for (int t = 1; t <= 2; t++)
         {
-          double tv = time_job (&img_vm, b, NULL, NULL, t, reps);
-          double tc = time_job (&img_c, NULL, cases[c].kernel, cases[c].params, t, reps);
+          double cv, cc;
+          double tv = time_job (&img_vm, b, NULL, NULL, t, reps, &cv);
+          double tc = time_job (&img_c, NULL, cases[c].kernel, cases[c].params, t, reps, &cc);
           double rv = mpix / tv, rc = mpix / tc;
           if (t == 1)
             vm1 = rv;
-          printf ("%-8s %7d %9.1f %9.1f %7.2f", cases[c].name, t, rv, rc, rv / rc);
+          printf ("%-7s %3d %7.1f (%7.1f) %7.1f (%7.1f) %5.2f (%5.2f)", cases[c].name, t,
+                  rv, mpix / cv, rc, mpix / cc, rv / rc, cc / cv);
           if (t == 2)
-            printf (" %10.2f", rv / vm1);
+            printf (" %8.2f", rv / vm1);
           printf ("\n");
           fflush (stdout);
         }

@@ -71,6 +71,8 @@ typedef struct
   gboolean  linear;
   int       depth;
   int       jobs;
+  /* dump only */
+  unsigned  compile_flags;
 } Options;
 
 static void
@@ -200,6 +202,14 @@ make_context (const char *command,
         _("Print the shader assembly or bytecode FILE as canonical assembly "
           "text.\nExit status: 0 on success, 1 on errors, 2 on usage errors."));
     }
+  else if (g_str_equal (command, "dump"))
+    {
+      g_option_context_set_summary (context,
+        _("Compile the pixel shader FILE and print its IR before and after "
+          "optimisation and the span program the VM runs.\n"
+          "Exit status: 0 when it compiles, 1 on errors, 2 on usage "
+          "errors."));
+    }
   else
     {
       g_option_context_set_summary (context,
@@ -222,6 +232,8 @@ print_main_help (FILE *stream)
              "\n"
              "Commands:\n"
              "  check FILE       compile FILE and print its diagnostics\n"
+             "  dump FILE        show the IR before and after optimisation and "
+             "the span program\n"
              "  run FILE         render FILE; probe pixels or write an image\n"
              "  apply FILTER FILE… -o DIR\n"
              "                   run a filter over many images (batch)\n"
@@ -258,7 +270,7 @@ print_command_help (const char *command,
       return EXIT_OK;
     }
   if (!g_str_equal (command, "check") && !g_str_equal (command, "run")
-      && !g_str_equal (command, "dis"))
+      && !g_str_equal (command, "dis") && !g_str_equal (command, "dump"))
     {
       print_error (_("unknown command '%s'"), command);
       fprintf (stderr, _("Try '%s --help'.\n"), PROGRAM);
@@ -446,7 +458,7 @@ compile_file (const char    *path,
   options.profile = o->profile;
   options.include_dirs = (const char *const *) o->include_dirs;
   options.defines = (const char *const *) o->defines;
-  options.flags = 0;
+  options.flags = o->compile_flags;
 
   diags = sl_diagnostics_new ();
   program = sl_compile (&options, diags);
@@ -517,6 +529,40 @@ command_dis (int    argc,
     return EXIT_ERROR;
   fputs (text, stdout);
   g_free (text);
+  return EXIT_OK;
+}
+
+/* Prints the three stages sl_program_dump() keeps, each under a header
+ * line, for reading what the optimiser did and for golden tests. */
+static int
+command_dump (int    argc,
+              char **argv)
+{
+  static const char *const titles[] = {
+    "IR before optimisation", "IR after optimisation", "span program"
+  };
+  Options    o = { 0 };
+  SlProgram *program;
+  int        status;
+
+  status = parse_command_line ("dump", &o, argc, argv);
+  if (status >= 0)
+    {
+      options_clear (&o);
+      return status;
+    }
+  o.compile_flags = SL_COMPILE_KEEP_DUMPS;
+  program = compile_file (o.file, &o);
+  options_clear (&o);
+  if (program == NULL)
+    return EXIT_ERROR;
+  for (int stage = 0; stage < 3; stage++)
+    {
+      char *text = sl_program_dump (program, stage);
+      printf ("%s;; %s\n%s", stage ? "\n" : "", titles[stage], text ? text : "");
+      g_free (text);
+    }
+  sl_program_unref (program);
   return EXIT_OK;
 }
 
@@ -1184,6 +1230,8 @@ main (int    argc,
     return command_run (argc - 1, argv + 1);
   if (g_str_equal (command, "dis"))
     return command_dis (argc - 1, argv + 1);
+  if (g_str_equal (command, "dump"))
+    return command_dump (argc - 1, argv + 1);
   if (g_str_equal (command, "test"))
     return command_test (argc - 1, argv + 1);
   if (g_str_equal (command, "apply"))

@@ -730,10 +730,6 @@ sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int wid
     }
   if (width <= 0 || height <= 0)
     return true;
-  const SlSpanProgram *sp = b->span;
-  SlVmState *st = &scratch->state;
-  sl_vm_state_reserve (st, sp);
-  sl_vm_load_constants (st, sp);
   SlVmEnv env = {
     .constants = b->constants,
     .n_constants = b->n_constants,
@@ -745,38 +741,8 @@ sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int wid
       env.textures[i] = textures && textures[i] ? textures[i] : b->textures[i];
       env.samplers[i] = &b->samplers[i];
     }
-  bool ok = true;
-  /* Spans cover aligned 2×2 quads: start on even coordinates. */
-  int x0 = x & ~1, y0 = y & ~1;
-  for (int sy = y0; sy < y + height; sy += 2)
-    for (int sx = x0; sx < x + width; sx += SL_SPAN_COLS)
-      {
-        if (!sl_vm_run_span (sp, st, &env, sx, sy))
-          ok = false;
-        for (int r = 0; r < 2; r++)
-          {
-            int py = sy + r;
-            if (py < y || py >= y + height)
-              continue;
-            for (int c = 0; c < SL_SPAN_COLS; c++)
-              {
-                int px = sx + c;
-                if (px < x || px >= x + width)
-                  continue;
-                int lane = r * SL_SPAN_COLS + c;
-                if (st->kill.u[lane])
-                  continue;
-                for (int t = 0; t < n_targets && t < 8; t++)
-                  {
-                    float *dst = targets[t].pixels + (size_t) (py - y) * targets[t].row_stride
-                                 + (size_t) (px - x) * 4;
-                    for (int k = 0; k < 4; k++)
-                      if (sp->writes_output[t][k])
-                        dst[k] = st->out[t][k].f[lane];
-                  }
-              }
-          }
-      }
+  bool ok = sl_vm_render (b->span, &scratch->state, &env, x, y, width, height,
+                          targets, n_targets);
   if (!ok)
     sl_diagnostics_add (diags, SL_SEVERITY_WARNING, "<render>", 0, 0, "W-LOOP",
                         "a loop reached the iteration cap of %d and was stopped", SL_HLSL_LOOP_CAP);

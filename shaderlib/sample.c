@@ -15,7 +15,9 @@
 #include "scalar_ops.h"
 
 #include <math.h>
+#include <string.h>
 
+#if SL_VM_LEVEL == 0
 void
 sl_sampler_state_init_default (SlSamplerState *s)
 {
@@ -45,6 +47,7 @@ sl_texture_init_2d (SlTexture *t, int width, int height, size_t row_stride,
     .texels = texels,
   };
 }
+#endif
 
 /* Maps texel index i of a dimension of n texels by the address mode;
  * returns -1 for "border". */
@@ -304,8 +307,179 @@ cube_face (float x, float y, float z, float *u, float *v)
   return face;
 }
 
+/* ---- the vectorised 2D path ----------------------------------------- */
+
+/* Texel offsets (in floats from the level's texel pointer) of one corner of
+ * every lane's footprint; -1 marks a border texel. */
+typedef ptrdiff_t Offsets[SL_SPAN];
+typedef float Quad4[4][SL_SPAN];
+
+/* Maps the texel indices of one axis through the address mode and the
+ * window; out-of-range indices become -1 for a border sampler. */
+static void
+address_span (int32_t *idx, int n, int lo, int hi, SlAddressMode mode)
+{
+  if (mode == SL_ADDRESS_CLAMP)
+    {
+      /* The window lies inside [0, n), so one clamp does both. */
+      for (int i = 0; i < SL_SPAN; i++)
+        idx[i] = idx[i] < lo ? lo : (idx[i] > hi ? hi : idx[i]);
+      return;
+    }
+  for (int i = 0; i < SL_SPAN; i++)
+    {
+      int a = address (idx[i], n, mode);
+      idx[i] = a < 0 ? -1 : (a < lo ? lo : (a > hi ? hi : a));
+    }
+}
+
+/* Copies the texels at @off into structure-of-arrays form.  Rows whose
+ * texels are consecutive in memory (the usual case: neighbouring pixels
+ * read neighbouring texels) are deinterleaved with plain loads. */
+static void
+gather (const float *base, const ptrdiff_t *off, const float border[4], Quad4 t)
+{
+  for (int r = 0; r < 2; r++)
+    {
+      const ptrdiff_t *o = off + r * SL_SPAN_COLS;
+      ptrdiff_t miss = 0;
+      for (int c = 0; c < SL_SPAN_COLS; c++)
+        miss |= o[c] - (o[0] + 4 * c);
+      if (!miss && o[0] >= 0)
+        {
+          const float *p = base + o[0];
+          for (int c = 0; c < SL_SPAN_COLS; c++)
+            {
+              t[0][r * SL_SPAN_COLS + c] = p[4 * c + 0];
+              t[1][r * SL_SPAN_COLS + c] = p[4 * c + 1];
+              t[2][r * SL_SPAN_COLS + c] = p[4 * c + 2];
+              t[3][r * SL_SPAN_COLS + c] = p[4 * c + 3];
+            }
+          continue;
+        }
+      for (int c = 0; c < SL_SPAN_COLS; c++)
+        {
+          int i = r * SL_SPAN_COLS + c;
+          const float *p = o[c] >= 0 ? base + o[c] : border;
+          for (int k = 0; k < 4; k++)
+            t[k][i] = p[k];
+        }
+    }
+}
+
+static inline void
+corner_offsets (Offsets off, const int32_t *xi, const int32_t *yi, const LevelView *v)
+{
+  for (int i = 0; i < SL_SPAN; i++)
+    off[i] = (xi[i] < 0 || yi[i] < 0) ? -1
+             : (ptrdiff_t) (yi[i] - v->wy0) * (ptrdiff_t) v->lv->row_stride
+               + (ptrdiff_t) (xi[i] - v->wx0) * 4;
+}
+
+/* Point or bilinear reads of level 0 of a 2D texture for the whole span,
+ * with the same arithmetic as fetch_level() (texel-centre snapping,
+ * weights (1-fx)(1-fy), fx(1-fy), (1-fx)fy, fx fy accumulated in that
+ * order, zero weights skipped so that an exact hit copies the texel). */
+static void
+sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlSampleInfo *info,
+                const SlReg *cu, const SlReg *cv, SlReg *out[4])
+{
+  LevelView v;
+  level_view (&v, tex, ss, 0);
+  float fw = (float) v.w, fh = (float) v.h;
+  float du = (float) info->offset[0] / fw, dv = (float) info->offset[1] / fh;
+  alignas (64) int32_t x0[SL_SPAN], y0[SL_SPAN], x1[SL_SPAN], y1[SL_SPAN];
+  alignas (64) float fx[SL_SPAN], fy[SL_SPAN];
+  const float *base = v.lv->texels;
+  const float *border = ss->border_color;
+
+  if (ss->mag_filter == SL_FILTER_POINT)
+    {
+      for (int i = 0; i < SL_SPAN; i++)
+        {
+          x0[i] = (int32_t) floorf (safe_coord ((cu->f[i] + du) * fw));
+          y0[i] = (int32_t) floorf (safe_coord ((cv->f[i] + dv) * fh));
+        }
+      address_span (x0, v.w, v.wx0, v.wx1, ss->address_u);
+      address_span (y0, v.h, v.wy0, v.wy1, ss->address_v);
+      alignas (64) Offsets off;
+      alignas (64) Quad4 t;
+      corner_offsets (off, x0, y0, &v);
+      gather (base, off, border, t);
+      for (int k = 0; k < 4; k++)
+        memcpy (out[k]->f, t[k], sizeof t[k]);
+      return;
+    }
+
+  float ex = MAX (1.0f / 8192.0f, fw * (1.0f / 2097152.0f));
+  float ey = MAX (1.0f / 8192.0f, fh * (1.0f / 2097152.0f));
+  uint32_t any_frac = 0;
+  for (int i = 0; i < SL_SPAN; i++)
+    {
+      float tx = safe_coord ((cu->f[i] + du) * fw - 0.5f);
+      float ty = safe_coord ((cv->f[i] + dv) * fh - 0.5f);
+      float flx = floorf (tx), fly = floorf (ty);
+      float ax = tx - flx, ay = ty - fly;
+      int32_t ix = (int32_t) flx, iy = (int32_t) fly;
+      /* Snap fractions next to a texel centre (see the file comment). */
+      ix += ax > 1.0f - ex ? 1 : 0;
+      iy += ay > 1.0f - ey ? 1 : 0;
+      ax = (ax < ex || ax > 1.0f - ex) ? 0.0f : ax;
+      ay = (ay < ey || ay > 1.0f - ey) ? 0.0f : ay;
+      x0[i] = ix;
+      y0[i] = iy;
+      x1[i] = ix + 1;
+      y1[i] = iy + 1;
+      fx[i] = ax;
+      fy[i] = ay;
+      any_frac |= (ax != 0.0f) | (ay != 0.0f);
+    }
+  address_span (x0, v.w, v.wx0, v.wx1, ss->address_u);
+  address_span (y0, v.h, v.wy0, v.wy1, ss->address_v);
+
+  alignas (64) Offsets off;
+  alignas (64) Quad4 acc;
+  corner_offsets (off, x0, y0, &v);
+  gather (base, off, border, acc);
+  if (!any_frac)
+    {
+      /* Every lane sits on a texel centre (identity reads). */
+      for (int k = 0; k < 4; k++)
+        memcpy (out[k]->f, acc[k], sizeof acc[k]);
+      return;
+    }
+  address_span (x1, v.w, v.wx0, v.wx1, ss->address_u);
+  address_span (y1, v.h, v.wy0, v.wy1, ss->address_v);
+
+  alignas (64) Quad4 t;
+  alignas (64) float wgt[SL_SPAN];
+  for (int i = 0; i < SL_SPAN; i++)
+    {
+      wgt[i] = (1.0f - fx[i]) * (1.0f - fy[i]);
+      for (int k = 0; k < 4; k++)
+        acc[k][i] = wgt[i] * acc[k][i];
+    }
+  const int32_t *cx[3] = { x1, x0, x1 }, *cy[3] = { y0, y1, y1 };
+  for (int n = 0; n < 3; n++)
+    {
+      corner_offsets (off, cx[n], cy[n], &v);
+      gather (base, off, border, t);
+      for (int i = 0; i < SL_SPAN; i++)
+        {
+          float wx = n == 1 ? 1.0f - fx[i] : fx[i];
+          float wy = n == 0 ? 1.0f - fy[i] : fy[i];
+          wgt[i] = wx * wy;
+        }
+      for (int k = 0; k < 4; k++)
+        for (int i = 0; i < SL_SPAN; i++)
+          acc[k][i] = wgt[i] != 0.0f ? acc[k][i] + wgt[i] * t[k][i] : acc[k][i];
+    }
+  for (int k = 0; k < 4; k++)
+    memcpy (out[k]->f, acc[k], sizeof acc[k]);
+}
+
 void
-sl_sample_span (const SlTexture *tex, const SlSamplerState *ss,
+SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
                 const SlSampleInfo *info, const SlReg *const *src, int n_src,
                 SlReg *out[4])
 {
@@ -353,6 +527,11 @@ sl_sample_span (const SlTexture *tex, const SlSamplerState *ss,
 
   bool has_mips = tex->n_levels > 1 && ss->mip_filter != SL_FILTER_NONE;
   bool need_lod = has_mips || ss->min_filter != ss->mag_filter;
+  if (kind == SL_TEXTURE_2D && !need_lod && !ss->srgb && mode != SL_SAMPLE_COMPARE)
+    {
+      sample_2d_span (tex, ss, info, cu, cv, out);
+      return;
+    }
   LevelView base;
   level_view (&base, tex, ss, 0);
 

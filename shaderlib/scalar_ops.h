@@ -3,11 +3,29 @@
  * These helpers are the single definition of what an op computes: the VM
  * runs them in loops over spans (written branch-free where possible so the
  * loops vectorise) and the constant folder calls them once.  They must
- * never trap: integer division by zero and overflow have defined results. */
+ * never trap: integer division by zero and overflow have defined results.
+ *
+ * Arithmetic is IEEE float32 with one rounding per op (MAD rounds twice).
+ * exp2, log2, exp, log and pow are branch-free polynomial approximations
+ * rather than libm calls, so span loops over them vectorise.  Their
+ * maximum errors, measured against double-precision libm by
+ * tests/shaderlib/test-approx.c over every 37th float of the ranges below
+ * (measured / the bound that test enforces):
+ *   exp2  x in [-126, 128)                  1.15 / 1.5 ulp
+ *   exp   x in [-87, 88)                    1.21 / 1.5 ulp
+ *   log2  x > 0 (subnormals too)            2.38 / 2.5 ulp, or 2^-24
+ *                                           absolute where |result| < 1
+ *   log   x > 0                             2.07 / 2.5 ulp, same
+ *   pow   computed as exp2(b * log2 a), as GPUs do, so the error grows
+ *         with the magnitude of log2 of the result: 23 ulp measured for
+ *         results within 2^±20 / bound 2 + 1.25 |log2 result| ulp
+ * Special values follow C99: log2(0) = -inf, log2(-x) = NaN, exp2(-inf) =
+ * 0, pow(a, 0) = pow(1, b) = 1; pow of a negative base is NaN. */
 #ifndef SL_SCALAR_OPS_H
 #define SL_SCALAR_OPS_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -25,10 +43,10 @@ static inline float sl_scalar_SAT (float a) { return a > 0.0f ? (a < 1.0f ? a : 
 static inline float sl_scalar_RCP (float a) { return 1.0f / a; }
 static inline float sl_scalar_RSQ (float a) { return 1.0f / sqrtf (a); }
 static inline float sl_scalar_SQRT (float a) { return sqrtf (a); }
-static inline float sl_scalar_EXP2 (float a) { return exp2f (a); }
-static inline float sl_scalar_LOG2 (float a) { return log2f (a); }
-static inline float sl_scalar_EXP (float a) { return expf (a); }
-static inline float sl_scalar_LOG (float a) { return logf (a); }
+static inline float sl_scalar_EXP2 (float a);
+static inline float sl_scalar_LOG2 (float a);
+static inline float sl_scalar_EXP (float a);
+static inline float sl_scalar_LOG (float a);
 static inline float sl_scalar_FLOOR (float a) { return floorf (a); }
 static inline float sl_scalar_CEIL (float a) { return ceilf (a); }
 static inline float sl_scalar_TRUNC (float a) { return truncf (a); }
@@ -52,11 +70,11 @@ static inline float sl_scalar_MUL (float a, float b) { return a * b; }
 static inline float sl_scalar_DIV (float a, float b) { return a / b; }
 static inline float sl_scalar_MIN (float a, float b) { return b != b ? a : (a < b ? a : b); }
 static inline float sl_scalar_MAX (float a, float b) { return b != b ? a : (a > b ? a : b); }
-static inline float sl_scalar_POW (float a, float b) { return a < 0.0f ? NAN : powf (a, b); }
+static inline float sl_scalar_POW (float a, float b);
 static inline float sl_scalar_FMOD (float a, float b) { return fmodf (a, b); }
 static inline float sl_scalar_ATAN2 (float a, float b) { return atan2f (a, b); }
 static inline float sl_scalar_STEP (float a, float b) { return b >= a ? 1.0f : 0.0f; }
-static inline float sl_scalar_LDEXP (float a, float b) { return a * exp2f (b); }
+static inline float sl_scalar_LDEXP (float a, float b);
 static inline float sl_scalar_MAD (float a, float b, float c) { float p = a * b; return p + c; }
 
 static inline uint32_t sl_scalar_LT (float a, float b) { return a < b ? SL_TRUE : 0; }
@@ -160,6 +178,139 @@ static inline float sl_scalar_F16TOF32 (uint32_t h)
   if (e == 31)
     return sl_u2f (sign | 0x7f800000u | (m << 13));
   return sl_u2f (sign | ((e + 112) << 23) | (m << 13));
+}
+
+/* ---- vectorisable transcendentals ------------------------------------- */
+
+/* 2^n for integer n in [-151, 129] as a product of two normal powers, so
+ * subnormal and overflowing results round once more at most. */
+static inline float
+sl_approx_scale (float p, int32_t n)
+{
+  int32_t na = n / 2, nb = n - na;
+  return p * sl_u2f ((uint32_t) (na + 127) << 23) * sl_u2f ((uint32_t) (nb + 127) << 23);
+}
+
+/* Round to nearest integer for |x| < 2^22 without a rounding instruction
+ * (baseline x86-64 has none that vectorises). */
+static inline float
+sl_approx_rint (float x)
+{
+  return (x + 12582912.0f) - 12582912.0f;
+}
+
+static inline float
+sl_scalar_EXP2 (float a)
+{
+  float x = a == a ? (a < -151.0f ? -151.0f : (a > 129.0f ? 129.0f : a)) : 0.0f;
+  float n = sl_approx_rint (x);
+  float f = x - n;                              /* [-0.5, 0.5] */
+  /* Taylor series of 2^f = e^(f ln 2) to degree 7: truncation error
+   * below 2^-27 relative on this interval. */
+  float p = 1.5252733804059841e-05f;            /* (ln 2)^7 / 7! */
+  p = p * f + 1.5403530393381609e-04f;
+  p = p * f + 1.3333558146428443e-03f;
+  p = p * f + 9.6181291076284772e-03f;
+  p = p * f + 5.5504108664821580e-02f;
+  p = p * f + 2.4022650695910071e-01f;
+  p = p * f + 6.9314718055994531e-01f;
+  p = p * f + 1.0f;
+  float r = sl_approx_scale (p, (int32_t) n);
+  return a == a ? r : a;
+}
+
+static inline float
+sl_scalar_EXP (float a)
+{
+  float x = a == a ? (a < -105.0f ? -105.0f : (a > 90.0f ? 90.0f : a)) : 0.0f;
+  float n = sl_approx_rint (x * 1.4426950408889634f);
+  /* x - n ln 2 in two steps (Cody and Waite): the first constant has few
+   * bits so n times it is exact. */
+  float f = x - n * 0.693359375f;
+  f = f - n * -2.12194440e-4f;                  /* |f| <= 0.35 */
+  float p = 1.9841269841269841e-04f;            /* 1 / 7! */
+  p = p * f + 1.3888888888888889e-03f;
+  p = p * f + 8.3333333333333333e-03f;
+  p = p * f + 4.1666666666666667e-02f;
+  p = p * f + 1.6666666666666667e-01f;
+  p = p * f + 0.5f;
+  p = p * f + 1.0f;
+  p = p * f + 1.0f;
+  float r = sl_approx_scale (p, (int32_t) n);
+  return a == a ? r : a;
+}
+
+/* log2 of a positive normal x split as e + log2(m), m in [sqrt(1/2),
+ * sqrt(2)), with log2(m) = 2/ln2 * atanh(s), s = (m - 1)/(m + 1), whose
+ * odd series converges fast because |s| < 0.172.  Returns log2(m) and
+ * the exponent in *e. */
+static inline float
+sl_approx_log2_parts (float a, float *e)
+{
+  uint32_t u = sl_f2u (a);
+  /* Subnormals: scale by 2^23 first. */
+  bool sub = u < 0x00800000u;
+  u = sub ? sl_f2u (a * 8388608.0f) : u;
+  int32_t ex = (int32_t) (u >> 23) - 127 - (sub ? 23 : 0);
+  uint32_t mu = (u & 0x007fffffu) | 0x3f800000u;   /* [1, 2) */
+  bool big = mu > 0x3fb504f3u;                      /* > sqrt(2) */
+  float m = sl_u2f (big ? mu - 0x00800000u : mu);   /* halved when big */
+  ex += big ? 1 : 0;
+  float s = (m - 1.0f) / (m + 1.0f);
+  float z = s * s;
+  float p = 2.6230818379796207e-01f;    /* 2/(11 ln2) */
+  p = p * z + 3.2059889797532520e-01f;  /* 2/(9 ln2) */
+  p = p * z + 4.1219858311113240e-01f;  /* 2/(7 ln2) */
+  p = p * z + 5.7707801635558535e-01f;  /* 2/(5 ln2) */
+  p = p * z + 9.6179669392597555e-01f;  /* 2/(3 ln2) */
+  /* The leading 2/ln2 term in two parts keeps it exact to 2^-36. */
+  float lead = s * 2.8853900432586670f;
+  float tail = s * 3.8519261e-08f + s * z * p;
+  *e = (float) ex;
+  return lead + tail;
+}
+
+static inline float
+sl_scalar_LOG2 (float a)
+{
+  float e;
+  float lm = sl_approx_log2_parts (a, &e);
+  float r = e + lm;
+  r = a == 0.0f ? -INFINITY : r;
+  r = a < 0.0f ? NAN : r;
+  r = a == INFINITY ? a : r;
+  return a == a ? r : a;
+}
+
+static inline float
+sl_scalar_LOG (float a)
+{
+  float e;
+  float lm = sl_approx_log2_parts (a, &e);
+  /* e ln2 + log2(m) ln2, with ln 2 split so that e times the first part
+   * is exact. */
+  float r = e * 0.693359375f + (lm * 0.69314718055994531f + e * -2.12194440e-4f);
+  r = a == 0.0f ? -INFINITY : r;
+  r = a < 0.0f ? NAN : r;
+  r = a == INFINITY ? a : r;
+  return a == a ? r : a;
+}
+
+static inline float
+sl_scalar_POW (float a, float b)
+{
+  float r = sl_scalar_EXP2 (b * sl_scalar_LOG2 (a));
+  r = a < 0.0f ? NAN : r;
+  r = a == 1.0f ? 1.0f : r;
+  return b == 0.0f ? 1.0f : r;
+}
+
+static inline float
+sl_scalar_LDEXP (float a, float b)
+{
+  /* a * 2^b for integral b is exact while the result is representable;
+   * non-integral b rounds through exp2. */
+  return a * sl_scalar_EXP2 (b);
 }
 
 #endif

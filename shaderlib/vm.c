@@ -2,7 +2,16 @@
  *
  * One switch dispatches each span-program instruction; the body of every
  * table-driven op is a loop over the SL_SPAN lanes calling the op's scalar
- * helper, which the C compiler vectorises.  Divergent control flow uses lane
+ * helper, which the C compiler vectorises (the helpers are branch-free and
+ * the transcendental ones are polynomial approximations, see
+ * scalar_ops.h).  This file and sample.c are compiled once per x86-64
+ * level (SL_VM_LEVEL); the baseline copy also holds the dispatcher that
+ * picks the best level for the CPU at run time.
+ *
+ * Span width: SL_SPAN_COLS columns × 2 rows.  Measured with bench-vm on
+ * the three reference shaders: 16 columns loses 10–20% to dispatch,
+ * 64 columns gains nothing over 32 and doubles the register file, which
+ * then spills out of L1 on long shaders; 32 is the choice.  Divergent control flow uses lane
  * masks: cf (lanes enabled by the enclosing IFs), brk/cont (lanes that left
  * the current loop or iteration), ret (lanes that returned from the current
  * function) and kill (discarded lanes); exec is their combination.  Writes
@@ -11,6 +20,7 @@
 
 #include "scalar_ops.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct
@@ -41,38 +51,46 @@ any_lane (const SlReg *r)
   return acc != 0;
 }
 
+#if SL_VM_LEVEL == 0
 void
 sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog)
 {
-  if (state->n_regs < prog->n_regs)
-    {
-      g_free (state->regs);
-      state->regs = g_malloc_n (prog->n_regs, sizeof (SlReg));
-      state->n_regs = prog->n_regs;
-    }
   /* Each nesting level saves up to four masks. */
-  int need = 4 * (prog->max_depth + 1);
-  if (state->stack_size < need)
+  int need_stack = 4 * (prog->max_depth + 1);
+  if (state->n_iterations < prog->max_depth + 1)
     {
-      g_free (state->stack);
-      state->stack = g_malloc_n (need, sizeof (SlReg));
-      state->stack_size = need;
       g_free (state->iterations);
-      state->iterations = g_new (int32_t, prog->max_depth + 1);
+      state->n_iterations = prog->max_depth + 1;
+      state->iterations = g_new (int32_t, state->n_iterations);
     }
+  if (state->block && state->n_regs >= prog->n_regs && state->stack_size >= need_stack)
+    return;
+  uint32_t n_regs = MAX (state->n_regs, prog->n_regs);
+  int stack_size = MAX (state->stack_size, need_stack);
+  /* The vectorised loops assume registers on 64-byte boundaries, which
+   * malloc does not promise. */
+  size_t n = (size_t) n_regs + (size_t) stack_size + 8 * 4 + 1;
+  g_free (state->block);
+  state->block = g_malloc (n * sizeof (SlReg) + 63);
+  state->regs = (SlReg *) (((uintptr_t) state->block + 63) & ~(uintptr_t) 63);
+  state->n_regs = n_regs;
+  state->stack = state->regs + n_regs;
+  state->stack_size = stack_size;
+  state->out = (SlReg (*)[4]) (state->stack + stack_size);
+  state->kill = state->stack + stack_size + 32;
 }
 
 void
 sl_vm_state_clear (SlVmState *state)
 {
-  g_free (state->regs);
-  g_free (state->stack);
+  g_free (state->block);
   g_free (state->iterations);
   memset (state, 0, sizeof *state);
 }
+#endif
 
-void
-sl_vm_load_constants (SlVmState *state, const SlSpanProgram *prog)
+static void
+load_constants (SlVmState *state, const SlSpanProgram *prog)
 {
   for (int k = 0; k < prog->n_consts; k++)
     {
@@ -87,43 +105,38 @@ static void
 load_input (SlReg *d, uint32_t input, const SlVmEnv *env, int x0, int y0)
 {
   float w = (float) env->viewport_width, h = (float) env->viewport_height;
-  if (input < SL_INPUT_COLOR)
+  int c = input & 3;
+  if (input < SL_INPUT_COLOR || (input >= SL_INPUT_POSITION && input < SL_INPUT_FACE))
     {
       /* Every TEXCOORDn carries the normalised pixel centre: a full-screen
        * quad maps texture coordinates (0,0)-(1,1) over the viewport. */
-      int c = input & 3;
-      for (int i = 0; i < SL_SPAN; i++)
-        {
-          float px = (float) (x0 + i % SL_SPAN_COLS) + 0.5f;
-          float py = (float) (y0 + i / SL_SPAN_COLS) + 0.5f;
-          d->f[i] = c == 0 ? px / w : c == 1 ? py / h : c == 2 ? 0.0f : 1.0f;
-        }
-    }
-  else if (input < SL_INPUT_POSITION)
-    {
-      for (int i = 0; i < SL_SPAN; i++)
-        d->f[i] = 0.0f;
-    }
-  else if (input < SL_INPUT_FACE)
-    {
-      int c = input - SL_INPUT_POSITION;
-      for (int i = 0; i < SL_SPAN; i++)
-        {
-          float px = (float) (x0 + i % SL_SPAN_COLS) + 0.5f;
-          float py = (float) (y0 + i / SL_SPAN_COLS) + 0.5f;
-          d->f[i] = c == 0 ? px : c == 1 ? py : c == 2 ? 0.0f : 1.0f;
-        }
+      bool norm = input < SL_INPUT_COLOR;
+      if (c == 0)
+        for (int i = 0; i < SL_SPAN; i++)
+          {
+            float px = (float) (x0 + (i & (SL_SPAN_COLS - 1))) + 0.5f;
+            d->f[i] = norm ? px / w : px;
+          }
+      else if (c == 1)
+        for (int i = 0; i < SL_SPAN; i++)
+          {
+            float py = (float) (y0 + i / SL_SPAN_COLS) + 0.5f;
+            d->f[i] = norm ? py / h : py;
+          }
+      else
+        for (int i = 0; i < SL_SPAN; i++)
+          d->f[i] = c == 2 ? 0.0f : 1.0f;
     }
   else
     {
+      float v = input < SL_INPUT_POSITION ? 0.0f : 1.0f;
       for (int i = 0; i < SL_SPAN; i++)
-        d->f[i] = 1.0f;
+        d->f[i] = v;
     }
 }
 
-bool
-sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
-                const SlVmEnv *env, int x0, int y0)
+static bool
+run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, int y0)
 {
   SlReg *R = st->regs;
   Masks m;
@@ -132,10 +145,10 @@ sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
     {
       m.cf.u[i] = SL_TRUE;
       m.brk.u[i] = m.cont.u[i] = m.ret.u[i] = 0;
-      st->kill.u[i] = 0;
+      st->kill->u[i] = 0;
     }
-  update_exec (&m, &st->kill);
-  memset (st->out, 0, sizeof st->out);
+  update_exec (&m, st->kill);
+  memset (st->out, 0, 8 * 4 * sizeof (SlReg));
 
   SlReg *sp = st->stack;          /* save area, grows upwards */
   /* Loop nesting is unbounded after inlining: the counters live in the
@@ -174,18 +187,30 @@ sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
 #define SL_SHAPE_BODY_F_B(n)   LOOP_ (d->f[i] = sl_scalar_##n (a->u[i]))
 #define SL_SHAPE_BODY_I_B(n)   LOOP_ (d->i[i] = sl_scalar_##n (a->u[i]))
 #define SL_SHAPE_BODY_B_I(n)   LOOP_ (d->u[i] = sl_scalar_##n (a->i[i]))
-#define SL_SHAPE_BODY_SPECIAL(n) break
-#define SL_OP(name, shape, doc) \
-        case SL_OP_##name: SL_SHAPE_BODY_##shape (name);
+#define SL_OP(name, shape, doc) SL_OP_CASE_##shape (name)
+#define SL_OP_CASE_SPECIAL(name)
+#define SL_OP_CASE_X_X(n)   case SL_OP_##n: SL_SHAPE_BODY_X_X (n);
+#define SL_OP_CASE_X_BXX(n) case SL_OP_##n: SL_SHAPE_BODY_X_BXX (n);
+#define SL_OP_CASE_F_F(n)   case SL_OP_##n: SL_SHAPE_BODY_F_F (n);
+#define SL_OP_CASE_F_FF(n)  case SL_OP_##n: SL_SHAPE_BODY_F_FF (n);
+#define SL_OP_CASE_F_FFF(n) case SL_OP_##n: SL_SHAPE_BODY_F_FFF (n);
+#define SL_OP_CASE_B_FF(n)  case SL_OP_##n: SL_SHAPE_BODY_B_FF (n);
+#define SL_OP_CASE_B_F(n)   case SL_OP_##n: SL_SHAPE_BODY_B_F (n);
+#define SL_OP_CASE_I_I(n)   case SL_OP_##n: SL_SHAPE_BODY_I_I (n);
+#define SL_OP_CASE_I_II(n)  case SL_OP_##n: SL_SHAPE_BODY_I_II (n);
+#define SL_OP_CASE_U_U(n)   case SL_OP_##n: SL_SHAPE_BODY_U_U (n);
+#define SL_OP_CASE_U_UU(n)  case SL_OP_##n: SL_SHAPE_BODY_U_UU (n);
+#define SL_OP_CASE_B_II(n)  case SL_OP_##n: SL_SHAPE_BODY_B_II (n);
+#define SL_OP_CASE_B_UU(n)  case SL_OP_##n: SL_SHAPE_BODY_B_UU (n);
+#define SL_OP_CASE_F_I(n)   case SL_OP_##n: SL_SHAPE_BODY_F_I (n);
+#define SL_OP_CASE_F_U(n)   case SL_OP_##n: SL_SHAPE_BODY_F_U (n);
+#define SL_OP_CASE_I_F(n)   case SL_OP_##n: SL_SHAPE_BODY_I_F (n);
+#define SL_OP_CASE_U_F(n)   case SL_OP_##n: SL_SHAPE_BODY_U_F (n);
+#define SL_OP_CASE_F_B(n)   case SL_OP_##n: SL_SHAPE_BODY_F_B (n);
+#define SL_OP_CASE_I_B(n)   case SL_OP_##n: SL_SHAPE_BODY_I_B (n);
+#define SL_OP_CASE_B_I(n)   case SL_OP_##n: SL_SHAPE_BODY_B_I (n);
 #include "ops.def"
 #undef SL_OP
-          /* Special ops do nothing here; the second switch runs them. */
-        default:
-          break;
-        }
-
-      switch ((SlOp) in->op)
-        {
         case SL_OP_MOVM:
           if (m.all_active)
             memcpy (d, a, sizeof *d);
@@ -236,7 +261,7 @@ sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
                 sl_sampler_state_init_default (&def);
                 ss = &def;
               }
-            sl_sample_span (env->textures[s->info.texture], ss, &s->info, srcs, s->n_src, outs);
+            SL_LEVEL (sl_sample_span) (env->textures[s->info.texture], ss, &s->info, srcs, s->n_src, outs);
           }
           break;
         case SL_OP_TEXSIZE:
@@ -278,7 +303,7 @@ sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
           memcpy (sp++, a, sizeof (SlReg));
           for (int i = 0; i < SL_SPAN; i++)
             m.cf.u[i] = m.exec.u[i] & a->u[i];
-          update_exec (&m, &st->kill);
+          update_exec (&m, st->kill);
           if (!any_lane (&m.exec))
             pc = in->jump - 1;     /* to the matching ELSE or ENDIF */
           break;
@@ -287,7 +312,7 @@ sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
             const SlReg *saved_cf = sp - 2, *cond = sp - 1;
             for (int i = 0; i < SL_SPAN; i++)
               m.cf.u[i] = saved_cf->u[i] & ~cond->u[i];
-            update_exec (&m, &st->kill);
+            update_exec (&m, st->kill);
             if (!any_lane (&m.exec))
               pc = in->jump - 1;   /* to the matching ENDIF */
           }
@@ -295,7 +320,7 @@ sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
         case SL_OP_ENDIF:
           sp -= 2;
           memcpy (&m.cf, sp, sizeof (SlReg));
-          update_exec (&m, &st->kill);
+          update_exec (&m, st->kill);
           break;
         case SL_OP_LOOP:
           memcpy (sp++, &m.cf, sizeof (SlReg));
@@ -305,14 +330,14 @@ sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
           memset (&m.brk, 0, sizeof (SlReg));
           memset (&m.cont, 0, sizeof (SlReg));
           iter_stack[iter_top++] = 0;
-          update_exec (&m, &st->kill);
+          update_exec (&m, st->kill);
           if (!any_lane (&m.exec))
             pc = in->jump - 1;     /* to the ENDLOOP, which exits */
           break;
         case SL_OP_ENDLOOP:
           {
             memset (&m.cont, 0, sizeof (SlReg));
-            update_exec (&m, &st->kill);
+            update_exec (&m, st->kill);
             int32_t *iters = &iter_stack[iter_top - 1];
             ++*iters;
             bool again = any_lane (&m.exec);
@@ -331,7 +356,7 @@ sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
             memcpy (&m.cf, sp, sizeof (SlReg));
             memcpy (&m.brk, sp + 1, sizeof (SlReg));
             memcpy (&m.cont, sp + 2, sizeof (SlReg));
-            update_exec (&m, &st->kill);
+            update_exec (&m, st->kill);
           }
           break;
         case SL_OP_BREAK:
@@ -341,33 +366,155 @@ sl_vm_run_span (const SlSpanProgram *prog, SlVmState *st,
           {
             SlReg *target = in->op == SL_OP_BREAK ? &m.brk
                             : in->op == SL_OP_CONTINUE ? &m.cont
-                            : in->op == SL_OP_DISCARD ? &st->kill : &m.ret;
+                            : in->op == SL_OP_DISCARD ? st->kill : &m.ret;
             bool cond = in->imm != 0;   /* imm != 0: a holds a condition */
             for (int i = 0; i < SL_SPAN; i++)
               target->u[i] |= m.exec.u[i] & (cond ? a->u[i] : SL_TRUE);
-            update_exec (&m, &st->kill);
+            update_exec (&m, st->kill);
           }
           break;
         case SL_OP_CONTEND:
           memset (&m.cont, 0, sizeof (SlReg));
-          update_exec (&m, &st->kill);
+          update_exec (&m, st->kill);
           break;
         case SL_OP_FBEGIN:
           memcpy (sp++, &m.cf, sizeof (SlReg));
           memcpy (sp++, &m.ret, sizeof (SlReg));
           memcpy (&m.cf, &m.exec, sizeof (SlReg));
           memset (&m.ret, 0, sizeof (SlReg));
-          update_exec (&m, &st->kill);
+          update_exec (&m, st->kill);
           break;
         case SL_OP_FEND:
           sp -= 2;
           memcpy (&m.cf, sp, sizeof (SlReg));
           memcpy (&m.ret, sp + 1, sizeof (SlReg));
-          update_exec (&m, &st->kill);
+          update_exec (&m, st->kill);
           break;
-        default:
+        case SL_OP_COUNT:
           break;
         }
     }
   return !capped;
 }
+
+/* Writes the staged outputs of one span to the targets: lanes outside the
+ * rectangle and discarded lanes are skipped. */
+static void
+store_span (const SlSpanProgram *prog, const SlVmState *st, int sx, int sy,
+            int x, int y, int width, int height, const SlTarget *targets, int n_targets)
+{
+  int c0 = MAX (x - sx, 0), c1 = MIN (x + width - sx, SL_SPAN_COLS);
+  uint32_t killed = 0;
+  for (int i = 0; i < SL_SPAN; i++)
+    killed |= st->kill->u[i];
+  for (int r = 0; r < 2; r++)
+    {
+      int py = sy + r;
+      if (py < y || py >= y + height)
+        continue;
+      for (int t = 0; t < n_targets && t < 8; t++)
+        {
+          float *row = targets[t].pixels + (size_t) (py - y) * targets[t].row_stride
+                       + (ptrdiff_t) (sx - x) * 4;
+          const float *o0 = st->out[t][0].f + r * SL_SPAN_COLS;
+          const float *o1 = st->out[t][1].f + r * SL_SPAN_COLS;
+          const float *o2 = st->out[t][2].f + r * SL_SPAN_COLS;
+          const float *o3 = st->out[t][3].f + r * SL_SPAN_COLS;
+          const bool *wr = prog->writes_output[t];
+          if (!killed && wr[0] && wr[1] && wr[2] && wr[3])
+            {
+              /* The common case: interleave four SoA rows into RGBA. */
+              for (int c = c0; c < c1; c++)
+                {
+                  row[4 * c + 0] = o0[c];
+                  row[4 * c + 1] = o1[c];
+                  row[4 * c + 2] = o2[c];
+                  row[4 * c + 3] = o3[c];
+                }
+              continue;
+            }
+          const uint32_t *kill = st->kill->u + r * SL_SPAN_COLS;
+          const float *o[4] = { o0, o1, o2, o3 };
+          for (int c = c0; c < c1; c++)
+            if (!kill[c])
+              for (int k = 0; k < 4; k++)
+                if (wr[k])
+                  row[4 * c + k] = o[k][c];
+        }
+    }
+}
+
+bool
+SL_LEVEL (sl_vm_render) (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env,
+                         int x, int y, int width, int height,
+                         const SlTarget *targets, int n_targets)
+{
+  if (width <= 0 || height <= 0)
+    return true;
+  sl_vm_state_reserve (st, prog);
+  load_constants (st, prog);
+  bool ok = true;
+  /* Spans cover aligned 2×2 quads: start on even coordinates. */
+  int x0 = x & ~1, y0 = y & ~1;
+  for (int sy = y0; sy < y + height; sy += 2)
+    for (int sx = x0; sx < x + width; sx += SL_SPAN_COLS)
+      {
+        if (!run_span (prog, st, env, sx, sy))
+          ok = false;
+        store_span (prog, st, sx, sy, x, y, width, height, targets, n_targets);
+      }
+  return ok;
+}
+
+#if SL_VM_LEVEL == 0
+/* Level selection: a pure function of the CPU, so recomputing it on every
+ * call keeps shaderlib free of mutable globals at the price of a few
+ * loads (__builtin_cpu_supports reads data libgcc filled at start-up). */
+typedef enum { LEVEL_V0, LEVEL_V2, LEVEL_V3 } Level;
+
+static Level
+cpu_level (void)
+{
+#if defined(SL_HAVE_VM_LEVELS) && defined(__x86_64__) && defined(__GNUC__)
+  if (g_getenv ("SL_VM_LEVEL"))
+    {
+      /* For benchmarks and tests: force a lower level. */
+      int want = atoi (g_getenv ("SL_VM_LEVEL"));
+      if (want < 2)
+        return LEVEL_V0;
+      if (want < 3)
+        return __builtin_cpu_supports ("x86-64-v2") ? LEVEL_V2 : LEVEL_V0;
+    }
+  if (__builtin_cpu_supports ("x86-64-v3"))
+    return LEVEL_V3;
+  if (__builtin_cpu_supports ("x86-64-v2"))
+    return LEVEL_V2;
+#endif
+  return LEVEL_V0;
+}
+
+const char *
+sl_vm_level_name (void)
+{
+  static const char *const names[] = { "baseline", "x86-64-v2", "x86-64-v3" };
+  return names[cpu_level ()];
+}
+
+bool
+sl_vm_render (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env,
+              int x, int y, int width, int height,
+              const SlTarget *targets, int n_targets)
+{
+  switch (cpu_level ())
+    {
+#ifdef SL_HAVE_VM_LEVELS
+    case LEVEL_V3:
+      return sl_vm_render_v3 (prog, st, env, x, y, width, height, targets, n_targets);
+    case LEVEL_V2:
+      return sl_vm_render_v2 (prog, st, env, x, y, width, height, targets, n_targets);
+#endif
+    default:
+      return sl_vm_render_v0 (prog, st, env, x, y, width, height, targets, n_targets);
+    }
+}
+#endif

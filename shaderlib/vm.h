@@ -53,16 +53,19 @@ typedef struct
   bool        uses_constants_indexed;
 } SlSpanProgram;
 
-/* Per-thread state for running span programs. */
+/* Per-thread state for running span programs.  Reused between render
+ * calls: fresh memory per call would cost page faults. */
 typedef struct
 {
   SlReg   *regs;
   uint32_t n_regs;
   SlReg   *stack;       /* control-flow save area */
   int      stack_size;
+  SlReg  (*out)[4];     /* [8][4] staged outputs */
+  SlReg   *kill;        /* discarded lanes */
   int32_t *iterations;  /* per open loop, max_depth + 1 entries */
-  SlReg    out[8][4];   /* staged outputs */
-  SlReg    kill;        /* discarded lanes */
+  int      n_iterations;
+  void    *block;       /* one 64-byte aligned allocation holding all of them */
 } SlVmState;
 
 typedef struct
@@ -80,16 +83,42 @@ char          *sl_span_program_dump (const SlSpanProgram *prog);
 
 void sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog);
 void sl_vm_state_clear   (SlVmState *state);
-/* Fills the broadcast constant registers; once per render call. */
-void sl_vm_load_constants (SlVmState *state, const SlSpanProgram *prog);
-/* Runs one span whose lane (c, r) is pixel (x0 + c, y0 + r).  Returns
- * false when a loop hit its iteration cap. */
-bool sl_vm_run_span (const SlSpanProgram *prog, SlVmState *state,
-                     const SlVmEnv *env, int x0, int y0);
 
-/* sample.c */
-void sl_sample_span (const SlTexture *tex, const SlSamplerState *state,
-                     const SlSampleInfo *info, const SlReg *const *src, int n_src,
-                     SlReg *out[4]);
+/* Runs the program over the rectangle (x, y, width, height) of the
+ * viewport and stores colour output t into targets[t]; discarded pixels
+ * are left as they were.  Picks the code built for the best instruction
+ * set level the CPU supports.  Returns false when a loop hit its cap. */
+bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *env,
+                   int x, int y, int width, int height,
+                   const SlTarget *targets, int n_targets);
+
+/* The hot code (vm.c, sample.c) is compiled once per x86-64 level with
+ * SL_VM_LEVEL set (0 baseline, 2 x86-64-v2, 3 x86-64-v3); SL_LEVEL()
+ * gives each build's copy of a function its own name. */
+#ifndef SL_VM_LEVEL
+#define SL_VM_LEVEL 0
+#endif
+#if SL_VM_LEVEL == 3
+#define SL_LEVEL(name) name##_v3
+#elif SL_VM_LEVEL == 2
+#define SL_LEVEL(name) name##_v2
+#else
+#define SL_LEVEL(name) name##_v0
+#endif
+
+#define SL_VM_DECLARE_LEVEL(sfx) \
+  bool sl_vm_render_##sfx (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *env, \
+                           int x, int y, int width, int height, \
+                           const SlTarget *targets, int n_targets); \
+  void sl_sample_span_##sfx (const SlTexture *tex, const SlSamplerState *state, \
+                             const SlSampleInfo *info, const SlReg *const *src, int n_src, \
+                             SlReg *out[4]);
+SL_VM_DECLARE_LEVEL (v0)
+SL_VM_DECLARE_LEVEL (v2)
+SL_VM_DECLARE_LEVEL (v3)
+
+/* Names the level sl_vm_render() uses on this CPU ("baseline",
+ * "x86-64-v2", "x86-64-v3"); for benchmarks and dumps. */
+const char *sl_vm_level_name (void);
 
 #endif

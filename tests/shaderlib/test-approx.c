@@ -1,0 +1,126 @@
+/* Measures the maximum error, in ulps, of shaderlib's vectorisable
+ * transcendental approximations (scalar_ops.h) against double-precision
+ * libm over every float of each documented range (a stride keeps the run
+ * short), prints the figures and fails if any exceeds the bound that
+ * scalar_ops.h documents.  Also checks the special values. */
+#include "scalar_ops.h"
+
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+
+/* Error of @got against @want in units of the last place of @want as a
+ * float (subnormal spacing below FLT_MIN). */
+static double
+ulps (float got, double want)
+{
+  if (isnan (want))
+    return isnan (got) ? 0.0 : 1e30;
+  if (isinf (want) || isinf (got))
+    return (double) got == want ? 0.0 : 1e30;
+  double aw = fabs (want);
+  int e;
+  frexp (aw, &e);                 /* aw = f * 2^e, f in [0.5, 1) */
+  double ulp = ldexp (1.0, (e - 1) - 23);
+  if (ulp < ldexp (1.0, -149))
+    ulp = ldexp (1.0, -149);
+  return fabs ((double) got - want) / ulp;
+}
+
+typedef float (*Fn1) (float);
+
+static void
+visit (Fn1 f, double (*ref) (double), float xf, double abs_floor, double *worst, float *worst_x)
+{
+  double want = ref ((double) xf);
+  float got = f (xf);
+  double u = ulps (got, want);
+  /* Where the result is tiny (log near 1) an absolute bound applies. */
+  if (abs_floor > 0.0 && fabs (want) < abs_floor && fabs ((double) got - want) <= 0x1p-24)
+    u = 0.0;
+  if (u > *worst)
+    {
+      *worst = u;
+      *worst_x = xf;
+    }
+}
+
+/* Visits every @stride-th float bit pattern in [lo, hi). */
+static double
+measure (const char *name, Fn1 f, double (*ref) (double), float lo, float hi, uint32_t stride,
+         double abs_floor)
+{
+  double worst = 0.0;
+  float worst_x = lo;
+  if (lo < 0.0f)
+    for (uint32_t b = sl_f2u (lo); b > 0x80000000u; b = b > stride ? b - stride : 0)
+      visit (f, ref, sl_u2f (b), abs_floor, &worst, &worst_x);
+  for (uint32_t b = lo > 0.0f ? sl_f2u (lo) : 0; b < sl_f2u (hi); b += stride)
+    visit (f, ref, sl_u2f (b), abs_floor, &worst, &worst_x);
+  printf ("%-9s [%g, %g): max %.2f ulp at %a\n", name, lo, hi, worst, worst_x);
+  return worst;
+}
+
+static float pow_b;
+static float pow_of (float a) { return sl_scalar_POW (a, pow_b); }
+static double ref_pow (double a) { return pow (a, (double) pow_b); }
+static double ref_exp2 (double a) { return exp2 (a); }
+static double ref_log2 (double a) { return log2 (a); }
+static double ref_exp (double a) { return exp (a); }
+static double ref_log (double a) { return log (a); }
+
+int
+main (void)
+{
+  int fails = 0;
+#define CHECK(cond) do { if (!(cond)) { printf ("FAIL: %s\n", #cond); fails++; } } while (0)
+  CHECK (measure ("exp2", sl_scalar_EXP2, ref_exp2, -126.0f, 128.0f, 37, 0) <= 1.5);
+  CHECK (measure ("exp", sl_scalar_EXP, ref_exp, -87.0f, 88.0f, 37, 0) <= 1.5);
+  CHECK (measure ("log2", sl_scalar_LOG2, ref_log2, 0x1p-149f, 3e38f, 37, 1.0) <= 2.5);
+  CHECK (measure ("log", sl_scalar_LOG, ref_log, 0x1p-149f, 3e38f, 37, 1.0) <= 2.5);
+  /* pow: the error grows with |log2 of the result| (the product b*log2 a
+   * is rounded before exp2), as on GPUs. */
+  static const float bs[] = { 0.45f, 0.8f, 2.2f, 3.0f, -1.5f };
+  for (guint i = 0; i < G_N_ELEMENTS (bs); i++)
+    {
+      pow_b = bs[i];
+      char name[32];
+      g_snprintf (name, sizeof name, "pow^%g", bs[i]);
+      /* bases keep the result within 2^±20 */
+      float hi = powf (2.0f, 20.0f / fabsf (bs[i]));
+      double bound = 2.0 + 1.25 * 20.0;
+      CHECK (measure (name, pow_of, ref_pow, 1.0f / hi, hi, 101, 0) <= bound);
+    }
+
+  /* Special values. */
+  CHECK (sl_scalar_EXP2 (-INFINITY) == 0.0f);
+  CHECK (sl_scalar_EXP2 (INFINITY) == INFINITY);
+  CHECK (sl_scalar_EXP2 (200.0f) == INFINITY);
+  CHECK (sl_scalar_EXP2 (-200.0f) == 0.0f);
+  CHECK (isnan (sl_scalar_EXP2 (NAN)));
+  CHECK (sl_scalar_EXP2 (0.0f) == 1.0f);
+  CHECK (sl_scalar_EXP2 (10.0f) == 1024.0f);
+  CHECK (sl_scalar_EXP2 (-149.0f) == 0x1p-149f);
+  CHECK (sl_scalar_EXP (0.0f) == 1.0f);
+  CHECK (sl_scalar_EXP (-INFINITY) == 0.0f);
+  CHECK (sl_scalar_EXP (100.0f) == INFINITY);
+  CHECK (sl_scalar_LOG2 (0.0f) == -INFINITY);
+  CHECK (sl_scalar_LOG2 (-0.0f) == -INFINITY);
+  CHECK (isnan (sl_scalar_LOG2 (-1.0f)));
+  CHECK (isnan (sl_scalar_LOG2 (NAN)));
+  CHECK (sl_scalar_LOG2 (INFINITY) == INFINITY);
+  CHECK (sl_scalar_LOG2 (1.0f) == 0.0f);
+  CHECK (sl_scalar_LOG2 (8.0f) == 3.0f);
+  CHECK (sl_scalar_LOG2 (0x1p-149f) == -149.0f);
+  CHECK (sl_scalar_LOG (1.0f) == 0.0f);
+  CHECK (sl_scalar_LOG (0.0f) == -INFINITY);
+  CHECK (sl_scalar_POW (2.0f, 3.0f) == 8.0f);
+  CHECK (sl_scalar_POW (4.0f, 0.5f) == 2.0f);
+  CHECK (sl_scalar_POW (NAN, 0.0f) == 1.0f);
+  CHECK (sl_scalar_POW (1.0f, NAN) == 1.0f);
+  CHECK (sl_scalar_POW (0.0f, 2.0f) == 0.0f);
+  CHECK (sl_scalar_POW (0.0f, -2.0f) == INFINITY);
+  CHECK (isnan (sl_scalar_POW (-2.0f, 2.0f)));
+  CHECK (sl_scalar_LDEXP (3.0f, 4.0f) == 48.0f);
+  return fails ? 1 : 0;
+}

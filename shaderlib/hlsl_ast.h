@@ -47,6 +47,7 @@ struct Type
   const char  *name;           /* structs and typedef'd names */
   int          tex_dim;        /* SlTextureKind for samplers/textures; -1 = any */
   bool         comparison;     /* SamplerComparisonState */
+  bool         is_patch;       /* InputPatch/OutputPatch: a const array */
   bool         is_double;      /* double: computed as float, but a distinct
                                   type for overload resolution */
   int          n_comp;         /* number of scalar components */

@@ -528,6 +528,31 @@ parse_type (P *p)
     }
   if (!strcmp (t->text, "struct"))
     return parse_struct (p);
+  if ((!strcmp (t->text, "InputPatch") || !strcmp (t->text, "OutputPatch"))
+      && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "<"))
+    {
+      /* Outside tessellation shaders a patch is a constant array. */
+      next (p);
+      next (p);
+      Type *elem = parse_type (p);
+      int n = 0;
+      expect (p, ",");
+      parse_const_int_expr (p, &n);
+      expect (p, ">");
+      if (!elem || elem->kind == TY_ERROR)
+        {
+          error_at (p, t->loc, "expected an element type in %s<>", t->text);
+          return p->t_error;
+        }
+      if (n < 1)
+        {
+          error_at (p, t->loc, "%s needs at least one element", t->text);
+          return p->t_error;
+        }
+      Type *r = type_array (p, elem, n);
+      r->is_patch = true;
+      return r;
+    }
   if (!strcmp (t->text, "void"))
     {
       next (p);
@@ -651,6 +676,8 @@ is_type_start (P *p)
   Token *t = peek (p);
   if (t->kind != TK_IDENT)
     return false;
+  if (!strcmp (t->text, "InputPatch") || !strcmp (t->text, "OutputPatch"))
+    return !lookup_var (p, t->text);
   if (!strcmp (t->text, "struct") || !strcmp (t->text, "vector") || !strcmp (t->text, "matrix")
       || !strcmp (t->text, "void") || !strcmp (t->text, "string"))
     return true;
@@ -2722,7 +2749,7 @@ parse_declarators (P *p, Type *base, unsigned mods, bool global)
       v->name = name;
       v->loc = nt->loc;
       v->type = t;
-      v->is_const = (mods & MOD_CONST) != 0;
+      v->is_const = (mods & MOD_CONST) != 0 || base->is_patch;
       v->storage = global ? ((mods & MOD_STATIC) ? STORE_STATIC : STORE_UNIFORM) : STORE_LOCAL;
       if (!global && (mods & MOD_STATIC))
         v->storage = STORE_STATIC;

@@ -2538,6 +2538,25 @@ parse_struct (P *p)
   const char *name = NULL;
   if (peek (p)->kind == TK_IDENT)
     name = next (p)->text;
+  Type *base = NULL;
+  if (name && is (p, ":"))
+    {
+      /* struct b : a — a's members come first; later ones shadow them. */
+      next (p);
+      Token *bt = peek (p);
+      base = parse_type (p);
+      if (!base || base->kind != TY_STRUCT)
+        {
+          error_at (p, bt->loc, "a struct can only derive from a struct");
+          base = NULL;
+        }
+      if (is (p, ","))
+        {
+          error_at (p, peek (p)->loc, "a struct can derive from only one struct");
+          while (!is (p, "{") && peek (p)->kind != TK_EOF)
+            next (p);
+        }
+    }
   if (!is (p, "{"))
     {
       Type *t = name ? g_hash_table_lookup (p->types, name) : NULL;
@@ -2553,6 +2572,14 @@ parse_struct (P *p)
   t->kind = TY_STRUCT;
   t->name = name;
   GArray *fields = g_array_new (FALSE, TRUE, sizeof (Field));
+  guint own_from = 0;
+  if (base)
+    {
+      g_array_append_vals (fields, base->fields, base->n_fields);
+      t->n_comp = base->n_comp;
+      t->n_objects = base->n_objects;
+      own_from = fields->len;
+    }
   while (!is (p, "}") && peek (p)->kind != TK_EOF)
     {
       unsigned mods = parse_modifiers (p);
@@ -2574,7 +2601,7 @@ parse_struct (P *p)
           Type *full = parse_array_suffix (p, ft, false, NULL);
           Field f = { .name = fname, .type = full, .offset = t->n_comp };
           parse_semantics (p, &f.semantic, NULL, NULL);
-          for (guint i = 0; i < fields->len; i++)
+          for (guint i = own_from; i < fields->len; i++)
             if (!strcmp (g_array_index (fields, Field, i).name, fname))
               error_at (p, ftok->loc, "duplicate member '%s'", fname);
           t->n_comp += full->n_comp;

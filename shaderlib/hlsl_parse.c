@@ -878,6 +878,9 @@ convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char *wha
 static Node *parse_expr (P *p);
 static Node *parse_assign (P *p);
 static Node *parse_unary (P *p);
+static int skip_args (P *p);
+static void parse_compile_target (P *p, bool check_names);
+static bool is_shader_object_type (Token *t);
 
 static int
 const_eval_int (P *p, Node *e, bool *ok)
@@ -1436,6 +1439,23 @@ parse_primary (P *p)
     {
       next (p);
       result = new_node (p, N_LIT, loc, p->t_string);
+    }
+  else if (t->kind == TK_IDENT && (!strcmp (t->text, "compile")
+                                   || (!strcmp (t->text, "CompileShader")
+                                       && peek_at (p, 1)->kind == TK_PUNCT
+                                       && !strcmp (peek_at (p, 1)->text, "("))))
+    {
+      /* A compiled shader inside a numeric initializer: the D3D compiler
+       * accepts it and drops the default value; it counts as one zero. */
+      next (p);
+      if (t->text[0] == 'C')
+        {
+          next (p);
+          skip_args (p);
+        }
+      else
+        parse_compile_target (p, false);
+      result = lit_scalar (p, loc, BT_FLOAT, 0);
     }
   else if (is (p, "("))
     {
@@ -2624,6 +2644,7 @@ parse_struct (P *p)
 
 static Node *parse_statement (P *p);
 static void parse_typedef (P *p, bool global);
+static void parse_state_entries (P *p);
 
 static Node *
 parse_var_init (P *p, Var *v, bool unsized)
@@ -2791,6 +2812,8 @@ parse_declarators (P *p, Type *base, unsigned mods, bool global)
         check_register (p, v);
       if (accept (p, "<"))
         v->annotations = parse_annotations (p);
+      if (global && t->kind == TY_SAMPLER && accept (p, "{"))
+        parse_state_entries (p);
       if (accept (p, "="))
         {
           v->init = parse_var_init (p, v, unsized);
@@ -3179,6 +3202,12 @@ parse_statement (P *p)
       parse_typedef (p, false);
       result = new_node (p, S_EMPTY, loc, p->t_void);
     }
+  else if (is_shader_object_type (t))
+    {
+      error_at (p, loc, "shader objects cannot be declared inside functions");
+      recover (p);
+      result = new_node (p, S_EMPTY, loc, p->t_void);
+    }
   else if (accept (p, "switch"))
     {
       result = new_node (p, S_SWITCH, loc, p->t_void);
@@ -3421,6 +3450,282 @@ parse_pragma (P *p, Token *t)
   /* #pragma parameter and others: reflection reads them from the source. */
 }
 
+/* ---- effect syntax -------------------------------------------------
+ * Techniques, passes, state blocks and shader objects only configure the
+ * effect framework; a pixel shader compile checks their syntax and the
+ * rules the D3D compiler enforces, and otherwise ignores them. */
+
+static const struct { const char *name; int min, max; } state_functions[] = {
+  { "SetBlendState", 3, 3 }, { "SetDepthStencilState", 2, 2 }, { "SetRasterizerState", 1, 1 },
+  { "SetVertexShader", 1, 1 }, { "SetDomainShader", 1, 1 }, { "SetHullShader", 1, 1 },
+  { "SetGeometryShader", 1, 1 }, { "SetPixelShader", 1, 1 }, { "SetComputeShader", 1, 1 },
+  { "OMSetRenderTargets", 2, 9 },
+};
+
+static int
+state_function (const char *name)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS (state_functions); i++)
+    if (!strcmp (name, state_functions[i].name))
+      return i;
+  return -1;
+}
+
+static bool
+is_shader_object_type (Token *t)
+{
+  static const char *const names[] = {
+    "PixelShader", "VertexShader", "GeometryShader", "HullShader", "DomainShader",
+    "ComputeShader", "pixelshader", "vertexshader",
+  };
+  if (t->kind != TK_IDENT)
+    return false;
+  for (size_t i = 0; i < G_N_ELEMENTS (names); i++)
+    if (!strcmp (t->text, names[i]))
+      return true;
+  return false;
+}
+
+/* Skips a parenthesised list after its '(' and returns the number of
+ * top-level arguments. */
+static int
+skip_args (P *p)
+{
+  int depth = 0, n = 0;
+  bool any = false;
+  while (peek (p)->kind != TK_EOF)
+    {
+      if (is (p, "(") || is (p, "{") || is (p, "["))
+        depth++;
+      else if (is (p, ")") || is (p, "}") || is (p, "]"))
+        {
+          if (depth == 0)
+            break;
+          depth--;
+        }
+      else if (is (p, ",") && depth == 0)
+        n++;
+      any = true;
+      next (p);
+    }
+  expect (p, ")");
+  return any ? n + 1 : 0;
+}
+
+/* 'compile PROFILE f(args)' or the inside of CompileShader(PROFILE, f(args)):
+ * the arguments bind f's uniform parameters, so there may not be more of
+ * them.  @check_names parses them as expressions (outside state blocks,
+ * undeclared names are errors). */
+static void
+parse_compile_target (P *p, bool check_names)
+{
+  Token *prof = peek (p);
+  if (prof->kind == TK_IDENT)
+    {
+      /* Effects know the profiles of shader models 1 to 5. */
+      const char *q = prof->text;
+      if (strlen (q) < 4 || !strchr ("pvghdc", q[0]) || q[1] != 's' || q[2] != '_'
+          || q[3] < '1' || q[3] > '5')
+        error_at (p, prof->loc, "invalid target profile '%s'", q);
+      next (p);
+    }
+  accept (p, ",");
+  Token *fn = peek (p);
+  if (fn->kind != TK_IDENT)
+    {
+      error_at (p, fn->loc, "expected a function to compile");
+      return;
+    }
+  next (p);
+  if (!expect (p, "("))
+    return;
+  int n;
+  if (check_names)
+    {
+      n = 0;
+      if (!is (p, ")"))
+        do
+          {
+            parse_assign (p);
+            n++;
+          }
+        while (accept (p, ","));
+      expect (p, ")");
+    }
+  else
+    n = skip_args (p);
+  Func *f = g_hash_table_lookup (p->u->funcs, fn->text);
+  if (!f)
+    {
+      error_at (p, fn->loc, "undeclared function '%s'", fn->text);
+      return;
+    }
+  int uniforms = 0;
+  for (int i = 0; i < f->n_params; i++)
+    uniforms += f->params[i]->uniform_param;
+  if (n > uniforms)
+    error_at (p, fn->loc, "'%s' has %d uniform parameter(s), not %d", fn->text, uniforms, n);
+}
+
+/* Entries of a state block or pass, after its '{', up to and including '}'. */
+static void
+parse_state_entries (P *p)
+{
+  while (!is (p, "}") && peek (p)->kind != TK_EOF)
+    {
+      Token *t = peek (p);
+      if (t->kind == TK_IDENT && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "("))
+        {
+          int k = state_function (t->text);
+          next (p);
+          next (p);
+          int n = skip_args (p);
+          if (k < 0)
+            error_at (p, t->loc, "unknown state function '%s'", t->text);
+          else if (n < state_functions[k].min || n > state_functions[k].max)
+            error_at (p, t->loc, "'%s' takes %d to %d arguments, not %d", t->text,
+                      state_functions[k].min, state_functions[k].max, n);
+          accept (p, ";");
+          continue;
+        }
+      /* name [index] = value ; */
+      int depth = 0;
+      while (peek (p)->kind != TK_EOF)
+        {
+          Token *c = peek (p);
+          if (depth == 0 && (is (p, ";") || is (p, "}")))
+            break;
+          if (is (p, "(") || is (p, "{") || is (p, "["))
+            depth++;
+          else if (is (p, ")") || is (p, "}") || is (p, "]"))
+            depth--;
+          if (c->kind == TK_IDENT && state_function (c->text) >= 0
+              && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "("))
+            error_at (p, c->loc, "'%s' cannot be used as a value", c->text);
+          if (c->kind == TK_IDENT && !strcmp (c->text, "compile"))
+            {
+              next (p);
+              parse_compile_target (p, false);
+              continue;
+            }
+          next (p);
+        }
+      accept (p, ";");
+    }
+  expect (p, "}");
+}
+
+static void
+skip_annotations (P *p)
+{
+  if (accept (p, "<"))
+    {
+      GArray *a = parse_annotations (p);
+      g_array_free (a, TRUE);
+    }
+}
+
+/* technique[10|11] [name] [<…>] { pass [name] [<…>] { … } … }, and
+ * fxgroup name { techniques }. */
+static void
+parse_technique (P *p)
+{
+  Token *kw = next (p);
+  bool group = !strcmp (kw->text, "fxgroup");
+  bool pass = !strcmp (kw->text, "pass");
+  if (peek (p)->kind == TK_IDENT)
+    next (p);
+  skip_annotations (p);
+  if (!expect (p, "{"))
+    {
+      recover (p);
+      return;
+    }
+  if (pass)
+    {
+      parse_state_entries (p);
+      accept (p, ";");
+      return;
+    }
+  while (!is (p, "}") && peek (p)->kind != TK_EOF)
+    {
+      Token *t = peek (p);
+      if ((group && t->kind == TK_IDENT && (!g_ascii_strcasecmp (t->text, "technique")
+                                             || !strcmp (t->text, "technique10")
+                                             || !strcmp (t->text, "technique11")))
+          || (!group && is (p, "pass")))
+        parse_technique (p);
+      else
+        {
+          error_at (p, t->loc, "expected '%s' before '%s'", group ? "technique" : "pass", tok_desc (t));
+          recover (p);
+        }
+    }
+  expect (p, "}");
+  accept (p, ";");
+}
+
+/* PixelShader ps = CompileShader(…) / compile … / ConstructGSWithSO(…) / {…}; */
+static void
+parse_shader_object (P *p)
+{
+  next (p);
+  do
+    {
+      if (!expect_ident (p))
+        {
+          recover (p);
+          return;
+        }
+      if (accept (p, "["))
+        {
+          int n;
+          parse_const_int_expr (p, &n);
+          expect (p, "]");
+        }
+      if (!accept (p, "="))
+        continue;
+      Token *v = peek (p);
+      if (accept (p, "{"))
+        {
+          int depth = 1;
+          while (depth && peek (p)->kind != TK_EOF)
+            {
+              if (is (p, "{"))
+                depth++;
+              else if (is (p, "}"))
+                depth--;
+              next (p);
+            }
+        }
+      else if (accept (p, "compile"))
+        parse_compile_target (p, true);
+      else if (v->kind == TK_IDENT && !strcmp (v->text, "CompileShader"))
+        {
+          next (p);
+          expect (p, "(");
+          parse_compile_target (p, true);
+          expect (p, ")");
+        }
+      else if (v->kind == TK_IDENT && !strcmp (v->text, "ConstructGSWithSO"))
+        {
+          next (p);
+          expect (p, "(");
+          int n = skip_args (p);
+          if (n != 2 && n != 6)
+            error_at (p, v->loc, "ConstructGSWithSO takes 2 or 6 arguments, not %d", n);
+        }
+      else
+        {
+          error_at (p, v->loc, "a shader object needs a compiled shader, not '%s'", tok_desc (v));
+          recover (p);
+          return;
+        }
+    }
+  while (accept (p, ","));
+  expect (p, ";");
+}
+
 static void
 skip_braced_block (P *p)
 {
@@ -3495,7 +3800,12 @@ parse_top_level (P *p)
           || is (p, "technique9") || is (p, "technique10")
           || is (p, "technique11") || is (p, "pass") || is (p, "fxgroup"))
         {
-          skip_braced_block (p);
+          parse_technique (p);
+          continue;
+        }
+      if (is_shader_object_type (t))
+        {
+          parse_shader_object (p);
           continue;
         }
       if (is (p, "cbuffer") || is (p, "tbuffer"))

@@ -31,6 +31,7 @@
 #include "image-io.h"
 #include "render.h"
 #include "apply.h"
+#include "effect-cli.h"
 
 #ifdef HAVE_SHADER_TEST
 #include "shader-test.h"
@@ -481,6 +482,14 @@ command_check (int    argc,
   status = parse_command_line ("check", &o, argc, argv);
   if (status >= 0)
     {
+      options_clear (&o);
+      return status;
+    }
+  if (gs_effect_file_p (o.file))
+    {
+      GsEffectArgs a = { .file = o.file, .technique = o.entry, .include_dirs = o.include_dirs,
+                         .defines = o.defines };
+      status = gs_effect_check (&a);
       options_clear (&o);
       return status;
     }
@@ -1071,6 +1080,19 @@ command_run (int    argc,
       return status;
     }
 
+  if (gs_effect_file_p (s.o.file))
+    {
+      GsEffectArgs a = {
+        .file = s.o.file, .technique = s.o.entry, .include_dirs = s.o.include_dirs,
+        .defines = s.o.defines, .input = s.o.input, .width = s.width, .height = s.height,
+        .sets = s.o.sets, .textures = s.o.textures, .n_probes = s.n_probes,
+        .probes = (const int *) s.probes, .output = s.o.output, .linear = s.o.linear,
+        .depth = s.o.depth, .jobs = s.o.jobs != JOBS_UNSET ? s.o.jobs : 0,
+      };
+      status = gs_effect_run (&a);
+      run_state_clear (&s);
+      return status;
+    }
   s.program = compile_file (s.o.file, &s.o);
   if (s.program == NULL)
     {

@@ -420,6 +420,188 @@ const SlParamDoc *sl_metadata_get_param  (const SlMetadata *metadata,
 const SlParamDoc *sl_metadata_find_param (const SlMetadata *metadata,
                                           const char       *name);
 
+/* ------------------------------------------------------------------ */
+/* Effect files (.fx, ReShade FX): techniques of several passes        */
+/* ------------------------------------------------------------------ */
+
+/* An effect file holds HLSL plus techniques made of passes; each pass runs
+ * one pixel shader into the back buffer (the image) or into intermediate
+ * render targets that later passes sample.  An effect is compiled for one
+ * back-buffer size (BUFFER_WIDTH/BUFFER_HEIGHT and texture sizes derive
+ * from it): compile again when the image size changes.  Vertex shaders are
+ * not run: every pass draws a full-screen triangle, so TEXCOORDn is the
+ * pixel centre of the pass's viewport and SV_Position its pixel position,
+ * which is what PostProcessVS-style vertex shaders provide. */
+
+typedef struct SlEffect    SlEffect;
+typedef struct SlEffectRun SlEffectRun;
+
+typedef struct
+{
+  const char        *source;
+  size_t             length;        /* (size_t)-1 = NUL-terminated */
+  const char        *filename;      /* diagnostics, relative includes */
+  const char *const *include_dirs;  /* NULL-terminated, may be NULL */
+  const char *const *defines;       /* NULL-terminated, may be NULL */
+  int                buffer_width;  /* the image size; ≥ 1 */
+  int                buffer_height;
+  unsigned           flags;         /* SL_COMPILE_* */
+} SlEffectOptions;
+
+typedef enum
+{
+  SL_BLEND_ZERO, SL_BLEND_ONE,
+  SL_BLEND_SRC_COLOR, SL_BLEND_INV_SRC_COLOR,
+  SL_BLEND_SRC_ALPHA, SL_BLEND_INV_SRC_ALPHA,
+  SL_BLEND_DEST_COLOR, SL_BLEND_INV_DEST_COLOR,
+  SL_BLEND_DEST_ALPHA, SL_BLEND_INV_DEST_ALPHA
+} SlBlendFactor;
+
+typedef enum
+{
+  SL_BLEND_OP_ADD, SL_BLEND_OP_SUBTRACT, SL_BLEND_OP_REV_SUBTRACT,
+  SL_BLEND_OP_MIN, SL_BLEND_OP_MAX
+} SlBlendOp;
+
+typedef enum
+{
+  SL_EFFECT_TEXTURE_TARGET,  /* render target (or constant zero texture) */
+  SL_EFFECT_TEXTURE_IMAGE,   /* loaded from an image file by the host */
+  SL_EFFECT_TEXTURE_COLOR,   /* the back buffer: the input image */
+  SL_EFFECT_TEXTURE_DEPTH    /* depth: a flat 1×1 texture (no depth) */
+} SlEffectTextureKind;
+
+typedef struct
+{
+  const char          *name;        /* as in the file, "N::T" in namespaces */
+  SlEffectTextureKind  kind;
+  int                  width, height;
+  const char          *format;      /* "RGBA8", "R16F", … */
+  int                  mip_levels;  /* ≥ 1 */
+  const char          *source_file; /* SL_EFFECT_TEXTURE_IMAGE: the file
+                                       name as written in source = "…" */
+} SlEffectTexture;
+
+#define SL_EFFECT_MAX_TARGETS 8
+
+typedef struct
+{
+  const char   *name;             /* "" when unnamed */
+  SlProgram    *program;          /* the pixel shader */
+  const char   *pixel_shader;     /* entry point name */
+  const char   *vertex_shader;    /* NULL when none; not run */
+  int           n_render_targets; /* 0 = the back buffer */
+  int           render_targets[SL_EFFECT_MAX_TARGETS]; /* texture indices */
+  int           width, height;    /* viewport */
+  bool          clear;            /* ClearRenderTargets */
+  bool          blend;            /* BlendEnable */
+  SlBlendFactor src_blend, dest_blend, src_blend_alpha, dest_blend_alpha;
+  SlBlendOp     blend_op, blend_op_alpha;
+  bool          srgb_write;       /* SRGBWriteEnable */
+  unsigned      write_mask;       /* bit 0 = R … bit 3 = A */
+} SlEffectPass;
+
+typedef struct
+{
+  const char         *name;
+  int                 n_passes;
+  const SlEffectPass *passes;
+  int                 n_annotations;
+  const SlAnnotation *annotations;
+} SlEffectTechnique;
+
+/* Compiles every pass of every technique.  NULL on error (diagnostics
+ * say why); notes list pass states that are ignored. */
+SlEffect   *sl_effect_compile (const SlEffectOptions *options,
+                               SlDiagnostics         *diags);
+SlEffect   *sl_effect_ref     (SlEffect *effect);
+void        sl_effect_unref   (SlEffect *effect);
+/* True when @source looks like an effect file (it has a technique). */
+bool        sl_effect_detect  (const char *source, size_t length);
+
+int                      sl_effect_get_n_techniques (const SlEffect *effect);
+const SlEffectTechnique *sl_effect_get_technique    (const SlEffect *effect,
+                                                     int             index);
+int                      sl_effect_find_technique   (const SlEffect *effect,
+                                                     const char     *name);
+int                      sl_effect_get_n_textures   (const SlEffect *effect);
+const SlEffectTexture   *sl_effect_get_texture      (const SlEffect *effect,
+                                                     int             index);
+/* The union of the parameters of all passes, by name, in declaration
+ * order.  offset/size are those of the first pass that has the parameter
+ * (passes may lay constants out differently; set values by name). */
+int                      sl_effect_get_n_params     (const SlEffect *effect);
+const SlParam           *sl_effect_get_param        (const SlEffect *effect,
+                                                     int             index);
+/* The host value a uniform asks for (its source = "…" annotation), or
+ * NULL for an ordinary parameter. */
+const char              *sl_param_get_host_source   (const SlParam *param);
+
+/* Values for uniforms with a host source.  Still images have no clock, so
+ * these are fixed unless the host sets them. */
+typedef struct
+{
+  double   timer_ms;      /* source = "timer" */
+  double   frametime_ms;  /* source = "frametime" */
+  int64_t  framecount;    /* source = "framecount" */
+  uint32_t seed;          /* source = "random": derived from it */
+} SlEffectHostValues;
+
+void sl_effect_host_values_init (SlEffectHostValues *values);
+
+/* One technique with its parameters, images and intermediate targets.
+ * Set everything, sl_effect_run_prepare(), then sl_effect_render() from
+ * any number of threads: the first call renders every pass before the
+ * last into cached targets, later calls reuse them. */
+SlEffectRun *sl_effect_run_new      (SlEffect *effect, int technique);
+void         sl_effect_run_free     (SlEffectRun *run);
+bool         sl_effect_run_set_param (SlEffectRun   *run,
+                                      const char    *name,
+                                      const float   *values,
+                                      int            n_values,
+                                      SlDiagnostics *diags);
+bool         sl_effect_run_set_params_string (SlEffectRun   *run,
+                                              const char    *params,
+                                              SlDiagnostics *diags);
+void         sl_effect_run_set_host_values   (SlEffectRun              *run,
+                                              const SlEffectHostValues *values);
+/* The back buffer (the image, buffer_width × buffer_height; a windowed
+ * texture is fine when sl_effect_run_get_input_rect() allowed it).  A view:
+ * the pixels must outlive the renders. */
+void         sl_effect_run_set_input (SlEffectRun     *run,
+                                      const SlTexture *input);
+/* Pixels for an SL_EFFECT_TEXTURE_IMAGE texture (copied, resampled to the
+ * declared size when that differs). */
+bool         sl_effect_run_set_image (SlEffectRun   *run,
+                                      int            texture,
+                                      int            width,
+                                      int            height,
+                                      size_t         row_stride,
+                                      const float   *texels,
+                                      SlDiagnostics *diags);
+bool         sl_effect_run_prepare   (SlEffectRun   *run,
+                                      SlDiagnostics *diags);
+/* The part of the input the output rectangle needs; false when it needs
+ * the whole input (an earlier pass reads it, or sampling is data
+ * dependent).  Valid after prepare. */
+bool         sl_effect_run_get_input_rect (const SlEffectRun *run,
+                                           int x, int y, int width, int height,
+                                           int *in_x, int *in_y,
+                                           int *in_width, int *in_height);
+/* Writes the technique's result for the rectangle (back-buffer pixels)
+ * into @target; @input, when not NULL, replaces the input for the last
+ * pass (e.g. a tile plus its margin).  Thread-safe with one scratch per
+ * thread. */
+bool         sl_effect_render        (SlEffectRun     *run,
+                                      SlScratch       *scratch,
+                                      int              x,
+                                      int              y,
+                                      int              width,
+                                      int              height,
+                                      const SlTexture *input,
+                                      const SlTarget  *target,
+                                      SlDiagnostics   *diags);
+
 #ifdef __cplusplus
 }
 #endif

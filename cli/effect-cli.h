@@ -1,0 +1,37 @@
+/* effect-cli — `gegl-shaders check/run` on effect files (.fx, ReShade FX).
+ * main.c hands over here when the file holds techniques. */
+#ifndef GS_EFFECT_CLI_H
+#define GS_EFFECT_CLI_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char  *file;
+  const char  *technique;      /* --entry; NULL = the first technique */
+  char       **include_dirs;
+  char       **defines;
+  const char  *input;          /* NULL = blank canvas */
+  int          width, height;  /* 0 = the input's size, else 512×512 */
+  char       **sets;
+  char       **textures;       /* TEXTURE_NAME=IMG */
+  int          n_probes;
+  const int   *probes;         /* x, y pairs */
+  const char  *output;
+  gboolean     linear;
+  int          depth;
+  int          jobs;           /* ≤ 0 = one per CPU */
+} GsEffectArgs;
+
+/* TRUE when @path names an effect file (by extension .fx/.fxh is not
+ * enough: the file must hold a technique). */
+gboolean gs_effect_file_p (const char *path);
+/* Exit codes as main.c's: 0, 1 (errors), 2 (usage). */
+int      gs_effect_check  (const GsEffectArgs *args);
+int      gs_effect_run    (const GsEffectArgs *args);
+
+G_END_DECLS
+
+#endif

@@ -222,8 +222,9 @@ out_sync (Scan *s, SlLoc loc)
       for (; s->ocol < loc.column; s->ocol++)
         g_string_append_c (s->out, ' ');
     }
-  else if (s->ocol > 1)
+  else if (s->ocol > loc.column)
     {
+      /* text was inserted before: keep tokens apart */
       g_string_append_c (s->out, ' ');
       s->ocol++;
     }
@@ -572,10 +573,10 @@ known_host_source (const char *src)
 
 /* Copies `< … >` (current token is '<') giving every untyped entry
  * (`name = value;`, ReShade's style) a type the HLSL parser accepts, and
- * checks host sources.  When @record is not NULL the entries are also
+ * checks host sources (of uniforms) when @host_sources.  When @record is not NULL the entries are also
  * recorded there. */
 static void
-copy_annotations (Scan *s, GArray *record)
+copy_annotations (Scan *s, GArray *record, bool host_sources)
 {
   out_token (s, next (s), NULL);
   while (!is (s, ">") && !at_eof (s))
@@ -601,7 +602,7 @@ copy_annotations (Scan *s, GArray *record)
                            : val->kind == TK_IDENT ? val->text : "float";
           out_text (s, first->loc, ty);
         }
-      if (name->kind == TK_IDENT && !strcmp (name->text, "source") && val->kind == TK_STRING
+      if (host_sources && name->kind == TK_IDENT && !strcmp (name->text, "source") && val->kind == TK_STRING
           && !known_host_source (val->text))
         error_at (s, val->loc, "host value source \"%s\" is not supported (supported: timer, frametime, "
                   "framecount, random)", val->text);
@@ -645,7 +646,7 @@ skip_annotations (Scan *s)
   const char *ofile = s->ofile;
   int oline = s->oline, ocol = s->ocol;
   s->out = g_string_new (NULL);
-  copy_annotations (s, anns);
+  copy_annotations (s, anns, false);
   g_string_free (s->out, TRUE);
   s->out = saved;
   s->ofile = ofile;
@@ -673,7 +674,7 @@ copy_one (Scan *s, bool decl_before_init)
   Token *prev = s->pos > 0 ? &s->t[s->pos - 1] : NULL;
   if (tok_is (t, "<") && decl_before_init && prev && prev->kind == TK_IDENT && !is_template_type (prev->text))
     {
-      copy_annotations (s, NULL);
+      copy_annotations (s, NULL, true);
       return;
     }
   if (t->kind == TK_IDENT || tok_is (t, "::"))
@@ -1058,7 +1059,7 @@ parse_sampler (Scan *s)
         out_token (s, next (s), NULL);
     }
   if (is (s, "<"))
-    copy_annotations (s, NULL);
+    copy_annotations (s, NULL, true);
   if (accept (s, "="))
     {
       if (!accept (s, "sampler_state"))
@@ -1180,6 +1181,8 @@ parse_pass (Scan *s, TechDraft *td)
   pd.pub.write_mask = 0xf;
   for (int i = 0; i < SL_EFFECT_MAX_TARGETS; i++)
     pd.pub.render_targets[i] = -1;
+  /* D3D9 blends alpha with the colour factors unless told otherwise. */
+  bool d3d9_blend = false, separate_alpha = false;
   if (!expect (s, "{"))
     return;
   while (!is (s, "}") && !at_eof (s))
@@ -1187,6 +1190,17 @@ parse_pass (Scan *s, TechDraft *td)
       if (accept (s, ";"))
         continue;
       Token *key = next (s);
+      if (tok_is (key, "AlphaBlendEnable"))
+        d3d9_blend = true;
+      if (tok_is (key, "SeparateAlphaBlendEnable"))
+        {
+          accept (s, "=");
+          char *w = word_value (s);
+          bool_word (w, &separate_alpha);
+          g_free (w);
+          accept (s, ";");
+          continue;
+        }
       if (key->kind != TK_IDENT)
         {
           error_at (s, key->loc, "expected a pass state, got '%s'", key->text);
@@ -1329,6 +1343,19 @@ parse_pass (Scan *s, TechDraft *td)
       accept (s, ";");
     }
   expect (s, "}");
+  if (d3d9_blend && !separate_alpha)
+    {
+      static const SlBlendFactor as_alpha[] = {
+        [SL_BLEND_ZERO] = SL_BLEND_ZERO, [SL_BLEND_ONE] = SL_BLEND_ONE,
+        [SL_BLEND_SRC_COLOR] = SL_BLEND_SRC_ALPHA, [SL_BLEND_INV_SRC_COLOR] = SL_BLEND_INV_SRC_ALPHA,
+        [SL_BLEND_SRC_ALPHA] = SL_BLEND_SRC_ALPHA, [SL_BLEND_INV_SRC_ALPHA] = SL_BLEND_INV_SRC_ALPHA,
+        [SL_BLEND_DEST_COLOR] = SL_BLEND_DEST_ALPHA, [SL_BLEND_INV_DEST_COLOR] = SL_BLEND_INV_DEST_ALPHA,
+        [SL_BLEND_DEST_ALPHA] = SL_BLEND_DEST_ALPHA, [SL_BLEND_INV_DEST_ALPHA] = SL_BLEND_INV_DEST_ALPHA,
+      };
+      pd.pub.src_blend_alpha = as_alpha[pd.pub.src_blend];
+      pd.pub.dest_blend_alpha = as_alpha[pd.pub.dest_blend];
+      pd.pub.blend_op_alpha = pd.pub.blend_op;
+    }
   if (!pd.entry)
     {
       error_at (s, loc, "pass '%s' has no pixel shader", pd.pub.name);
@@ -1669,8 +1696,6 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
   s.techs = g_array_new (FALSE, TRUE, sizeof (TechDraft));
   collect_namespace_names (&s);
   scan_scope (&s, false);
-  if (g_getenv ("SL_EFFECT_DUMP"))
-    g_printerr ("%s\n", s.out->str);
   if (s.techs->len == 0)
     sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-EFFECT", "the effect has no technique");
   if (sl_diagnostics_error_count (diags) > errors_before)

@@ -1,0 +1,447 @@
+/* Effect-file tests through shaderlib's API: each effect is rendered over
+ * a synthetic image and compared with the same effect computed by hand in
+ * C, texel by texel, within TOL (float rounding of texture coordinates and
+ * bilinear weights; the effects use float targets, so nothing else
+ * differs).  Also checks the effect's reflection, host values and the
+ * diagnostics of malformed effects. */
+#include "shaderlib.h"
+
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TOL 2e-5f
+
+static int failures;
+
+#define CHECK(cond, ...)                                  \
+  do {                                                    \
+    if (!(cond))                                          \
+      {                                                   \
+        fprintf (stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+        fprintf (stderr, __VA_ARGS__);                    \
+        fputc ('\n', stderr);                             \
+        failures++;                                       \
+      }                                                   \
+  } while (0)
+
+typedef struct
+{
+  int    w, h;
+  float *px;
+} Image;
+
+static Image
+image_new (int w, int h)
+{
+  Image im = { w, h, g_new0 (float, (size_t) w * h * 4) };
+  return im;
+}
+
+/* A deterministic, non-smooth test pattern in [0, 1]. */
+static Image
+pattern (int w, int h)
+{
+  Image im = image_new (w, h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int c = 0; c < 4; c++)
+        {
+          double v = sin (x * 12.9898 + y * 78.233 + c * 37.719) * 43758.5453;
+          im.px[((size_t) y * w + x) * 4 + c] = c == 3 ? 1.0f : (float) (v - floor (v));
+        }
+  return im;
+}
+
+static float *
+at (const Image *im, int x, int y)
+{
+  x = CLAMP (x, 0, im->w - 1);
+  y = CLAMP (y, 0, im->h - 1);
+  return im->px + ((size_t) y * im->w + x) * 4;
+}
+
+static char *
+load (const char *name)
+{
+  char *path = g_build_filename (FX_DIR, name, NULL), *text = NULL;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    {
+      fprintf (stderr, "cannot read %s\n", path);
+      failures++;
+    }
+  g_free (path);
+  return text;
+}
+
+static SlEffect *
+compile (const char *name, const char *source, int w, int h, SlDiagnostics *diags)
+{
+  SlEffectOptions o = {
+    .source = source, .length = (size_t) -1, .filename = name,
+    .buffer_width = w, .buffer_height = h,
+  };
+  return sl_effect_compile (&o, diags);
+}
+
+/* Renders technique 0 of @fx over @in, in two horizontal halves so the
+ * rectangle path is used too.  @params may be NULL. */
+static Image
+render (SlEffect *fx, const Image *in, const char *params)
+{
+  SlDiagnostics *d = sl_diagnostics_new ();
+  SlEffectRun *run = sl_effect_run_new (fx, 0);
+  SlTexture tex;
+  sl_texture_init_2d (&tex, in->w, in->h, (size_t) in->w * 4, in->px);
+  sl_effect_run_set_input (run, &tex);
+  CHECK (sl_effect_run_set_params_string (run, params, d), "params '%s'", params);
+  CHECK (sl_effect_run_prepare (run, d), "prepare");
+  Image out = image_new (in->w, in->h);
+  SlScratch *scratch = sl_scratch_new ();
+  int half = in->h / 2;
+  SlTarget top = { out.px, (size_t) in->w * 4 };
+  SlTarget bottom = { out.px + (size_t) half * in->w * 4, (size_t) in->w * 4 };
+  CHECK (sl_effect_render (run, scratch, 0, 0, in->w, half, NULL, &top, d), "render top");
+  CHECK (sl_effect_render (run, scratch, 0, half, in->w, in->h - half, NULL, &bottom, d), "render bottom");
+  if (sl_diagnostics_error_count (d))
+    {
+      char *t = sl_diagnostics_format (d);
+      fputs (t, stderr);
+      g_free (t);
+    }
+  sl_scratch_free (scratch);
+  sl_effect_run_free (run);
+  sl_diagnostics_free (d);
+  return out;
+}
+
+static void
+compare (const char *what, const Image *got, const Image *want)
+{
+  float worst = 0;
+  int wx = 0, wy = 0, wc = 0;
+  for (int y = 0; y < want->h; y++)
+    for (int x = 0; x < want->w; x++)
+      for (int c = 0; c < 4; c++)
+        {
+          float e = fabsf (at (got, x, y)[c] - at (want, x, y)[c]);
+          if (!(e <= worst))
+            {
+              worst = isnan (e) ? INFINITY : e;
+              wx = x, wy = y, wc = c;
+            }
+        }
+  CHECK (worst <= TOL, "%s: pixel %d,%d channel %d is %.7g, expected %.7g", what, wx, wy, wc,
+         at (got, wx, wy)[wc], at (want, wx, wy)[wc]);
+  printf ("%s: largest difference %.3g\n", what, worst);
+}
+
+static void
+print_diags (SlDiagnostics *d)
+{
+  char *t = sl_diagnostics_format (d);
+  if (t)
+    fputs (t, stderr);
+  g_free (t);
+}
+
+/* ---- two-pass separable blur ---- */
+static void
+test_blur (void)
+{
+  char *src = load ("blur.fx");
+  SlDiagnostics *d = sl_diagnostics_new ();
+  Image in = pattern (37, 29);
+  SlEffect *fx = compile ("blur.fx", src, in.w, in.h, d);
+  print_diags (d);
+  CHECK (fx != NULL, "blur.fx compiles");
+  if (!fx)
+    return;
+  CHECK (sl_effect_get_n_techniques (fx) == 1, "one technique");
+  const SlEffectTechnique *t = sl_effect_get_technique (fx, 0);
+  CHECK (!strcmp (t->name, "SeparableBlur") && t->n_passes == 2, "technique SeparableBlur with 2 passes");
+  CHECK (t->passes[0].n_render_targets == 1 && t->passes[1].n_render_targets == 0, "render targets");
+  CHECK (t->passes[0].width == 37 && t->passes[0].height == 29, "target size follows BUFFER_WIDTH/HEIGHT");
+  CHECK (sl_effect_get_n_params (fx) == 1 && !strcmp (sl_effect_get_param (fx, 0)->name, "Radius"),
+         "parameter union is {Radius}");
+  for (int radius = 1; radius <= 2; radius++)
+    {
+      Image h = image_new (in.w, in.h), want = image_new (in.w, in.h);
+      for (int y = 0; y < in.h; y++)
+        for (int x = 0; x < in.w; x++)
+          for (int c = 0; c < 4; c++)
+            at (&h, x, y)[c] = (at (&in, x - radius, y)[c] + at (&in, x, y)[c] + at (&in, x + radius, y)[c]) / 3.0f;
+      for (int y = 0; y < in.h; y++)
+        for (int x = 0; x < in.w; x++)
+          for (int c = 0; c < 4; c++)
+            at (&want, x, y)[c] = (at (&h, x, y - radius)[c] + at (&h, x, y)[c] + at (&h, x, y + radius)[c]) / 3.0f;
+      char *params = g_strdup_printf ("Radius=%d", radius);
+      Image got = render (fx, &in, params);
+      char *what = g_strdup_printf ("blur radius %d", radius);
+      compare (what, &got, &want);
+      g_free (what);
+      g_free (params);
+      g_free (got.px);
+      g_free (h.px);
+      g_free (want.px);
+    }
+  sl_effect_unref (fx);
+  g_free (in.px);
+  g_free (src);
+  sl_diagnostics_free (d);
+}
+
+/* ---- bloom: half-size target, additive blending ---- */
+static float
+bilinear (const Image *im, float u, float v, int c)
+{
+  float tx = u * im->w - 0.5f, ty = v * im->h - 0.5f;
+  int x0 = (int) floorf (tx), y0 = (int) floorf (ty);
+  float fx = tx - x0, fy = ty - y0;
+  return (1 - fx) * (1 - fy) * at (im, x0, y0)[c] + fx * (1 - fy) * at (im, x0 + 1, y0)[c]
+         + (1 - fx) * fy * at (im, x0, y0 + 1)[c] + fx * fy * at (im, x0 + 1, y0 + 1)[c];
+}
+
+static void
+test_bloom (void)
+{
+  char *src = load ("bloom.fx");
+  SlDiagnostics *d = sl_diagnostics_new ();
+  Image in = pattern (40, 30);
+  SlEffect *fx = compile ("bloom.fx", src, in.w, in.h, d);
+  print_diags (d);
+  CHECK (fx != NULL, "bloom.fx compiles");
+  if (!fx)
+    return;
+  const SlEffectTechnique *t = sl_effect_get_technique (fx, 0);
+  CHECK (t->passes[0].width == 20 && t->passes[0].height == 15, "half-size target is %dx%d",
+         t->passes[0].width, t->passes[0].height);
+  CHECK (t->passes[1].blend && t->passes[1].src_blend == SL_BLEND_ONE && t->passes[1].dest_blend == SL_BLEND_ONE,
+         "additive blend states");
+  int bt = -1;
+  for (int i = 0; i < sl_effect_get_n_textures (fx); i++)
+    if (!strcmp (sl_effect_get_texture (fx, i)->name, "BrightTex"))
+      bt = i;
+  CHECK (bt >= 0 && sl_effect_get_texture (fx, bt)->width == 20, "BrightTex reflected");
+  float threshold = 0.4f;
+  Image bright = image_new (20, 15), want = image_new (in.w, in.h);
+  for (int y = 0; y < 15; y++)
+    for (int x = 0; x < 20; x++)
+      {
+        for (int c = 0; c < 3; c++)
+          {
+            float avg = (at (&in, 2 * x, 2 * y)[c] + at (&in, 2 * x + 1, 2 * y)[c] + at (&in, 2 * x, 2 * y + 1)[c]
+                         + at (&in, 2 * x + 1, 2 * y + 1)[c]) / 4;
+            at (&bright, x, y)[c] = MAX (avg - threshold, 0.0f);
+          }
+        at (&bright, x, y)[3] = 0;
+      }
+  for (int y = 0; y < in.h; y++)
+    for (int x = 0; x < in.w; x++)
+      {
+        float u = (x + 0.5f) / in.w, v = (y + 0.5f) / in.h;
+        for (int c = 0; c < 3; c++)
+          at (&want, x, y)[c] = at (&in, x, y)[c] + bilinear (&bright, u, v, c);
+        at (&want, x, y)[3] = at (&in, x, y)[3];
+      }
+  Image got = render (fx, &in, "Threshold=0.4");
+  compare ("bloom", &got, &want);
+  g_free (got.px);
+  g_free (want.px);
+  g_free (bright.px);
+  g_free (in.px);
+  sl_effect_unref (fx);
+  g_free (src);
+  sl_diagnostics_free (d);
+}
+
+/* ---- the ReShade helper headers ---- */
+static void
+test_headers (void)
+{
+  char *src = load ("headers.fx");
+  SlDiagnostics *d = sl_diagnostics_new ();
+  Image in = pattern (24, 16);
+  SlEffect *fx = compile ("headers.fx", src, in.w, in.h, d);
+  print_diags (d);
+  CHECK (fx != NULL, "headers.fx compiles");
+  if (!fx)
+    return;
+  const SlParam *p = sl_effect_get_param (fx, 0);
+  bool slider = false;
+  for (int i = 0; p && i < p->n_annotations; i++)
+    slider |= !strcmp (p->annotations[i].name, "ui_type") && p->annotations[i].type == SL_ANNOTATION_STRING
+              && !strcmp (p->annotations[i].string_value, "slider");
+  CHECK (p && !strcmp (p->name, "Strength") && slider, "__UNIFORM_SLIDER_FLOAT1 gives ui_type = \"slider\"");
+  const SlEffectTechnique *t = sl_effect_get_technique (fx, 0);
+  CHECK (t->n_annotations == 1 && !strcmp (t->annotations[0].string_value, "Header user"), "technique ui_label");
+  Image want = image_new (in.w, in.h);
+  for (int y = 0; y < in.h; y++)
+    for (int x = 0; x < in.w; x++)
+      {
+        for (int c = 0; c < 3; c++)
+          at (&want, x, y)[c] = at (&in, x + 1, y)[c] * 0.75f;
+        at (&want, x, y)[3] = 24.0f / 16.0f * 1.0f;   /* aspect ratio × flat depth 1.0 */
+      }
+  Image got = render (fx, &in, "Strength=0.75");
+  compare ("ReShade.fxh helpers", &got, &want);
+  g_free (got.px);
+  g_free (want.px);
+  g_free (in.px);
+  sl_effect_unref (fx);
+  g_free (src);
+  sl_diagnostics_free (d);
+}
+
+/* ---- D3D9 .fx: sampler_state, compile ps_2_0, blending on the back buffer ---- */
+static void
+test_d3d9_fx (void)
+{
+  const char *src =
+    "texture Img;\n"
+    "sampler2D S = sampler_state { Texture = <Img>; MinFilter = POINT; MagFilter = POINT; AddressU = Clamp; };\n"
+    "float Gain = 2.0;\n"
+    "float4 Scale(float2 uv : TEXCOORD0) : COLOR0 { return tex2D(S, uv) * Gain; }\n"
+    "float4 Half(float2 uv : TEXCOORD0) : COLOR0 { return float4(0.5, 0.5, 0.5, 0.5); }\n"
+    "technique T\n{\n"
+    "  pass P0 { PixelShader = compile ps_2_0 Scale(); ZEnable = false; }\n"
+    "  pass P1 { PixelShader = compile ps_2_0 Half(); AlphaBlendEnable = true;\n"
+    "            SrcBlend = SrcAlpha; DestBlend = InvSrcAlpha; }\n"
+    "}\n";
+  SlDiagnostics *d = sl_diagnostics_new ();
+  Image in = pattern (9, 7);
+  SlEffect *fx = compile ("d3d9.fx", src, in.w, in.h, d);
+  print_diags (d);
+  CHECK (fx != NULL, "D3D9 .fx compiles");
+  bool noted = false;
+  for (int i = 0; i < sl_diagnostics_count (d); i++)
+    noted |= sl_diagnostics_get (d, i)->severity == SL_SEVERITY_NOTE
+             && strstr (sl_diagnostics_get (d, i)->message, "'ZEnable' is ignored");
+  CHECK (noted, "a note says ZEnable is ignored");
+  if (!fx)
+    return;
+  Image want = image_new (in.w, in.h);
+  for (int y = 0; y < in.h; y++)
+    for (int x = 0; x < in.w; x++)
+      for (int c = 0; c < 4; c++)
+        {
+          float scaled = at (&in, x, y)[c] * 2.0f;
+          /* SrcAlpha/InvSrcAlpha with source alpha 0.5 (alpha blends too) */
+          at (&want, x, y)[c] = 0.5f * 0.5f + scaled * 0.5f;
+        }
+  Image got = render (fx, &in, NULL);
+  compare ("D3D9 fx, two passes on the back buffer", &got, &want);
+  g_free (got.px);
+  g_free (want.px);
+  g_free (in.px);
+  sl_effect_unref (fx);
+  sl_diagnostics_free (d);
+}
+
+/* ---- host values and their refusal ---- */
+static void
+test_host_values (void)
+{
+  const char *src =
+    "uniform float Timer < source = \"timer\"; >;\n"
+    "uniform int Frame < source = \"framecount\"; >;\n"
+    "uniform int Dice < source = \"random\"; min = 1; max = 6; >;\n"
+    "float4 PS(float4 p : SV_Position, float2 uv : TEXCOORD) : SV_Target { return float4(Timer, Frame, Dice, 1); }\n"
+    "technique T { pass { PixelShader = PS; } }\n";
+  SlDiagnostics *d = sl_diagnostics_new ();
+  Image in = pattern (4, 4);
+  SlEffect *fx = compile ("host.fx", src, 4, 4, d);
+  print_diags (d);
+  CHECK (fx != NULL, "host values compile");
+  if (fx)
+    {
+      CHECK (!strcmp (sl_param_get_host_source (sl_effect_get_param (fx, 0)), "timer"), "source reflected");
+      SlEffectRun *run = sl_effect_run_new (fx, 0);
+      SlTexture tex;
+      sl_texture_init_2d (&tex, 4, 4, 16, in.px);
+      sl_effect_run_set_input (run, &tex);
+      SlEffectHostValues hv;
+      sl_effect_host_values_init (&hv);
+      hv.timer_ms = 1234.5;
+      hv.framecount = 42;
+      hv.seed = 7;
+      sl_effect_run_set_host_values (run, &hv);
+      CHECK (sl_effect_run_prepare (run, d), "prepare");
+      float px[4 * 4 * 4];
+      SlTarget tg = { px, 16 };
+      SlScratch *sc = sl_scratch_new ();
+      CHECK (sl_effect_render (run, sc, 0, 0, 4, 4, NULL, &tg, d), "render");
+      CHECK (px[0] == 1234.5f && px[1] == 42.0f, "timer %g and framecount %g", px[0], px[1]);
+      CHECK (px[2] >= 1 && px[2] <= 6 && px[2] == floorf (px[2]), "random %g in [1, 6]", px[2]);
+      float first = px[2];
+      /* Same seed, same value: renders repeat. */
+      sl_effect_run_set_host_values (run, &hv);
+      CHECK (sl_effect_run_prepare (run, d), "prepare again");
+      CHECK (sl_effect_render (run, sc, 0, 0, 4, 4, NULL, &tg, d), "render again");
+      CHECK (px[2] == first, "random repeats for one seed");
+      sl_scratch_free (sc);
+      sl_effect_run_free (run);
+      sl_effect_unref (fx);
+    }
+  sl_diagnostics_clear (d);
+  const char *bad = "uniform float2 Mouse < source = \"mousepoint\"; >;\n"
+                    "float4 PS(float2 uv : TEXCOORD) : SV_Target { return Mouse.xyxy; }\n"
+                    "technique T { pass { PixelShader = PS; } }\n";
+  fx = compile ("bad.fx", bad, 4, 4, d);
+  char *text = sl_diagnostics_format (d);
+  CHECK (fx == NULL && text && strstr (text, "bad.fx:1:33: error: host value source \"mousepoint\" is not supported"),
+         "unknown source refused, got: %s", text ? text : "(nothing)");
+  g_free (text);
+  g_free (in.px);
+  sl_diagnostics_free (d);
+}
+
+/* ---- errors point into the file ---- */
+static void
+test_errors (void)
+{
+  struct { const char *src, *want; } cases[] = {
+    { "float4 PS(float2 uv : TEXCOORD) : SV_Target { return 1; }\n"
+      "technique T { pass { PixelShader = PS; RenderTarget = Nope; } }\n",
+      "e.fx:2:55: error: pass render target 'Nope' is not a declared texture" },
+    { "texture T { Width = 4; Height = 4; };\nsampler S { Texture = T; };\n"
+      "float4 PS(float2 uv : TEXCOORD) : SV_Target { return tex2D(S, uv); }\n"
+      "technique X { pass { PixelShader = PS; RenderTarget = T; } }\n",
+      "error: pass '' samples texture 'T' it renders to" },
+    { "texture T { Width = BUFFER_WIDTH * 0; Height = 4; };\n"
+      "float4 PS(float2 uv : TEXCOORD) : SV_Target { return 1; }\ntechnique X { pass { PixelShader = PS; } }\n",
+      "e.fx:1:13: error: texture 'T': Width 0 is out of range (1 to 16384)" },
+    { "float4 PS(float2 uv : TEXCOORD) : SV_Target { return undefined_thing; }\n"
+      "technique X { pass { PixelShader = PS; } }\n",
+      "e.fx:1:54: error: undeclared identifier 'undefined_thing'" },
+    { "float4 PS(float2 uv : TEXCOORD) : SV_Target { return 1; }\n",
+      "error: the effect has no technique" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      SlDiagnostics *d = sl_diagnostics_new ();
+      SlEffect *fx = compile ("e.fx", cases[i].src, 8, 8, d);
+      char *text = sl_diagnostics_format (d);
+      CHECK (fx == NULL && text && strstr (text, cases[i].want), "case %zu: want '%s', got: %s", i, cases[i].want,
+             text ? text : "(nothing)");
+      g_free (text);
+      if (fx)
+        sl_effect_unref (fx);
+      sl_diagnostics_free (d);
+    }
+}
+
+int
+main (void)
+{
+  test_blur ();
+  test_bloom ();
+  test_headers ();
+  test_d3d9_fx ();
+  test_host_values ();
+  test_errors ();
+  if (failures)
+    fprintf (stderr, "%d check(s) failed\n", failures);
+  return failures ? 1 : 0;
+}

@@ -81,7 +81,8 @@ typedef struct
   /* filled by the compiler: */
   int           cb_offset;      /* uniforms: component offset in the constant buffer */
   int           slot;           /* samplers/textures: first slot */
-  int           bind_count;     /* SM1 uniforms: registers up to the last one read */
+  int           bind_count;
+  int           sampled_dim;    /* generic samplers: the texN* family used, 0 = none */     /* SM1 uniforms: registers up to the last one read */
   int           id;             /* index for per-inline maps */
 } Var;
 

@@ -1410,8 +1410,8 @@ lower_expr (L *l, Node *e)
       }
     case N_INDEX:
       {
+        RVal idx = lower_expr (l, e->b);   /* the index is evaluated first */
         RVal a = lower_expr (l, e->a);
-        RVal idx = lower_expr (l, e->b);
         int es = e->type->n_comp;
         int n_elem = a.n / MAX (es, 1);
         const SlValue *iv = sl_ir_value (ir, idx.c[0]);
@@ -1550,9 +1550,24 @@ lower_loop (L *l, Node *s)
   SlIr *ir = l->ir;
   if (s->kind == S_FOR && s->a)
     lower_stmt (l, s->a);
+  /* [unroll(n)] runs at most n iterations, as the D3D compiler's
+   * unrolling does: an explicit counter, since reaching the LOOP cap
+   * counts as a runaway loop. */
+  uint32_t counter = SL_IR_NONE;
+  if (s->loop_cap > 0)
+    {
+      counter = sl_ir_new_value (ir, SL_KIND_INT, SL_VALUE_VAR);
+      sl_ir_mov (ir, counter, sl_ir_const_i (ir, 0));
+    }
   sl_ir_ctrl (ir, SL_OP_LOOP, SL_IR_NONE, SL_HLSL_LOOP_CAP);
   l->loop_depth++;
   l->cf_depth++;
+  if (counter != SL_IR_NONE)
+    {
+      sl_ir_ctrl (ir, SL_OP_BREAK, sl_ir_op2 (ir, SL_OP_IGE, SL_KIND_BOOL, counter,
+                                              sl_ir_const_i (ir, s->loop_cap)), 0);
+      sl_ir_mov (ir, counter, sl_ir_op2 (ir, SL_OP_IADD, SL_KIND_INT, counter, sl_ir_const_i (ir, 1)));
+    }
   if (s->kind != S_DO && s->b)
     {
       RVal c = lower_expr (l, s->b);
@@ -1648,6 +1663,9 @@ lower_stmt (L *l, Node *s)
             l->var_obj[s->var->id] = lower_object (l, s->var->init);
           break;
         }
+      /* A static local keeps one storage across all inlined calls. */
+      if (s->var->storage == STORE_STATIC && l->var_vals[s->var->id])
+        break;
       init_var (l, s->var);
       break;
     case S_EXPR:

@@ -33,6 +33,7 @@ typedef struct
   int         depth;       /* expression/statement nesting */
   int         loop_depth;
   bool        in_switch;   /* innermost breakable statement is a switch */
+  Scope      *param_scope; /* parameters of the function being parsed */
   bool        row_major_default;
   Type       *t_error, *t_void, *t_float, *t_int, *t_uint, *t_bool, *t_string;
 } P;
@@ -389,6 +390,9 @@ declare_var (P *p, Var *v)
   else if (!p->scope->up && builtin_numeric (p, v->name))
     error_at (p, v->loc, "'%s' is a type name", v->name);
   Var *old = g_hash_table_lookup (p->scope->names, v->name);
+  /* The body's outermost block shares its names with the parameters. */
+  if (!old && p->param_scope && p->scope->up == p->param_scope)
+    old = g_hash_table_lookup (p->param_scope->names, v->name);
   if (old)
     error_at (p, v->loc, "redefinition of '%s'", v->name);
   g_hash_table_insert (p->scope->names, (gpointer) v->name, v);
@@ -499,6 +503,19 @@ parse_modifiers (P *p)
           break;
       if (i == G_N_ELEMENTS (modifiers))
         return mods;
+      /* typedef float4 precise; precise main() — a type, not a modifier,
+       * when a name (not a type) follows it. */
+      if (g_hash_table_contains (p->types, t->text) && peek_at (p, 1)->kind == TK_IDENT
+          && !g_hash_table_contains (p->types, peek_at (p, 1)->text)
+          && !builtin_numeric (p, peek_at (p, 1)->text))
+        {
+          bool follows_mod = false;
+          for (size_t j = 0; j < G_N_ELEMENTS (modifiers); j++)
+            follows_mod |= !strcmp (peek_at (p, 1)->text, modifiers[j]);
+          bool a, b, c;
+          if (!follows_mod && sampler_dim (peek_at (p, 1)->text, &a, &b, &c) == -2)
+            return mods;
+        }
       unsigned bit = i <= 10 ? 1u << i : (!strcmp (t->text, "in") ? MOD_IN
                                            : !strcmp (t->text, "out") ? MOD_OUT
                                            : !strcmp (t->text, "inout") ? MOD_INOUT : 0);
@@ -525,6 +542,21 @@ parse_type (P *p)
     {
       next (p);
       return local;
+    }
+  if (!strcmp (t->text, "unsigned"))
+    {
+      next (p);
+      Token *it = peek (p);
+      Type *u = parse_type (p);
+      if (!u || u->kind != TY_NUM || u->base != BT_INT)
+        {
+          error_at (p, it->loc, "'unsigned' applies only to int types");
+          return p->t_error;
+        }
+      Type *r = hlsl_type_num (p->arena, BT_UINT, u->cls, u->rows, u->cols);
+      r->row_major = u->row_major;
+      r->has_major = u->has_major;
+      return r;
     }
   if (!strcmp (t->text, "struct"))
     return parse_struct (p);
@@ -676,7 +708,8 @@ is_type_start (P *p)
   Token *t = peek (p);
   if (t->kind != TK_IDENT)
     return false;
-  if (!strcmp (t->text, "InputPatch") || !strcmp (t->text, "OutputPatch"))
+  if (!strcmp (t->text, "InputPatch") || !strcmp (t->text, "OutputPatch")
+      || !strcmp (t->text, "unsigned"))
     return !lookup_var (p, t->text);
   if (!strcmp (t->text, "struct") || !strcmp (t->text, "vector") || !strcmp (t->text, "matrix")
       || !strcmp (t->text, "void") || !strcmp (t->text, "string"))
@@ -1186,11 +1219,24 @@ parse_swizzle (P *p, Node *base, Token *name)
   int n = 0;
   if (t->cls == NUM_MATRIX || (s[0] == '_' ))
     {
-      /* _m00 / _11 forms, chained: _m00_m11 */
+      /* _m00 / _11 forms, chained: _m00_m11 (one form per swizzle) */
       const char *q = s;
+      int form = 0;
+      if (t->cls != NUM_MATRIX)
+        {
+          error_at (p, name->loc, "'%s' is not a matrix; '%s' is a matrix swizzle", type_name (p, t), s);
+          return error_node (p, name->loc);
+        }
       while (*q)
         {
           int r, c;
+          int this_form = q[0] == '_' && q[1] == 'm' ? 1 : 2;
+          if (form && form != this_form)
+            {
+              error_at (p, name->loc, "matrix swizzle '%s' mixes the _mRC and _RC forms", s);
+              return error_node (p, name->loc);
+            }
+          form = this_form;
           if (q[0] == '_' && q[1] == 'm' && q[2] >= '0' && q[2] <= '3' && q[3] >= '0' && q[3] <= '3')
             {
               r = q[2] - '0';
@@ -1398,6 +1444,20 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
           error_at (p, arg->loc, "cannot sample with static sampler '%s'", arg->var->name);
           return error_node (p, loc);
         }
+      const char *in = intrinsic_names[id];
+      if (i == 0 && arg->type->kind == TY_SAMPLER && arg->kind == N_VAR && !strncmp (in, "tex", 3)
+          && (in[3] == '1' || in[3] == '2' || in[3] == '3' || in[3] == 'C'))
+        {
+          /* One sampler serves one texture dimension. */
+          int dim = in[3] == 'C' ? 4 : in[3] - '0';
+          if (arg->var->sampled_dim && arg->var->sampled_dim != dim)
+            {
+              error_at (p, arg->loc, "sampler '%s' is used with textures of different dimensions",
+                        arg->var->name);
+              return error_node (p, loc);
+            }
+          arg->var->sampled_dim = dim;
+        }
     }
   call->type = intrinsic_type (p, call);
   if (call->type->kind == TY_ERROR)
@@ -1498,7 +1558,7 @@ parse_primary (P *p)
                   error_at (p, loc, "cannot construct '%s' this way", type_name (p, ty));
                   bad = true;
                 }
-              if (!bad && total != ty->n_comp && !(args->len == 1 && total == 1))
+              if (!bad && total != ty->n_comp)
                 {
                   error_at (p, loc, "'%s' constructor needs %d components, got %d",
                             type_name (p, ty), ty->n_comp, total);
@@ -2975,6 +3035,40 @@ condition (P *p, Node *c)
   return convert (p, c, p->t_bool, c->loc, true, NULL);
 }
 
+static Node *
+strip_casts (Node *e)
+{
+  while (e && e->kind == N_CAST)
+    e = e->a;
+  return e;
+}
+
+/* The iteration count of for (i = A; i < B; ++i) with constant A and B,
+ * or -1 for any other loop shape. */
+static int
+for_trip_count (P *p, Node *s)
+{
+  Node *cond = strip_casts (s->b);
+  if (!cond || cond->kind != N_BINARY || cond->op != '<')
+    return -1;
+  Node *iv = strip_casts (cond->a);
+  if (!iv || iv->kind != N_VAR)
+    return -1;
+  bool ok = true;
+  int hi = const_eval_int (p, cond->b, &ok);
+  Node *init = s->a;
+  Node *start = NULL;
+  if (init && init->kind == S_EXPR && init->a && init->a->kind == N_ASSIGN
+      && init->a->a->kind == N_VAR && init->a->a->var == iv->var)
+    start = init->a->b;
+  else if (init && init->kind == S_BLOCK && init->n_args == 1 && init->args[0]->var == iv->var)
+    start = iv->var->init;
+  if (!start)
+    return -1;
+  int lo = const_eval_int (p, start, &ok);
+  return ok ? hi - lo : -1;
+}
+
 /* Whether a statement contains a 'break' of the enclosing switch (not
  * one of a nested loop) or a 'return'. */
 static bool
@@ -3135,6 +3229,8 @@ parse_statement (P *p)
       p->in_switch = sw;
       p->loop_depth--;
       pop_scope (p);
+      if (attrs.unroll && attrs.unroll_cap < 0 && for_trip_count (p, result) >= 1024)
+        error_at (p, loc, "cannot unroll a loop of more than 1024 iterations");
     }
   else if (accept (p, "while"))
     {
@@ -3324,8 +3420,9 @@ parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
   GPtrArray *params = g_ptr_array_new ();
   GPtrArray *defaults = g_ptr_array_new ();
   bool any_default = false;
-  if (!is (p, ")") && !(is (p, "void") && peek_at (p, 1)->kind == TK_PUNCT
-                         && !strcmp (peek_at (p, 1)->text, ")")))
+  if (is (p, "void") && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, ")"))
+    next (p);   /* f(void) */
+  if (!is (p, ")"))
     do
       {
         unsigned pm = parse_modifiers (p);
@@ -3417,7 +3514,9 @@ parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
       p->cur_func = target;
       int saved_loop = p->loop_depth;
       p->loop_depth = 0;
+      p->param_scope = p->scope;
       target->body = parse_block (p);
+      p->param_scope = NULL;
       p->loop_depth = saved_loop;
       p->cur_func = saved;
     }

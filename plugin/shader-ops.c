@@ -44,6 +44,7 @@
 
 #include "shaderlib.h"
 #include "shader-ops.h"
+#include "effect-ops.h"
 
 #define MAX_PADS 3
 #define N_LEVELS 8     /* mip levels with their own cached draw */
@@ -1904,6 +1905,12 @@ gs_shader_ops_register (GTypeModule *module)
               continue;
             }
           g_hash_table_add (stems, stem);
+          /* Effect files (techniques) register their own ops. */
+          if (gs_effect_ops_claim (module, path, stem))
+            {
+              g_free (path);
+              continue;
+            }
 
           data = known_classes ? g_hash_table_lookup (known_classes, path)
                                : NULL;

@@ -915,6 +915,90 @@ static int skip_args (P *p);
 static void parse_compile_target (P *p, bool check_names);
 static bool is_shader_object_type (Token *t);
 
+/* Component @k of a constant expression: literals, initializer lists
+ * and the constant variables they initialise, seen through indexing,
+ * members and swizzles. */
+static double
+const_component (P *p, Node *e, int k, bool *ok)
+{
+  if (!e || !*ok)
+    {
+      *ok = false;
+      return 0;
+    }
+  switch (e->kind)
+    {
+    case N_LIT:
+      if (e->type->kind != TY_NUM || !e->lit || k >= e->type->n_comp)
+        break;
+      switch (e->type->base)
+        {
+        case BT_FLOAT: return sl_u2f (e->lit[k]);
+        case BT_BOOL: return e->lit[k] ? 1 : 0;
+        case BT_UINT: return e->lit[k];
+        default: return (int32_t) e->lit[k];
+        }
+    case N_VAR:
+      if (e->var->is_const && e->var->init)
+        return const_component (p, e->var->init, k, ok);
+      break;
+    case N_INITLIST:
+      for (int i = 0; i < e->n_args; i++)
+        {
+          Node *a = e->args[i];
+          int n = a->kind == N_INITLIST ? a->n_comps : a->type->n_comp;
+          if (k < n)
+            return const_component (p, a, k, ok);
+          k -= n;
+        }
+      break;
+    case N_CAST:
+      {
+        double v = const_component (p, e->a, e->a->type->n_comp == 1 ? 0 : k, ok);
+        if (e->type->kind == TY_NUM && (e->type->base == BT_INT || e->type->base == BT_UINT))
+          v = (double) (int64_t) v;
+        else if (e->type->kind == TY_NUM && e->type->base == BT_BOOL)
+          v = v != 0;
+        return v;
+      }
+    case N_INDEX:
+      {
+        int idx = (int) const_component (p, e->b, 0, ok);
+        return const_component (p, e->a, idx * e->type->n_comp + k, ok);
+      }
+    case N_MEMBER:
+      return const_component (p, e->a, e->offset + k, ok);
+    case N_SWIZZLE:
+      if (k < e->n_comps)
+        return const_component (p, e->a, e->comps[k], ok);
+      break;
+    case N_UNARY:
+      if (e->op == '-')
+        return -const_component (p, e->a, k, ok);
+      if (e->op == '+')
+        return const_component (p, e->a, k, ok);
+      break;
+    case N_BINARY:
+      {
+        double a = const_component (p, e->a, e->a->type->n_comp == 1 ? 0 : k, ok);
+        double b = const_component (p, e->b, e->b->type->n_comp == 1 ? 0 : k, ok);
+        switch (e->op)
+          {
+          case '+': return a + b;
+          case '-': return a - b;
+          case '*': return a * b;
+          case '/': return b != 0 ? a / b : 0;
+          default: break;
+          }
+        break;
+      }
+    default:
+      break;
+    }
+  *ok = false;
+  return 0;
+}
+
 static int
 const_eval_int (P *p, Node *e, bool *ok)
 {
@@ -952,6 +1036,8 @@ const_eval_int (P *p, Node *e, bool *ok)
     return const_eval_int (p, e->var->init, ok);
   if (e->kind == N_VAR && e->var->is_const && e->var->init)
     return const_eval_int (p, e->var->init, ok);
+  if (e->kind == N_INDEX || e->kind == N_MEMBER || e->kind == N_SWIZZLE)
+    return (int) const_component (p, e, 0, ok);
   *ok = false;
   return 0;
 }
@@ -1313,11 +1399,11 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
 
   /* User functions first: they may overload intrinsic names. */
   Func *f = object ? NULL : g_hash_table_lookup (p->u->funcs, name->text);
+  Func *best = NULL;
   if (f)
     {
       /* Overload resolution: exact matches beat conversions; among
        * viable candidates the one with fewest conversions wins. */
-      Func *best = NULL;
       int best_cost = INT_MAX, ties = 0;
       for (Func *c = f; c; c = c->next_overload)
         {
@@ -1356,6 +1442,11 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
                   if (at->base != pt->base && !literal_int)
                     cost += 100;
                 }
+              else if ((at->kind == TY_ARRAY || at->kind == TY_STRUCT)
+                       && (pt->kind == TY_ARRAY || pt->kind == TY_STRUCT)
+                       && at->n_comp == pt->n_comp && !at->n_objects && !pt->n_objects
+                       && same_component_bases (at, pt))
+                cost += 1;   /* the same components in another shape */
               else if (!((at->kind == TY_SAMPLER || at->kind == TY_TEXTURE) && at->kind == pt->kind))
                 viable = false;
             }
@@ -1370,16 +1461,21 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
           else if (cost == best_cost)
             ties++;
         }
-      if (!best)
+      if (!best && g_hash_table_lookup (p->intrinsics, name->text))
+        f = NULL;   /* user overloads of an intrinsic that do not fit: the intrinsic */
+      else if (!best)
         {
           error_at (p, loc, "no overload of '%s' takes these %u argument(s)", name->text, args->len);
           return error_node (p, loc);
         }
-      if (ties)
+      if (best && ties)
         {
           error_at (p, loc, "ambiguous call to overloaded function '%s'", name->text);
           return error_node (p, loc);
         }
+    }
+  if (f)
+    {
       Node *call = new_node (p, N_CALL, loc, best->ret);
       call->func = best;
       call->n_args = best->n_params;

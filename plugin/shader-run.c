@@ -75,6 +75,7 @@ property_string (error, _("Errors"), "")
 #include <glib/gstdio.h>
 
 #include "shaderlib.h"
+#include "shader-ops.h"
 
 #define SHADER_RUN_FORMAT "R'G'B'A float"
 
@@ -430,6 +431,7 @@ prepare (GeglOperation *operation)
   gegl_operation_set_format (operation, "output", format);
 
   draw = acquire_draw (operation, TRUE);
+  gs_operation_set_caching (operation, draw && ! draw->bounded);
   if (draw)
     draw_unref (draw);
 }

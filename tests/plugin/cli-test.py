@@ -24,6 +24,12 @@ def check(cond, what):
         print("FAIL:", what, file=sys.stderr)
 
 
+def check_no_leak(r, what):
+    """GEGL reports buffers still alive at gegl_exit() on stderr."""
+    check("leaked" not in r.stderr and "gegl_tile_cache_destroy" not in r.stderr,
+          what + " leaves no GeglBuffer behind: " + r.stderr[-300:])
+
+
 def write_ppm(path, width, height, rgb):
     with open(path, "wb") as f:
         f.write(b"P6\n%d %d\n255\n" % (width, height))
@@ -100,6 +106,7 @@ def main():
         out = os.path.join(tmp, "invert.ppm")
         r = run([src, "-o", out, "--", "shader:run", "source=" + invert])
         check(r.returncode == 0, "invert run exits 0: " + r.stderr)
+        check_no_leak(r, "invert run")
         if r.returncode == 0:
             ow, oh, maxval, values = read_ppm(out)
             check((ow, oh) == (w, h), "invert keeps the size")
@@ -123,6 +130,7 @@ def main():
         r = run([src, "-o", out, "--", "shader:run", "file=" + swap_file,
                  "params=amount=0"])
         check(r.returncode == 0, "swap run exits 0: " + r.stderr)
+        check_no_leak(r, "swap run")
         if r.returncode == 0:
             _, _, maxval, values = read_ppm(out)
             scale = maxval // 255
@@ -137,6 +145,7 @@ def main():
         r = run([src, "-o", out, "--", "shader:run",
                  "source=float4 main(float2 uv : TEXCOORD0) : COLOR\n{\n  return uv +;\n}\n"])
         check(r.returncode == 0, "broken shader run exits 0")
+        check_no_leak(r, "broken shader run")
         check("shader:run:3:" in r.stderr and "error" in r.stderr,
               "broken shader warns with file:line: " + r.stderr)
         if r.returncode == 0:
@@ -165,11 +174,9 @@ def main():
             r = run([bigsrc, "-o", out, "--", "shader:run", "source=" + blur,
                      params], threads=threads)
             check(r.returncode == 0, "blur with %d threads exits 0" % threads)
-            # The gegl tool itself reports leaked buffers at exit for
-            # filters (gegl:gaussian-blur does the same); only the op's
-            # own messages count here.
             check("gegl-shaders" not in r.stderr and "shader:run" not in r.stderr,
                   "blur run does not warn: " + r.stderr)
+            check_no_leak(r, "blur run with %d threads" % threads)
             if r.returncode == 0:
                 with open(out, "rb") as f:
                     outputs.append(f.read())

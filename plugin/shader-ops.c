@@ -26,7 +26,10 @@
  * Mip levels: at level L GEGL hands rectangles in level-0 coordinates and
  * buffers whose level-L tiles hold the image scaled by 1/2^L; the op then
  * renders a viewport scaled the same way, so TEXCOORD0 still spans the
- * image and pixel-sized host values follow the scaled pixels.
+ * image, while the size host values (IMAGESIZE, PIXELSIZE, BUFFER_WIDTH…)
+ * keep the full-resolution values: the level-L output then approximates
+ * the level-0 output scaled down.  VPOS counts the pixels actually
+ * rendered, so a shader keyed to pixel positions changes with the level.
  *
  * A shader that fails to compile still gets its op: it has the "error"
  * property (holding the diagnostics) and passes the input through; the
@@ -1264,13 +1267,16 @@ build_draw (ShaderClassData     *data,
 
       switch (h->kind)
         {
+        /* The full-resolution image's sizes at every level: an offset of
+         * n pixels then reaches the same image position in a reduced
+         * preview as in the final render. */
         case HOST_SIZE:
-          v[0] = (gfloat) draw->viewport.width;
-          v[1] = (gfloat) draw->viewport.height;
+          v[0] = (gfloat) bboxes[0].width;
+          v[1] = (gfloat) bboxes[0].height;
           break;
         case HOST_PIXEL_SIZE:
-          v[0] = 1.0f / (gfloat) draw->viewport.width;
-          v[1] = 1.0f / (gfloat) draw->viewport.height;
+          v[0] = 1.0f / (gfloat) bboxes[0].width;
+          v[1] = 1.0f / (gfloat) bboxes[0].height;
           break;
         case HOST_SEED:
           v[0] = v[1] = (gfloat) seed;

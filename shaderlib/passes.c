@@ -1,5 +1,8 @@
 /* IR passes: specialisation on constant values, constant folding, copy
- * propagation, common-subexpression elimination and dead-code elimination.
+ * propagation, common-subexpression elimination, dead-code elimination
+ * and multiply-add fusion.  (Swizzles and dead components need no pass of
+ * their own: the IR is scalar, so a swizzle is a choice of value numbers
+ * and an unused component is a dead instruction.)
  *
  * Temporaries are defined once and, by the front ends' contract, only used
  * inside the control-flow region where they are defined or nested regions,
@@ -299,16 +302,157 @@ promote_vars (SlIr *ir)
   return changed;
 }
 
+/* A variable whose every write is outside all control flow (and before
+ * any top-level return) holds, at each read, the value of the last write
+ * before it in program order: no branch can skip a write and no loop can
+ * repeat one.  Such a variable is split into one temporary per write, so
+ * copy propagation, folding and CSE see through reassignments like
+ * "c = c * v".  Variables read before their first write keep their
+ * storage. */
+static bool
+split_vars (SlIr *ir)
+{
+  guint nv = ir->values->len;
+  guint8 *bad = g_new0 (guint8, nv);
+  guint8 *written = g_new0 (guint8, nv);
+  int depth = 0;
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op == SL_OP_ENDIF || in->op == SL_OP_ENDLOOP || in->op == SL_OP_FEND)
+        depth--;
+      for (int s = 0; s < in->n_src; s++)
+        if (!written[in->src[s]])
+          bad[in->src[s]] = 1;
+      for (int d = 0; d < in->n_dst; d++)
+        {
+          written[in->dst[d]] = 1;
+          if (depth > 0)
+            bad[in->dst[d]] = 1;
+        }
+      if (in->op == SL_OP_RETURN && depth == 0)
+        depth = 1 << 20;
+      if (in->op == SL_OP_IF || in->op == SL_OP_LOOP || in->op == SL_OP_FBEGIN)
+        depth++;
+    }
+  uint32_t *cur = g_new (uint32_t, nv);
+  bool changed = false;
+  for (guint v = 0; v < nv; v++)
+    {
+      cur[v] = v;
+      if (sl_ir_value (ir, v)->cls != SL_VALUE_VAR || !written[v])
+        bad[v] = 1;
+    }
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      SlInsn *in = sl_ir_insn (ir, i);
+      for (int s = 0; s < in->n_src; s++)
+        in->src[s] = cur[in->src[s]];
+      for (int d = 0; d < in->n_dst; d++)
+        {
+          uint32_t v = in->dst[d];
+          if (v >= nv || bad[v])
+            continue;
+          uint32_t t = sl_ir_new_value (ir, sl_ir_value (ir, v)->kind, SL_VALUE_TEMP);
+          in = sl_ir_insn (ir, i);
+          in->dst[d] = t;
+          cur[v] = t;
+          changed = true;
+        }
+    }
+  g_free (cur);
+  g_free (bad);
+  g_free (written);
+  return changed;
+}
+
+/* Fuses a multiply whose only use is an add or subtract into MAD.  MAD
+ * rounds twice (ops.def), so a*b + c as MAD is bit-identical to the two
+ * ops; t - c becomes MAD(a, b, -c) and c - t MAD(-a, b, c) when the
+ * operand to negate is a constant (negation is exact).  Only multiplies of
+ * temporaries and constants move: a variable could change between the
+ * MUL and the ADD.  The dead MUL is left to DCE. */
+static bool
+fuse_mad (SlIr *ir)
+{
+  guint nv = ir->values->len;
+  int *uses = g_new0 (int, nv);
+  int *def = g_new (int, nv);
+  for (guint v = 0; v < nv; v++)
+    def[v] = -1;
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      for (int k = 0; k < in->n_src; k++)
+        uses[in->src[k]]++;
+      for (int k = 0; k < in->n_dst; k++)
+        def[in->dst[k]] = i;
+    }
+  bool changed = false;
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      SlInsn in = *sl_ir_insn (ir, i);
+      if (in.op != SL_OP_ADD && in.op != SL_OP_SUB)
+        continue;
+      for (int side = 0; side < 2; side++)
+        {
+          uint32_t t = in.src[side], other = in.src[1 - side];
+          const SlValue *tv = sl_ir_value (ir, t);
+          if (tv->cls != SL_VALUE_TEMP || uses[t] != 1 || def[t] < 0)
+            continue;
+          const SlInsn *mul = sl_ir_insn (ir, def[t]);
+          if (mul->op != SL_OP_MUL)
+            continue;
+          uint32_t a = mul->src[0], b = mul->src[1], c = other;
+          if (sl_ir_value (ir, a)->cls == SL_VALUE_VAR || sl_ir_value (ir, b)->cls == SL_VALUE_VAR)
+            continue;
+          if (in.op == SL_OP_SUB && side == 0)
+            {
+              const SlValue *cv = sl_ir_value (ir, c);
+              if (cv->cls != SL_VALUE_CONST)
+                continue;
+              c = sl_ir_const (ir, SL_KIND_FLOAT, cv->bits ^ 0x80000000u);
+            }
+          else if (in.op == SL_OP_SUB)
+            {
+              /* c - a*b = (-a)*b + c, or a*(-b) + c. */
+              if (sl_ir_value (ir, a)->cls == SL_VALUE_CONST)
+                a = sl_ir_const (ir, SL_KIND_FLOAT, sl_ir_value (ir, a)->bits ^ 0x80000000u);
+              else if (sl_ir_value (ir, b)->cls == SL_VALUE_CONST)
+                b = sl_ir_const (ir, SL_KIND_FLOAT, sl_ir_value (ir, b)->bits ^ 0x80000000u);
+              else
+                continue;
+            }
+          SlInsn *w = sl_ir_insn (ir, i);
+          w->op = SL_OP_MAD;
+          w->n_src = 3;
+          w->src[0] = a;
+          w->src[1] = b;
+          w->src[2] = c;
+          uses[t] = 0;
+          changed = true;
+          break;
+        }
+    }
+  g_free (uses);
+  g_free (def);
+  if (changed)
+    sl_pass_dce (ir);
+  return changed;
+}
+
 void
 sl_pass_optimise (SlIr *ir)
 {
   for (int round = 0; round < 8; round++)
     {
       bool changed = promote_vars (ir);
+      changed |= split_vars (ir);
       changed |= forward (ir);
       sl_pass_dce (ir);
       changed |= prune_empty_blocks (ir);
       if (!changed)
         break;
     }
+  fuse_mad (ir);
 }

@@ -478,6 +478,54 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlSampleIn
     memcpy (out[k]->f, acc[k], sizeof acc[k]);
 }
 
+/* A sample whose coordinates are the pixel's own TEXCOORD.xy reads texel
+ * (x, y) exactly when the texture has the viewport's size: the texel
+ * centre snapping (file comment) lands every filter on that texel, and
+ * with one level (or no mip filter) no LOD can pick another.  The span
+ * must lie inside the viewport, where no address mode applies.  Returns
+ * false, having done nothing, when any condition fails. */
+bool
+SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
+                               const SlSampleInfo *info, int x0, int y0,
+                               int viewport_width, int viewport_height, SlReg *out[4])
+{
+  if (!tex || !tex->levels[0].texels || tex->kind != SL_TEXTURE_2D || ss->srgb
+      || (tex->n_levels > 1 && ss->mip_filter != SL_FILTER_NONE)
+      || tex->levels[0].width != viewport_width || tex->levels[0].height != viewport_height
+      || x0 < 0 || y0 < 0 || x0 + SL_SPAN_COLS > viewport_width || y0 + 2 > viewport_height)
+    return false;
+  LevelView v;
+  level_view (&v, tex, ss, 0);
+  for (int r = 0; r < 2; r++)
+    {
+      int y = y0 + r;
+      y = y < v.wy0 ? v.wy0 : (y > v.wy1 ? v.wy1 : y);
+      const float *row = v.lv->texels + (size_t) (y - v.wy0) * v.lv->row_stride;
+      if (x0 >= v.wx0 && x0 + SL_SPAN_COLS - 1 <= v.wx1)
+        {
+          const float *p = row + (size_t) (x0 - v.wx0) * 4;
+          float *o0 = out[0]->f + r * SL_SPAN_COLS, *o1 = out[1]->f + r * SL_SPAN_COLS;
+          float *o2 = out[2]->f + r * SL_SPAN_COLS, *o3 = out[3]->f + r * SL_SPAN_COLS;
+          for (int c = 0; c < SL_SPAN_COLS; c++)
+            {
+              o0[c] = p[4 * c + 0];
+              o1[c] = p[4 * c + 1];
+              o2[c] = p[4 * c + 2];
+              o3[c] = p[4 * c + 3];
+            }
+          continue;
+        }
+      for (int c = 0; c < SL_SPAN_COLS; c++)
+        {
+          int x = x0 + c;
+          x = x < v.wx0 ? v.wx0 : (x > v.wx1 ? v.wx1 : x);
+          for (int k = 0; k < 4; k++)
+            out[k]->f[r * SL_SPAN_COLS + c] = row[(size_t) (x - v.wx0) * 4 + k];
+        }
+    }
+  return true;
+}
+
 void
 SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
                 const SlSampleInfo *info, const SlReg *const *src, int n_src,

@@ -86,6 +86,70 @@ release_dead_dsts (Emit *e, const SlInsn *in)
     }
 }
 
+static bool
+is_const (const SlIr *ir, uint32_t v)
+{
+  return sl_ir_value (ir, v)->cls == SL_VALUE_CONST;
+}
+
+/* Ops whose operands may swap without changing any result bit (MIN/MAX
+ * may not: they order signed zeros by position). */
+static bool
+commutes (SlOp op)
+{
+  switch (op)
+    {
+    case SL_OP_ADD: case SL_OP_MUL: case SL_OP_EQ: case SL_OP_NE:
+    case SL_OP_IADD: case SL_OP_IMUL: case SL_OP_IEQ: case SL_OP_INE:
+    case SL_OP_AND: case SL_OP_OR: case SL_OP_XOR:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* Picks a constant-operand variant of a table-driven op (see vm.h). */
+static void
+specialise_operands (const SlIr *ir, const SlInsn *in, SlVmInsn *vi)
+{
+  SlShape shape = sl_op_shapes[in->op];
+  if (shape == SL_SHAPE_F_FF || shape == SL_SHAPE_B_FF || shape == SL_SHAPE_I_II
+      || shape == SL_SHAPE_U_UU || shape == SL_SHAPE_B_II || shape == SL_SHAPE_B_UU)
+    {
+      uint32_t ka = in->src[0], kb = in->src[1];
+      if (!is_const (ir, kb) && is_const (ir, ka) && commutes (in->op))
+        {
+          uint32_t t = vi->a;
+          vi->a = vi->b;
+          vi->b = t;
+          kb = ka;
+        }
+      if (is_const (ir, kb) && vi->b != vi->a)
+        {
+          vi->variant = SL_VM_KB;
+          vi->imm = sl_ir_value (ir, kb)->bits;
+        }
+    }
+  else if (in->op == SL_OP_MAD)
+    {
+      uint32_t a = in->src[0], b = in->src[1];
+      if (is_const (ir, a) && !is_const (ir, b))
+        {
+          /* a*b = b*a exactly: put the constant second. */
+          uint32_t t = vi->a;
+          vi->a = vi->b;
+          vi->b = t;
+          b = a;
+        }
+      if (!is_const (ir, b))
+        return;
+      vi->variant = is_const (ir, in->src[2]) ? SL_VM_KBC : SL_VM_KB;
+      vi->imm = sl_ir_value (ir, b)->bits;
+      if (vi->variant == SL_VM_KBC)
+        vi->jump = sl_ir_value (ir, in->src[2])->bits;
+    }
+}
+
 static int
 push_code (Emit *e, SlVmInsn vi)
 {
@@ -163,6 +227,17 @@ sl_span_emit (const SlIr *ir)
               last = MAX (last, loop_end[l]);
           e.last_use[v] = MAX (e.last_use[v], last);
         }
+    }
+
+  /* Which values are TEXCOORDn components, unchanged (0 x, 1 y). */
+  int8_t *texcoord_of = g_new (int8_t, n_values);
+  memset (texcoord_of, -1, n_values);
+  for (guint i = 0; i < n_insns; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op == SL_OP_INPUT && in->imm < SL_INPUT_COLOR
+          && sl_ir_value (ir, in->dst[0])->cls == SL_VALUE_TEMP)
+        texcoord_of[in->dst[0]] = in->imm & 3;
     }
 
   /* Constants and variables get fixed registers. */
@@ -270,6 +345,12 @@ sl_span_emit (const SlIr *ir)
         case SL_OP_SAMPLE: case SL_OP_TEXSIZE:
           {
             SlVmSample s = { .n_src = in->n_src, .info = in->sample };
+            s.at_pixel = in->op == SL_OP_SAMPLE && in->n_src >= 2
+                         && in->sample.dim == SL_TEXTURE_2D && !in->sample.projective
+                         && in->sample.mode != SL_SAMPLE_LOAD
+                         && in->sample.mode != SL_SAMPLE_COMPARE
+                         && !in->sample.offset[0] && !in->sample.offset[1]
+                         && texcoord_of[in->src[0]] == 0 && texcoord_of[in->src[1]] == 1;
             for (int k = 0; k < in->n_src; k++)
               s.src[k] = reg_for_src (&e, in->src[k]);
             for (int k = 0; k < 4; k++)
@@ -309,6 +390,7 @@ sl_span_emit (const SlIr *ir)
             if (in->n_src > 1) vi.b = reg_for_src (&e, in->src[1]);
             if (in->n_src > 2) vi.c = reg_for_src (&e, in->src[2]);
             vi.imm = in->imm;
+            specialise_operands (ir, in, &vi);
             uint32_t v = in->dst[0];
             bool masked_var = sl_ir_value (ir, v)->cls == SL_VALUE_VAR
                               && (depth > 0 || returned_at_top);
@@ -362,6 +444,7 @@ sl_span_emit (const SlIr *ir)
   g_free (e.last_use);
   g_free (e.n_uses);
   g_free (def_at);
+  g_free (texcoord_of);
   g_free (loop_of);
   g_free (loop_end);
   g_free (loop_parent);
@@ -399,7 +482,14 @@ sl_span_program_dump (const SlSpanProgram *prog)
           g_string_append_printf (out, " r%u", in->dst);
           uint32_t s[3] = { in->a, in->b, in->c };
           for (int k = 0; k < n; k++)
-            g_string_append_printf (out, ", r%u", s[k]);
+            {
+              if (k == 1 && in->variant != SL_VM_REGS)
+                g_string_append_printf (out, ", #%08x", in->imm);
+              else if (k == 2 && in->variant == SL_VM_KBC && in->op == SL_OP_MAD)
+                g_string_append_printf (out, ", #%08x", in->jump);
+              else
+                g_string_append_printf (out, ", r%u", s[k]);
+            }
         }
       else if (in->op == SL_OP_SAMPLE || in->op == SL_OP_TEXSIZE)
         {

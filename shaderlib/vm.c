@@ -135,20 +135,78 @@ load_input (SlReg *d, uint32_t input, const SlVmEnv *env, int x0, int y0)
     }
 }
 
+/* The constant-operand forms of table-driven ops (SL_VM_KB, SL_VM_KBC). */
+static void
+run_const_variant (const SlVmInsn *in, SlReg *restrict d, const SlReg *restrict a,
+                   const SlReg *restrict c)
+{
+  uint32_t kb = in->imm;
+  if (in->variant == SL_VM_KBC && in->op == SL_OP_MAD)
+    {
+      float fb = sl_u2f (kb), fc = sl_u2f (in->jump);
+      for (int i = 0; i < SL_SPAN; i++)
+        d->f[i] = sl_scalar_MAD (a->f[i], fb, fc);
+      return;
+    }
+  float fk = sl_u2f (kb);
+  int32_t ik = (int32_t) kb;
+  (void) fk;
+  (void) ik;
+  switch ((SlOp) in->op)
+    {
+    case SL_OP_MAD:
+      for (int i = 0; i < SL_SPAN; i++)
+        d->f[i] = sl_scalar_MAD (a->f[i], fk, c->f[i]);
+      break;
+#define KLOOP_(expr) for (int i = 0; i < SL_SPAN; i++) expr; break
+#define SL_KCASE_F_FF(n) case SL_OP_##n: KLOOP_ (d->f[i] = sl_scalar_##n (a->f[i], fk));
+#define SL_KCASE_B_FF(n) case SL_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->f[i], fk));
+#define SL_KCASE_I_II(n) case SL_OP_##n: KLOOP_ (d->i[i] = sl_scalar_##n (a->i[i], ik));
+#define SL_KCASE_U_UU(n) case SL_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->u[i], kb));
+#define SL_KCASE_B_II(n) case SL_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->i[i], ik));
+#define SL_KCASE_B_UU(n) case SL_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->u[i], kb));
+#define SL_KCASE_X_X(n)
+#define SL_KCASE_X_BXX(n)
+#define SL_KCASE_F_F(n)
+#define SL_KCASE_F_FFF(n)
+#define SL_KCASE_B_F(n)
+#define SL_KCASE_I_I(n)
+#define SL_KCASE_U_U(n)
+#define SL_KCASE_F_I(n)
+#define SL_KCASE_F_U(n)
+#define SL_KCASE_I_F(n)
+#define SL_KCASE_U_F(n)
+#define SL_KCASE_F_B(n)
+#define SL_KCASE_I_B(n)
+#define SL_KCASE_B_I(n)
+#define SL_KCASE_SPECIAL(n)
+#define SL_OP(name, shape, doc) SL_KCASE_##shape (name)
+#include "ops.def"
+#undef SL_OP
+    default:
+      break;
+    }
+}
+
 static bool
 run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, int y0)
 {
   SlReg *R = st->regs;
   Masks m;
   bool capped = false;
-  for (int i = 0; i < SL_SPAN; i++)
-    {
-      m.cf.u[i] = SL_TRUE;
-      m.brk.u[i] = m.cont.u[i] = m.ret.u[i] = 0;
-      st->kill->u[i] = 0;
-    }
-  update_exec (&m, st->kill);
-  memset (st->out, 0, 8 * 4 * sizeof (SlReg));
+  memset (&m.cf, 0xff, sizeof m.cf);
+  memset (&m.brk, 0, sizeof m.brk);
+  memset (&m.cont, 0, sizeof m.cont);
+  memset (&m.ret, 0, sizeof m.ret);
+  memset (&m.exec, 0xff, sizeof m.exec);
+  m.all_active = true;
+  memset (st->kill, 0, sizeof (SlReg));
+  /* Only staged outputs that get stored need a defined value (an OUTPUT
+   * skipped by control flow leaves zeros). */
+  for (int t = 0; t < prog->n_outputs && t < 8; t++)
+    for (int k = 0; k < 4; k++)
+      if (prog->writes_output[t][k])
+        memset (&st->out[t][k], 0, sizeof (SlReg));
 
   SlReg *sp = st->stack;          /* save area, grows upwards */
   /* Loop nesting is unbounded after inlining: the counters live in the
@@ -164,6 +222,11 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
       const SlReg *restrict a = &R[in->a];
       const SlReg *restrict b = &R[in->b];
       const SlReg *restrict c = &R[in->c];
+      if (in->variant != SL_VM_REGS)
+        {
+          run_const_variant (in, d, a, c);
+          continue;
+        }
       switch ((SlOp) in->op)
         {
 #define LOOP_(expr) for (int i = 0; i < SL_SPAN; i++) expr; break
@@ -261,6 +324,11 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                 sl_sampler_state_init_default (&def);
                 ss = &def;
               }
+            if (s->at_pixel
+                && SL_LEVEL (sl_sample_at_pixel) (env->textures[s->info.texture], ss, &s->info,
+                                                  x0, y0, env->viewport_width,
+                                                  env->viewport_height, outs))
+              break;
             SL_LEVEL (sl_sample_span) (env->textures[s->info.texture], ss, &s->info, srcs, s->n_src, outs);
           }
           break;
@@ -470,7 +538,7 @@ SL_LEVEL (sl_vm_render) (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv
 /* Level selection: a pure function of the CPU, so recomputing it on every
  * call keeps shaderlib free of mutable globals at the price of a few
  * loads (__builtin_cpu_supports reads data libgcc filled at start-up). */
-typedef enum { LEVEL_V0, LEVEL_V2, LEVEL_V3 } Level;
+typedef enum { LEVEL_V0, LEVEL_V2, LEVEL_V3, LEVEL_V4 } Level;
 
 static Level
 cpu_level (void)
@@ -484,7 +552,12 @@ cpu_level (void)
         return LEVEL_V0;
       if (want < 3)
         return __builtin_cpu_supports ("x86-64-v2") ? LEVEL_V2 : LEVEL_V0;
+      if (want < 4)
+        return __builtin_cpu_supports ("x86-64-v3") ? LEVEL_V3
+               : __builtin_cpu_supports ("x86-64-v2") ? LEVEL_V2 : LEVEL_V0;
     }
+  if (__builtin_cpu_supports ("x86-64-v4"))
+    return LEVEL_V4;
   if (__builtin_cpu_supports ("x86-64-v3"))
     return LEVEL_V3;
   if (__builtin_cpu_supports ("x86-64-v2"))
@@ -496,7 +569,7 @@ cpu_level (void)
 const char *
 sl_vm_level_name (void)
 {
-  static const char *const names[] = { "baseline", "x86-64-v2", "x86-64-v3" };
+  static const char *const names[] = { "baseline", "x86-64-v2", "x86-64-v3", "x86-64-v4" };
   return names[cpu_level ()];
 }
 
@@ -508,6 +581,8 @@ sl_vm_render (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env,
   switch (cpu_level ())
     {
 #ifdef SL_HAVE_VM_LEVELS
+    case LEVEL_V4:
+      return sl_vm_render_v4 (prog, st, env, x, y, width, height, targets, n_targets);
     case LEVEL_V3:
       return sl_vm_render_v3 (prog, st, env, x, y, width, height, targets, n_targets);
     case LEVEL_V2:

@@ -19,10 +19,20 @@ typedef union
   uint32_t u[SL_SPAN];
 } SlReg;
 
+/* Specialised forms of table-driven ops: operand b (and for MAD c) is a
+ * constant held in the instruction, not a register, saving a load per
+ * vector in the op's loop. */
+enum
+{
+  SL_VM_REGS = 0,     /* all operands in registers */
+  SL_VM_KB,           /* b = imm (two-operand ops) */
+  SL_VM_KBC           /* MAD: b = imm, c = jump */
+};
+
 typedef struct
 {
   uint16_t op;      /* SlOp */
-  uint16_t pad;
+  uint16_t variant; /* SL_VM_* below */
   uint32_t dst;     /* register */
   uint32_t a, b, c; /* registers */
   uint32_t imm;     /* op-specific; SAMPLE: index into samples[] */
@@ -35,6 +45,9 @@ typedef struct
   uint32_t     src[SL_IR_MAX_SRC];
   int          n_src;
   SlSampleInfo info;
+  /* The coordinates are TEXCOORDn.xy unchanged: at run time, when the
+   * texture matches the viewport, every lane reads its own texel. */
+  bool         at_pixel;
 } SlVmSample;
 
 typedef struct
@@ -93,12 +106,15 @@ bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *e
                    const SlTarget *targets, int n_targets);
 
 /* The hot code (vm.c, sample.c) is compiled once per x86-64 level with
- * SL_VM_LEVEL set (0 baseline, 2 x86-64-v2, 3 x86-64-v3); SL_LEVEL()
+ * SL_VM_LEVEL set (0 baseline, 2 x86-64-v2, 3 x86-64-v3, 4 x86-64-v4);
+ * SL_LEVEL()
  * gives each build's copy of a function its own name. */
 #ifndef SL_VM_LEVEL
 #define SL_VM_LEVEL 0
 #endif
-#if SL_VM_LEVEL == 3
+#if SL_VM_LEVEL == 4
+#define SL_LEVEL(name) name##_v4
+#elif SL_VM_LEVEL == 3
 #define SL_LEVEL(name) name##_v3
 #elif SL_VM_LEVEL == 2
 #define SL_LEVEL(name) name##_v2
@@ -112,13 +128,17 @@ bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *e
                            const SlTarget *targets, int n_targets); \
   void sl_sample_span_##sfx (const SlTexture *tex, const SlSamplerState *state, \
                              const SlSampleInfo *info, const SlReg *const *src, int n_src, \
-                             SlReg *out[4]);
+                             SlReg *out[4]); \
+  bool sl_sample_at_pixel_##sfx (const SlTexture *tex, const SlSamplerState *state, \
+                                 const SlSampleInfo *info, int x0, int y0, \
+                                 int viewport_width, int viewport_height, SlReg *out[4]);
 SL_VM_DECLARE_LEVEL (v0)
 SL_VM_DECLARE_LEVEL (v2)
 SL_VM_DECLARE_LEVEL (v3)
+SL_VM_DECLARE_LEVEL (v4)
 
 /* Names the level sl_vm_render() uses on this CPU ("baseline",
- * "x86-64-v2", "x86-64-v3"); for benchmarks and dumps. */
+ * "x86-64-v2", "x86-64-v3", "x86-64-v4"); for benchmarks and dumps. */
 const char *sl_vm_level_name (void);
 
 #endif

@@ -82,7 +82,8 @@ typedef struct
   int           cb_offset;      /* uniforms: component offset in the constant buffer */
   int           slot;           /* samplers/textures: first slot */
   int           bind_count;
-  int           sampled_dim;    /* generic samplers: the texN* family used, 0 = none */     /* SM1 uniforms: registers up to the last one read */
+  int           sampled_dim;
+  SlSamplerState *declared;     /* samplers: state set in the shader, or NULL */    /* generic samplers: the texN* family used, 0 = none */     /* SM1 uniforms: registers up to the last one read */
   int           id;             /* index for per-inline maps */
 } Var;
 

@@ -14,6 +14,7 @@
 #include "program.h"
 #include "scalar_ops.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct
@@ -2210,6 +2211,13 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
   for (guint i = 0; i < objs->len; i++)
     {
       ObjRef *o = &g_array_index (objs, ObjRef, i);
+      /* Cg's TEXUNITn semantic on a sampler is register(sN). */
+      if (!o->var->reg_kind && o->var->semantic && o->var->type->n_objects
+          && !g_ascii_strncasecmp (o->var->semantic, "TEXUNIT", 7))
+        {
+          o->var->reg_kind = 's';
+          o->var->reg_index = atoi (o->var->semantic + 7);
+        }
       if (o->var->reg_kind == 's' || o->var->reg_kind == 't')
         {
           o->slot = o->var->reg_index + o->element;
@@ -2218,9 +2226,12 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
                               ? taken_t : taken_s, GINT_TO_POINTER (o->slot + 1));
         }
     }
-  for (guint gi = 0; gi < u->globals->len; gi++)
+  /* Globals in declaration order, then uniform objects among the entry
+   * point's parameters. */
+  for (guint gi = 0; gi < u->globals->len + (guint) f->n_params; gi++)
     {
-      Var *v = g_ptr_array_index (u->globals, gi);
+      Var *v = gi < u->globals->len ? g_ptr_array_index (u->globals, gi)
+                                    : f->params[gi - u->globals->len];
       for (guint i = 0; i < objs->len; i++)
         {
           ObjRef *o = &g_array_index (objs, ObjRef, i);
@@ -2255,6 +2266,19 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
         .kind = et->tex_dim >= 0 ? (SlTextureKind) et->tex_dim : SL_TEXTURE_2D,
         .is_texture_object = et->kind == TY_TEXTURE,
       };
+      if (o->var->declared)
+        {
+          SlSamplerState *st = SL_NEW (info->arena, SlSamplerState);
+          *st = *o->var->declared;
+          si.declared_state = st;
+        }
+      if (o->var->annotations && o->var->annotations->len)
+        {
+          si.n_annotations = o->var->annotations->len;
+          SlAnnotation *an = SL_NEW_N (info->arena, SlAnnotation, si.n_annotations);
+          memcpy (an, o->var->annotations->data, si.n_annotations * sizeof (SlAnnotation));
+          si.annotations = an;
+        }
       g_array_append_val (info->samplers, si);
       g_free (element_name);
     }

@@ -2801,6 +2801,7 @@ parse_struct (P *p)
 static Node *parse_statement (P *p);
 static void parse_typedef (P *p, bool global);
 static void parse_state_entries (P *p);
+static void parse_state_entries_into (P *p, SlSamplerState *st);
 
 static Node *
 parse_var_init (P *p, Var *v, bool unsized)
@@ -2853,9 +2854,19 @@ parse_var_init (P *p, Var *v, bool unsized)
       list->type = v->type;
       return list;
     }
+  if (is (p, "sampler_state") && peek_at (p, 1)->kind == TK_PUNCT
+      && !strcmp (peek_at (p, 1)->text, "{") && v->type->kind == TY_SAMPLER)
+    {
+      next (p);
+      next (p);
+      v->declared = SL_NEW (p->arena, SlSamplerState);
+      sl_sampler_state_init_default (v->declared);
+      parse_state_entries_into (p, v->declared);
+      return NULL;
+    }
   if (is (p, "sampler_state") || is (p, "compile"))
     {
-      /* sampler_state { … }: read later by the effect layer; skip here */
+      /* compile …: read by the effect layer; skip here */
       next (p);
       if (accept (p, "{"))
         {
@@ -2969,7 +2980,11 @@ parse_declarators (P *p, Type *base, unsigned mods, bool global)
       if (accept (p, "<"))
         v->annotations = parse_annotations (p);
       if (global && t->kind == TY_SAMPLER && accept (p, "{"))
-        parse_state_entries (p);
+        {
+          v->declared = SL_NEW (p->arena, SlSamplerState);
+          sl_sampler_state_init_default (v->declared);
+          parse_state_entries_into (p, v->declared);
+        }
       if (accept (p, "="))
         {
           v->init = parse_var_init (p, v, unsized);
@@ -3762,9 +3777,132 @@ parse_compile_target (P *p, bool check_names)
     error_at (p, fn->loc, "'%s' has %d uniform parameter(s), not %d", fn->text, uniforms, n);
 }
 
+static bool
+value_is (Token *t, const char *s)
+{
+  return t->kind == TK_IDENT && !g_ascii_strcasecmp (t->text, s);
+}
+
+static bool
+parse_filter (Token *t, SlFilter *out)
+{
+  if (value_is (t, "POINT"))
+    *out = SL_FILTER_POINT;
+  else if (value_is (t, "LINEAR") || value_is (t, "ANISOTROPIC"))
+    *out = SL_FILTER_LINEAR;
+  else if (value_is (t, "NONE"))
+    *out = SL_FILTER_NONE;
+  else
+    return false;
+  return true;
+}
+
+static bool
+parse_address (Token *t, SlAddressMode *out)
+{
+  if (value_is (t, "WRAP"))
+    *out = SL_ADDRESS_WRAP;
+  else if (value_is (t, "CLAMP"))
+    *out = SL_ADDRESS_CLAMP;
+  else if (value_is (t, "MIRROR"))
+    *out = SL_ADDRESS_MIRROR;
+  else if (value_is (t, "BORDER"))
+    *out = SL_ADDRESS_BORDER;
+  else if (value_is (t, "MIRRORONCE") || value_is (t, "MIRROR_ONCE"))
+    *out = SL_ADDRESS_MIRROR_ONCE;
+  else
+    return false;
+  return true;
+}
+
+/* One 'Name = value' entry of a sampler state block, tokens [from, to). */
+static void
+apply_sampler_entry (P *p, SlSamplerState *st, int from, int to)
+{
+  if (to - from < 3 || p->toks[from].kind != TK_IDENT)
+    return;
+  Token *name = &p->toks[from];
+  int v0 = from + 1;
+  if (!strcmp (p->toks[v0].text, "["))
+    return;   /* arrays of state: not sampler state */
+  if (strcmp (p->toks[v0].text, "="))
+    return;
+  Token *val = &p->toks[v0 + 1];
+  /* Numbers anywhere in the value (BorderColor = float4(…) or {…}). */
+  float nums[4] = { 0 };
+  int n_nums = 0;
+  for (int i = v0 + 1; i < to && n_nums < 4; i++)
+    if (p->toks[i].kind == TK_INT || p->toks[i].kind == TK_FLOAT)
+      {
+        double d = p->toks[i].kind == TK_INT ? (double) p->toks[i].ival : p->toks[i].fval;
+        if (i > v0 + 1 && !strcmp (p->toks[i - 1].text, "-"))
+          d = -d;
+        nums[n_nums++] = (float) d;
+      }
+  const char *n = name->text;
+  bool ok = true;
+  if (!g_ascii_strcasecmp (n, "MinFilter"))
+    ok = parse_filter (val, &st->min_filter);
+  else if (!g_ascii_strcasecmp (n, "MagFilter"))
+    ok = parse_filter (val, &st->mag_filter);
+  else if (!g_ascii_strcasecmp (n, "MipFilter"))
+    ok = parse_filter (val, &st->mip_filter);
+  else if (!g_ascii_strcasecmp (n, "Filter"))
+    {
+      /* D3D10 names: MIN_MAG_MIP_POINT, MIN_LINEAR_MAG_MIP_POINT, … */
+      const char *f = val->text;
+      if (val->kind != TK_IDENT)
+        ok = false;
+      else if (g_ascii_strncasecmp (f, "ANISOTROPIC", 11) == 0 || strstr (f, "ANISOTROPIC"))
+        st->min_filter = st->mag_filter = st->mip_filter = SL_FILTER_LINEAR;
+      else
+        {
+          const char *mn = strstr (f, "MIN_"), *mg = strstr (f, "MAG_"), *mp = strstr (f, "MIP_");
+          const char *after[3] = { mn, mg, mp };
+          SlFilter *dst[3] = { &st->min_filter, &st->mag_filter, &st->mip_filter };
+          for (int k = 0; k < 3; k++)
+            {
+              /* Each stage takes the first POINT/LINEAR after its name. */
+              const char *q = after[k];
+              if (!q)
+                continue;
+              const char *pt = strstr (q, "POINT"), *ln = strstr (q, "LINEAR");
+              *dst[k] = pt && (!ln || pt < ln) ? SL_FILTER_POINT : SL_FILTER_LINEAR;
+            }
+        }
+    }
+  else if (!g_ascii_strcasecmp (n, "AddressU"))
+    ok = parse_address (val, &st->address_u);
+  else if (!g_ascii_strcasecmp (n, "AddressV"))
+    ok = parse_address (val, &st->address_v);
+  else if (!g_ascii_strcasecmp (n, "AddressW"))
+    ok = parse_address (val, &st->address_w);
+  else if (!g_ascii_strcasecmp (n, "BorderColor"))
+    for (int k = 0; k < 4; k++)
+      st->border_color[k] = n_nums == 1 ? nums[0] : nums[k];
+  else if (!g_ascii_strcasecmp (n, "MipLODBias"))
+    st->lod_bias = nums[0];
+  else if (!g_ascii_strcasecmp (n, "MinLOD"))
+    st->min_lod = nums[0];
+  else if (!g_ascii_strcasecmp (n, "MaxLOD") || !g_ascii_strcasecmp (n, "MaxMipLevel"))
+    st->max_lod = nums[0];
+  else if (!g_ascii_strcasecmp (n, "SRGBTexture"))
+    st->srgb = value_is (val, "true") || nums[0] != 0;
+  if (!ok)
+    warn_at (p, val->loc, "unknown value '%s' for sampler state '%s'", val->text, n);
+}
+
+static void parse_state_entries_into (P *p, SlSamplerState *st);
+
 /* Entries of a state block or pass, after its '{', up to and including '}'. */
 static void
 parse_state_entries (P *p)
+{
+  parse_state_entries_into (p, NULL);
+}
+
+static void
+parse_state_entries_into (P *p, SlSamplerState *st)
 {
   while (!is (p, "}") && peek (p)->kind != TK_EOF)
     {
@@ -3784,7 +3922,7 @@ parse_state_entries (P *p)
           continue;
         }
       /* name [index] = value ; */
-      int depth = 0;
+      int depth = 0, entry_start = p->pos;
       while (peek (p)->kind != TK_EOF)
         {
           Token *c = peek (p);
@@ -3805,6 +3943,8 @@ parse_state_entries (P *p)
             }
           next (p);
         }
+      if (st)
+        apply_sampler_entry (p, st, entry_start, p->pos);
       accept (p, ";");
     }
   expect (p, "}");

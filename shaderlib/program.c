@@ -424,6 +424,13 @@ sl_binding_new (SlProgram *program)
   b->width = b->height = 1;
   for (int i = 0; i < SL_MAX_SLOTS; i++)
     sl_sampler_state_init_default (&b->samplers[i]);
+  /* State the shader declares (sampler_state {…}) replaces the default. */
+  for (guint i = 0; program->info.samplers && i < program->info.samplers->len; i++)
+    {
+      const SlSamplerInfo *si = &g_array_index (program->info.samplers, SlSamplerInfo, i);
+      if (si->declared_state && si->slot >= 0 && si->slot < SL_MAX_SLOTS)
+        b->samplers[si->slot] = *si->declared_state;
+    }
   return b;
 }
 

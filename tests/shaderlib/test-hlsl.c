@@ -1,0 +1,239 @@
+/* Tests of the HLSL front end through the public API (shaderlib.h).
+ *
+ * Diagnostics are compared as the exact formatted text, so wording,
+ * positions and the absence of follow-on errors are all checked; pixel
+ * results come from rendering one pixel through a binding.  The
+ * conformance corpus covers most language rules; these cases pin down what
+ * it does not: message text, several errors in one compile, warnings,
+ * entry-point selection and reflection of annotations and sampler state. */
+#include "shaderlib.h"
+
+#include <glib.h>
+#include <string.h>
+
+typedef struct
+{
+  SlProgram *program;
+  char      *diags;
+} Compiled;
+
+static Compiled
+compile_with (const char *src, const char *entry, const char *profile)
+{
+  SlCompileOptions o = { 0 };
+  o.source = src;
+  o.length = (size_t) -1;
+  o.filename = "t.hlsl";
+  o.language = SL_LANGUAGE_HLSL;
+  o.entry_point = entry;
+  o.profile = profile;
+  SlDiagnostics *d = sl_diagnostics_new ();
+  Compiled c;
+  c.program = sl_compile (&o, d);
+  c.diags = sl_diagnostics_format (d);
+  sl_diagnostics_free (d);
+  return c;
+}
+
+static Compiled
+compile (const char *src)
+{
+  return compile_with (src, NULL, "ps_3_0");
+}
+
+static void
+compiled_clear (Compiled *c)
+{
+  if (c->program)
+    sl_program_unref (c->program);
+  g_free (c->diags);
+}
+
+/* Compiles @src, expects failure and exactly @expected as diagnostics. */
+static void
+expect_errors (const char *src, const char *expected)
+{
+  Compiled c = compile (src);
+  g_assert_null (c.program);
+  g_assert_cmpstr (c.diags, ==, expected);
+  compiled_clear (&c);
+}
+
+/* Renders pixel (0,0) of a 1x1 viewport. */
+static void
+render_pixel (SlProgram *p, float out[4])
+{
+  SlBinding *b = sl_binding_new (p);
+  sl_binding_set_viewport (b, 1, 1);
+  SlDiagnostics *d = sl_diagnostics_new ();
+  g_assert_true (sl_binding_prepare (b, d));
+  SlScratch *s = sl_scratch_new ();
+  SlTarget t = { .pixels = out, .row_stride = 4 };
+  g_assert_true (sl_binding_render (b, s, 0, 0, 1, 1, NULL, &t, 1, d));
+  sl_scratch_free (s);
+  sl_diagnostics_free (d);
+  sl_binding_free (b);
+}
+
+static void
+test_error_positions (void)
+{
+  expect_errors ("float4 main() : COLOR\n"
+                 "{\n"
+                 "    float3 c = float3(1, 2);\n"
+                 "    float k = undefined_thing + 1;\n"
+                 "    float2 t = 0;\n"
+                 "    t.xx = 1;\n"
+                 "    return float4(c, k);\n"
+                 "}\n",
+                 "t.hlsl:3:16: error: 'float3' constructor needs 3 components, got 2\n"
+                 "t.hlsl:4:15: error: undeclared identifier 'undefined_thing'\n"
+                 "t.hlsl:6:7: error: swizzle used as a write mask repeats a component\n");
+}
+
+static void
+test_const_and_warning (void)
+{
+  /* The truncation warning is kept next to the error. */
+  expect_errors ("float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+                 "{\n"
+                 "    float2 t = float3(uv, 1);\n"
+                 "    const float z = 2;\n"
+                 "    z = 3;\n"
+                 "    return t.xyxy;\n"
+                 "}\n",
+                 "t.hlsl:3:16: warning: implicit truncation of vector type\n"
+                 "t.hlsl:5:5: error: cannot assign to const variable 'z'\n");
+}
+
+static void
+test_missing_semicolon (void)
+{
+  expect_errors ("float4 main() : COLOR\n{\n    return 1\n}\n",
+                 "t.hlsl:4:1: error: expected ';' before '}'\n");
+}
+
+static void
+test_recursion (void)
+{
+  expect_errors ("float f(float x) { return f(x); }\n"
+                 "float4 main() : COLOR { return f(1); }\n",
+                 "t.hlsl:1:27: error: recursive call to 'f': recursion is not allowed in shaders\n");
+}
+
+static void
+test_rejections (void)
+{
+  expect_errors ("column_major float4 v;\nfloat4 main() : COLOR { return v; }\n",
+                 "t.hlsl:1:21: error: column_major applies only to matrix types, not 'float4'\n");
+  expect_errors ("float4 main() : COLOR\n{\n    float4 technique = 0;\n    return technique;\n}\n",
+                 "t.hlsl:3:12: error: 'technique' is a reserved word\n");
+  expect_errors ("uint4 v;\n"
+                 "float4 main() : COLOR\n"
+                 "{\n"
+                 "    switch (v.x)\n"
+                 "    {\n"
+                 "    case 0: return 1;\n"
+                 "    case 0: return 2;\n"
+                 "    }\n"
+                 "    return 0;\n"
+                 "}\n",
+                 "t.hlsl:7:5: error: duplicate case value 0\n");
+  expect_errors ("float4 main() : COLOR\n"
+                 "{\n"
+                 "    [loop] [unroll(2)] for (int i = 0; i < 4; i++) {}\n"
+                 "    return 0;\n"
+                 "}\n",
+                 "t.hlsl:3:5: error: [unroll] conflicts with [loop]\n");
+  expect_errors ("float a : register(c0);\nfloat b : register(c0);\n"
+                 "float4 main() : COLOR { return a + b; }\n",
+                 "t.hlsl:2:7: error: 'a' and 'b' are both bound to c0\n");
+  expect_errors ("float4 main() : COLOR\n"
+                 "{\n"
+                 "    float2x2 m = {1, 2, 3, 4};\n"
+                 "    float3 v = (float3) m;\n"
+                 "    return v.xyzz;\n"
+                 "}\n",
+                 "t.hlsl:4:16: error: cannot convert from 'float2x2' to 'float3' in cast\n");
+}
+
+static void
+test_overloads (void)
+{
+  Compiled c = compile ("float f(float3 a, float3 b) { return 1; }\n"
+                        "float f(float a, float b) { return 2; }\n"
+                        "float4 main() : COLOR { float x = 1; float3 y = 2; return f(x, y); }\n");
+  g_assert_nonnull (c.program);
+  float px[4];
+  render_pixel (c.program, px);
+  /* Narrowing float3 to float is worse than widening three scalars. */
+  g_assert_cmpfloat (px[0], ==, 1.0f);
+  compiled_clear (&c);
+
+  expect_errors ("void g(float a) {}\nvoid g(float1 a) {}\n"
+                 "float4 main() : COLOR { g(1.0); return 0; }\n",
+                 "t.hlsl:3:25: error: ambiguous call to overloaded function 'g'\n");
+}
+
+static void
+test_entry_point (void)
+{
+  const char *src = "float4 red() : COLOR { return float4(1, 0, 0, 1); }\n"
+                    "float4 main_fragment(float2 uv : TEXCOORD0) : COLOR { return float4(0, uv.x * 0 + 0.5, 0, 1); }\n";
+  Compiled c = compile_with (src, "main_fragment", "ps_2_0");
+  g_assert_nonnull (c.program);
+  float px[4];
+  render_pixel (c.program, px);
+  g_assert_cmpfloat (px[0], ==, 0.0f);
+  g_assert_cmpfloat (px[1], ==, 0.5f);
+  compiled_clear (&c);
+
+  c = compile_with (src, "red", "ps_2_0");
+  g_assert_nonnull (c.program);
+  render_pixel (c.program, px);
+  g_assert_cmpfloat (px[0], ==, 1.0f);
+  compiled_clear (&c);
+}
+
+static void
+test_reflection (void)
+{
+  Compiled c = compile ("uniform float Amount < string UIName = \"Amount\"; float UIMin = 0; float UIMax = 2; > = 1.5;\n"
+                        "texture Tex;\n"
+                        "sampler2D Samp = sampler_state { Texture = <Tex>; MinFilter = POINT; MagFilter = POINT;\n"
+                        "                                 AddressU = WRAP; AddressV = MIRROR; };\n"
+                        "float4 main(float2 uv : TEXCOORD0) : COLOR { return tex2D(Samp, uv) * Amount; }\n");
+  g_assert_nonnull (c.program);
+  g_assert_cmpstr (c.diags, ==, "");
+  const SlParam *amount = sl_program_find_param (c.program, "Amount");
+  g_assert_nonnull (amount);
+  g_assert_cmpint (amount->n_annotations, ==, 3);
+  g_assert_cmpstr (amount->annotations[0].name, ==, "UIName");
+  g_assert_cmpstr (amount->annotations[0].string_value, ==, "Amount");
+  g_assert_cmpstr (amount->annotations[2].name, ==, "UIMax");
+  g_assert_cmpfloat (amount->annotations[2].values[0], ==, 2.0);
+  g_assert_cmpint (sl_program_get_n_samplers (c.program), ==, 1);
+  const SlSamplerInfo *si = sl_program_get_sampler (c.program, 0);
+  g_assert_cmpstr (si->name, ==, "Samp");
+  g_assert_nonnull (si->declared_state);
+  g_assert_cmpint (si->declared_state->min_filter, ==, SL_FILTER_POINT);
+  g_assert_cmpint (si->declared_state->mag_filter, ==, SL_FILTER_POINT);
+  g_assert_cmpint (si->declared_state->address_u, ==, SL_ADDRESS_WRAP);
+  g_assert_cmpint (si->declared_state->address_v, ==, SL_ADDRESS_MIRROR);
+  compiled_clear (&c);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/hlsl/diagnostics/positions", test_error_positions);
+  g_test_add_func ("/hlsl/diagnostics/const-and-warning", test_const_and_warning);
+  g_test_add_func ("/hlsl/diagnostics/missing-semicolon", test_missing_semicolon);
+  g_test_add_func ("/hlsl/diagnostics/recursion", test_recursion);
+  g_test_add_func ("/hlsl/diagnostics/rejections", test_rejections);
+  g_test_add_func ("/hlsl/overloads", test_overloads);
+  g_test_add_func ("/hlsl/entry-point", test_entry_point);
+  g_test_add_func ("/hlsl/reflection", test_reflection);
+  return g_test_run ();
+}

@@ -82,6 +82,13 @@ static const char *const tokens[] =
   "rep i0\n", "loop aL, i0\n", "endloop\n", "DXBC", "\xff\xff\x00\x00",
 };
 
+/* A function, not MIN(): the random argument must be drawn once. */
+static gsize
+clamp_len (gsize limit, guint64 want)
+{
+  return want < limit ? (gsize) want : limit;
+}
+
 static GBytes *
 mutate (Driver *d, GBytes *base, GBytes *other)
 {
@@ -103,12 +110,12 @@ mutate (Driver *d, GBytes *base, GBytes *other)
         case 1:   /* delete a range */
           if (pos < out->len)
             g_byte_array_remove_range (out, pos,
-                                       MIN (out->len - pos, 1 + next_random (d) % 32));
+                                       clamp_len (out->len - pos, 1 + next_random (d) % 32));
           break;
         case 2:   /* duplicate a range */
           if (pos < out->len && out->len < (1u << 20))
             {
-              gsize   n = MIN (out->len - pos, 1 + next_random (d) % 64);
+              gsize   n = clamp_len (out->len - pos, 1 + next_random (d) % 64);
               guint8 *copy = g_memdup2 (out->data + pos, n);
               g_byte_array_set_size (out, out->len + n);
               memmove (out->data + pos + n, out->data + pos, out->len - n - pos);
@@ -133,7 +140,7 @@ mutate (Driver *d, GBytes *base, GBytes *other)
             if (olen)
               {
                 gsize start = next_random (d) % olen;
-                gsize n = MIN (olen - start, 1 + next_random (d) % 128);
+                gsize n = clamp_len (olen - start, 1 + next_random (d) % 128);
                 g_byte_array_set_size (out, out->len + n);
                 memmove (out->data + pos + n, out->data + pos, out->len - n - pos);
                 memcpy (out->data + pos, o + start, n);

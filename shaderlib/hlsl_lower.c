@@ -1752,6 +1752,27 @@ semantic_is (const char *sem, const char *name, int *index)
 static bool
 bind_input (L *l, Type *t, const char *sem, uint32_t *vals, SlLoc loc)
 {
+  if (t->kind == TY_ARRAY)
+    {
+      /* Elements of struct arrays share their fields' semantics; other
+       * arrays take consecutive semantic indices. */
+      for (int i = 0; i < t->len; i++)
+        {
+          char *esem = NULL;
+          if (t->elem->kind != TY_STRUCT && t->elem->kind != TY_ARRAY && sem)
+            {
+              size_t n = strlen (sem);
+              while (n > 0 && g_ascii_isdigit (sem[n - 1]))
+                n--;
+              esem = g_strdup_printf ("%.*s%d", (int) n, sem, atoi (sem + n) + i);
+            }
+          bool ok = bind_input (l, t->elem, esem ? esem : sem, vals + i * t->elem->n_comp, loc);
+          g_free (esem);
+          if (!ok)
+            return false;
+        }
+      return true;
+    }
   if (t->kind == TY_STRUCT)
     {
       for (int i = 0; i < t->n_fields; i++)

@@ -2801,6 +2801,7 @@ parse_struct (P *p)
 static Node *parse_statement (P *p);
 static void parse_typedef (P *p, bool global);
 static void parse_state_entries (P *p);
+static void skip_annotations (P *p);
 static void parse_state_entries_into (P *p, SlSamplerState *st);
 
 static Node *
@@ -4143,11 +4144,17 @@ parse_top_level (P *p)
           parse_shader_object (p);
           continue;
         }
+      /* fx_5_0's 'single' modifier on a buffer (not a keyword otherwise). */
+      if (is (p, "single") && !g_hash_table_contains (p->types, "single")
+          && peek_at (p, 1)->kind == TK_IDENT
+          && (!strcmp (peek_at (p, 1)->text, "cbuffer") || !strcmp (peek_at (p, 1)->text, "tbuffer")))
+        next (p);
       if (is (p, "cbuffer") || is (p, "tbuffer"))
         {
           next (p);
           expect_ident (p);
           parse_semantics (p, NULL, NULL, NULL);
+          skip_annotations (p);
           expect (p, "{");
           while (!is (p, "}") && peek (p)->kind != TK_EOF)
             {

@@ -10,6 +10,7 @@
  * never substituted: they may change between a definition and a use.
  * Folding calls sl_fold_op(), i.e. the VM's own scalar helpers. */
 #include "ir.h"
+#include "scalar_ops.h"
 
 #include <string.h>
 
@@ -128,6 +129,42 @@ forward (SlIr *ir)
                   in.src[0] = c;
                   changed = true;
                 }
+            }
+        }
+
+      /* Identities that hold for every float including NaN, infinities
+       * and signed zeros: x*1 = x, x + (-0) = x, x - (+0) = x, and
+       * MAD(x, 1, c) = x + c. */
+      if (sl_op_shapes[op] == SL_SHAPE_F_FF || op == SL_OP_MAD)
+        {
+          uint32_t one = sl_f2u (1.0f);
+          const SlValue *va = sl_ir_value (ir, in.src[0]), *vb = sl_ir_value (ir, in.src[1]);
+          bool a_one = va->cls == SL_VALUE_CONST && va->bits == one;
+          bool b_one = vb->cls == SL_VALUE_CONST && vb->bits == one;
+          bool b_is = vb->cls == SL_VALUE_CONST;
+          uint32_t keep = SL_IR_NONE;
+          if (op == SL_OP_MUL && b_one)
+            keep = in.src[0];
+          else if (op == SL_OP_MUL && a_one)
+            keep = in.src[1];
+          else if (op == SL_OP_ADD && b_is && vb->bits == 0x80000000u)
+            keep = in.src[0];
+          else if (op == SL_OP_SUB && b_is && vb->bits == 0)
+            keep = in.src[0];
+          else if (op == SL_OP_MAD && (a_one || b_one))
+            {
+              in.op = op = SL_OP_ADD;
+              in.src[0] = a_one ? in.src[1] : in.src[0];
+              in.src[1] = in.src[2];
+              in.n_src = 2;
+              changed = true;
+            }
+          if (keep != SL_IR_NONE)
+            {
+              in.op = op = SL_OP_MOV;
+              in.n_src = 1;
+              in.src[0] = keep;
+              changed = true;
             }
         }
 

@@ -108,45 +108,53 @@ commutes (SlOp op)
     }
 }
 
+/* Which sources of @in become immediates (bit s set for src[s]), and
+ * whether a and b swap first; see vm.h for the variants. */
+static unsigned
+immediate_srcs (const SlIr *ir, const SlInsn *in, bool *swap)
+{
+  SlShape shape = sl_op_shapes[in->op];
+  *swap = false;
+  if (shape == SL_SHAPE_F_FF || shape == SL_SHAPE_B_FF || shape == SL_SHAPE_I_II
+      || shape == SL_SHAPE_U_UU || shape == SL_SHAPE_B_II || shape == SL_SHAPE_B_UU
+      || in->op == SL_OP_MAD)
+    {
+      uint32_t a = in->src[0], b = in->src[1];
+      /* a*b = b*a exactly, so MAD may swap too. */
+      if (!is_const (ir, b) && is_const (ir, a) && (commutes (in->op) || in->op == SL_OP_MAD))
+        {
+          *swap = true;
+          b = a;
+        }
+      if (!is_const (ir, b) || in->src[0] == in->src[1])
+        return 0;
+      unsigned mask = *swap ? 1u : 2u;
+      if (in->op == SL_OP_MAD && is_const (ir, in->src[2]))
+        mask |= 4u;
+      return mask;
+    }
+  return 0;
+}
+
 /* Picks a constant-operand variant of a table-driven op (see vm.h). */
 static void
 specialise_operands (const SlIr *ir, const SlInsn *in, SlVmInsn *vi)
 {
-  SlShape shape = sl_op_shapes[in->op];
-  if (shape == SL_SHAPE_F_FF || shape == SL_SHAPE_B_FF || shape == SL_SHAPE_I_II
-      || shape == SL_SHAPE_U_UU || shape == SL_SHAPE_B_II || shape == SL_SHAPE_B_UU)
+  bool swap;
+  unsigned mask = immediate_srcs (ir, in, &swap);
+  if (!mask)
+    return;
+  uint32_t kb = swap ? in->src[0] : in->src[1];
+  if (swap)
+    vi->a = vi->b;
+  vi->b = 0;                       /* unused; keep the pointer in range */
+  vi->variant = SL_VM_KB;
+  vi->imm = sl_ir_value (ir, kb)->bits;
+  if (mask & 4u)
     {
-      uint32_t ka = in->src[0], kb = in->src[1];
-      if (!is_const (ir, kb) && is_const (ir, ka) && commutes (in->op))
-        {
-          uint32_t t = vi->a;
-          vi->a = vi->b;
-          vi->b = t;
-          kb = ka;
-        }
-      if (is_const (ir, kb) && vi->b != vi->a)
-        {
-          vi->variant = SL_VM_KB;
-          vi->imm = sl_ir_value (ir, kb)->bits;
-        }
-    }
-  else if (in->op == SL_OP_MAD)
-    {
-      uint32_t a = in->src[0], b = in->src[1];
-      if (is_const (ir, a) && !is_const (ir, b))
-        {
-          /* a*b = b*a exactly: put the constant second. */
-          uint32_t t = vi->a;
-          vi->a = vi->b;
-          vi->b = t;
-          b = a;
-        }
-      if (!is_const (ir, b))
-        return;
-      vi->variant = is_const (ir, in->src[2]) ? SL_VM_KBC : SL_VM_KB;
-      vi->imm = sl_ir_value (ir, b)->bits;
-      if (vi->variant == SL_VM_KBC)
-        vi->jump = sl_ir_value (ir, in->src[2])->bits;
+      vi->variant = SL_VM_KBC;
+      vi->jump = sl_ir_value (ir, in->src[2])->bits;
+      vi->c = 0;
     }
 }
 
@@ -215,9 +223,14 @@ sl_span_emit (const SlIr *ir)
       for (int d = 0; d < in->n_dst; d++)
         if (def_at[in->dst[d]] < 0)
           def_at[in->dst[d]] = i;
+      bool swap;
+      unsigned imm = in->op < SL_OP_COUNT && sl_op_shapes[in->op] != SL_SHAPE_SPECIAL
+                     ? immediate_srcs (ir, in, &swap) : 0;
       for (int s = 0; s < in->n_src; s++)
         {
           uint32_t v = in->src[s];
+          if (imm & (1u << s))
+            continue;              /* an immediate: needs no register */
           e.n_uses[v]++;
           int last = i;
           /* Extend through every loop that holds the use but not the
@@ -252,7 +265,7 @@ sl_span_emit (const SlIr *ir)
           g_array_append_val (const_regs, e.reg_of[v]);
           g_array_append_val (const_bits, val->bits);
         }
-      else if (val->cls == SL_VALUE_VAR)
+      else if (val->cls == SL_VALUE_VAR && (e.n_uses[v] || def_at[v] >= 0))
         e.reg_of[v] = e.n_regs++;
     }
 

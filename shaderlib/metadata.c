@@ -9,7 +9,12 @@
  *   - WPF/Shazzam XML doc comments: consecutive "///" lines attach to the
  *     declaration on the next non-blank line; <summary>, <minValue>,
  *     <maxValue>, <defaultValue> are understood;
- *   - RetroArch "#pragma parameter NAME "Label" DEF MIN MAX [STEP]" lines.
+ *   - RetroArch "#pragma parameter NAME "Label" DEF MIN MAX [STEP]" lines;
+ *   - textures annotated with an image file (FX Composer/SAS
+ *     `string ResourceName = "lut.png"`, ReShade `source = "lut.png"`) and
+ *     the samplers whose sampler_state names them (`Texture = <lut>`);
+ *     these are read with regular expressions over the comment-free text,
+ *     as the compiler skips sampler_state blocks.
  * The preprocessor ignores all three (comments, unknown pragma), so the
  * compiler needs no knowledge of them.  Docs of one name from several
  * sources are merged, later lines overriding earlier ones field by field.
@@ -24,7 +29,104 @@ struct SlMetadata
 {
   GHashTable *keys;     /* lower-case key → value, owned */
   GPtrArray  *params;   /* SlParamDoc *, strings owned */
+  GHashTable *texture_files;   /* texture name → file, owned */
+  GHashTable *sampler_textures; /* sampler name → texture name, owned */
 };
+
+/* The text with its comments blanked (string literals kept, "//" inside
+ * one is not a comment), so that a commented-out declaration does not
+ * count. */
+static char *
+strip_comments (const char *text)
+{
+  char *out = g_strdup (text);
+  char *p   = out;
+
+  while (*p)
+    {
+      if (p[0] == '"')
+        {
+          for (p++; *p && *p != '"' && *p != '\n'; p++)
+            ;
+          if (*p == '"')
+            p++;
+        }
+      else if (p[0] == '/' && p[1] == '/')
+        while (*p && *p != '\n')
+          *p++ = ' ';
+      else if (p[0] == '/' && p[1] == '*')
+        {
+          while (*p && ! (p[0] == '*' && p[1] == '/'))
+            {
+              if (*p != '\n')
+                *p = ' ';
+              p++;
+            }
+          if (*p)
+            p[0] = p[1] = ' ', p += 2;
+        }
+      else
+        p++;
+    }
+  return out;
+}
+
+static void
+scan_textures (SlMetadata *md,
+               const char *text)
+{
+  char       *clean = strip_comments (text);
+  GRegex     *decl, *file, *sampler, *ref;
+  GMatchInfo *m;
+
+  /* texture / Texture2D / texture2D … NAME [: SEMANTIC] < annotations > */
+  decl = g_regex_new ("\\b(?:[Tt]exture(?:[123]D|CUBE|Cube)?)\\s+"
+                      "([A-Za-z_]\\w*)\\s*(?::\\s*\\w+\\s*)?<([^>]*)>",
+                      0, 0, NULL);
+  file = g_regex_new ("\\b(?:string\\s+)?(?:ResourceName|source)\\s*=\\s*"
+                      "\"([^\"]*)\"", G_REGEX_CASELESS, 0, NULL);
+  /* NAME [: register(sN)] [= sampler_state] { … } */
+  sampler = g_regex_new ("\\b([A-Za-z_]\\w*)\\s*(?::\\s*register\\s*\\([^)]*\\)\\s*)?"
+                         "(?:=\\s*sampler_state\\s*)?\\{([^}]*)\\}", 0, 0, NULL);
+  ref = g_regex_new ("\\bTexture\\s*=\\s*<?\\s*([A-Za-z_]\\w*)", G_REGEX_CASELESS,
+                     0, NULL);
+
+  g_regex_match (decl, clean, 0, &m);
+  while (g_match_info_matches (m))
+    {
+      char       *annotations = g_match_info_fetch (m, 2);
+      GMatchInfo *fm;
+
+      if (g_regex_match (file, annotations, 0, &fm))
+        g_hash_table_insert (md->texture_files, g_match_info_fetch (m, 1),
+                             g_match_info_fetch (fm, 1));
+      g_match_info_free (fm);
+      g_free (annotations);
+      g_match_info_next (m, NULL);
+    }
+  g_match_info_free (m);
+
+  g_regex_match (sampler, clean, 0, &m);
+  while (g_match_info_matches (m))
+    {
+      char       *body = g_match_info_fetch (m, 2);
+      GMatchInfo *rm;
+
+      if (g_regex_match (ref, body, 0, &rm))
+        g_hash_table_insert (md->sampler_textures, g_match_info_fetch (m, 1),
+                             g_match_info_fetch (rm, 1));
+      g_match_info_free (rm);
+      g_free (body);
+      g_match_info_next (m, NULL);
+    }
+  g_match_info_free (m);
+
+  g_regex_unref (decl);
+  g_regex_unref (file);
+  g_regex_unref (sampler);
+  g_regex_unref (ref);
+  g_free (clean);
+}
 
 static void
 param_doc_free (gpointer data)
@@ -332,6 +434,10 @@ sl_metadata_parse (const char *source,
 
   md->keys   = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   md->params = g_ptr_array_new_with_free_func (param_doc_free);
+  md->texture_files = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                             g_free, g_free);
+  md->sampler_textures = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                g_free, g_free);
 
   if (! source)
     {
@@ -346,6 +452,7 @@ sl_metadata_parse (const char *source,
   text = g_strndup (source, length);
   if (g_str_has_prefix (text, "\xef\xbb\xbf"))
     memmove (text, text + 3, strlen (text + 3) + 1);
+  scan_textures (md, text);
   lines = g_strsplit (text, "\n", -1);
 
   for (char **lp = lines; *lp; lp++)
@@ -441,6 +548,8 @@ sl_metadata_free (SlMetadata *metadata)
     return;
   g_hash_table_destroy (metadata->keys);
   g_ptr_array_free (metadata->params, TRUE);
+  g_hash_table_destroy (metadata->texture_files);
+  g_hash_table_destroy (metadata->sampler_textures);
   g_free (metadata);
 }
 
@@ -488,4 +597,25 @@ sl_metadata_find_param (const SlMetadata *metadata,
         return doc;
     }
   return NULL;
+}
+
+const char *
+sl_metadata_texture_file (const SlMetadata *metadata,
+                          const char       *name,
+                          const char      **texture)
+{
+  const char *tex;
+  const char *file;
+
+  if (texture)
+    *texture = NULL;
+  if (! metadata || ! name)
+    return NULL;
+  tex = g_hash_table_lookup (metadata->sampler_textures, name);
+  if (! tex)
+    tex = name;
+  file = g_hash_table_lookup (metadata->texture_files, tex);
+  if (file && texture)
+    *texture = tex;
+  return file;
 }

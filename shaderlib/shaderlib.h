@@ -419,6 +419,14 @@ const SlParamDoc *sl_metadata_get_param  (const SlMetadata *metadata,
  * (doc comment and #pragma parameter); NULL when there is none. */
 const SlParamDoc *sl_metadata_find_param (const SlMetadata *metadata,
                                           const char       *name);
+/* The image file a sampler reads when the texture it names in its
+ * sampler_state (or the texture object @name itself) is annotated with
+ * `string ResourceName = "file"` or `source = "file"`; the path is as
+ * written, relative to the shader file.  @texture, when not NULL, gets
+ * the texture's name.  NULL when @name reads no such texture. */
+const char       *sl_metadata_texture_file (const SlMetadata *metadata,
+                                            const char       *name,
+                                            const char      **texture);
 
 /* ------------------------------------------------------------------ */
 /* Effect files (.fx, ReShade FX): techniques of several passes        */

@@ -127,6 +127,37 @@ test_binary (void)
   sl_metadata_free (NULL);
 }
 
+static void
+test_texture_files (void)
+{
+  static const char src[] =
+    "texture lutTex < string ResourceName = \"lut.png\"; >;\n"
+    "sampler2D lut = sampler_state { Texture = <lutTex>; MinFilter = Point; };\n"
+    "texture noiseTex < source = \"noise/blue.png\"; >;\n"
+    "sampler2D noise : register(s3) = sampler_state { Texture = noiseTex; };\n"
+    "Texture2D grain < string ResourceName = \"grain.png\"; >;\n"
+    "// texture old < string ResourceName = \"old.png\"; >;\n"
+    "sampler2D plain = sampler_state { Texture = <other>; };\n"
+    "texture other;\n"
+    "sampler2D s0 : register(s0);\n";
+  SlMetadata *md = sl_metadata_parse (src, sizeof src - 1);
+  const char *tex = "unset";
+
+  g_assert_cmpstr (sl_metadata_texture_file (md, "lut", &tex), ==, "lut.png");
+  g_assert_cmpstr (tex, ==, "lutTex");
+  g_assert_cmpstr (sl_metadata_texture_file (md, "noise", &tex), ==,
+                   "noise/blue.png");
+  g_assert_cmpstr (tex, ==, "noiseTex");
+  /* An SM4 texture object is its own sampler. */
+  g_assert_cmpstr (sl_metadata_texture_file (md, "grain", NULL), ==,
+                   "grain.png");
+  g_assert_null (sl_metadata_texture_file (md, "old", NULL));
+  g_assert_null (sl_metadata_texture_file (md, "plain", &tex));
+  g_assert_null (tex);
+  g_assert_null (sl_metadata_texture_file (md, "s0", NULL));
+  sl_metadata_free (md);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -135,5 +166,6 @@ main (int argc, char **argv)
   g_test_add_func ("/metadata/xml-doc", test_xml_doc);
   g_test_add_func ("/metadata/pragma", test_pragma);
   g_test_add_func ("/metadata/binary", test_binary);
+  g_test_add_func ("/metadata/texture-files", test_texture_files);
   return g_test_run ();
 }

@@ -41,6 +41,7 @@
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <gegl.h>
 #include <gegl-plugin.h>
 #include <gegl-paramspecs.h>
@@ -50,6 +51,7 @@
 #include "effect-ops.h"
 
 #define MAX_PADS 3
+#define MAX_FILE_TEXTURES 8
 #define N_LEVELS 8     /* mip levels with their own cached draw */
 
 typedef enum
@@ -94,6 +96,26 @@ typedef struct
   HostKind   kind;
 } HostDesc;
 
+/* A sampler whose texture names an image file: a file-path property
+ * instead of a pad. */
+typedef struct
+{
+  gint       slot;
+  gchar     *texture;       /* the texture's name in the shader */
+  gchar     *default_path;  /* the file next to the shader */
+  guint      prop_id;
+} FileTexture;
+
+/* A loaded texture image, shared by the draws that sample it. */
+typedef struct
+{
+  gchar     *path;
+  gint64     mtime;
+  const Babl *format;
+  gint       width, height;
+  gfloat    *pixels;
+} Image;
+
 typedef struct
 {
   gchar       *op_name;
@@ -118,6 +140,7 @@ typedef struct
   guint        prop_error;
   guint        prop_linear;
   guint        prop_seed;    /* 0 when none */
+  GArray      *file_textures; /* FileTexture */
   gint         warned;       /* atomic: failure reported once */
 } ShaderClassData;
 
@@ -133,6 +156,8 @@ typedef struct
   gint           runtime_warned;
   gfloat         placeholder_texel[4];
   SlTexture      placeholder[MAX_PADS];
+  Image         *images[MAX_FILE_TEXTURES];
+  SlTexture      file_texture[MAX_FILE_TEXTURES];
 } Draw;
 
 static GQuark instance_quark;
@@ -402,6 +427,7 @@ plan_inputs (ShaderClassData *data)
   data->n_pads = 1;
   for (gint i = 0; i < MAX_PADS; i++)
     data->pad_slot[i] = -1;
+  data->file_textures = g_array_new (FALSE, TRUE, sizeof (FileTexture));
   if (! data->program)
     return;
 
@@ -409,9 +435,37 @@ plan_inputs (ShaderClassData *data)
     {
       const SlSamplerInfo *info = sl_program_get_sampler (data->program, i);
       gboolean             seen = FALSE;
+      const gchar         *texture = NULL;
+      const gchar         *file;
 
       if (! info || info->slot < 0 || info->slot >= SL_MAX_SLOTS)
         continue;
+      file = sl_metadata_texture_file (data->metadata, info->name, &texture);
+      if (file && data->file_textures->len < MAX_FILE_TEXTURES)
+        {
+          FileTexture ft = { info->slot, g_strdup (texture), NULL, 0 };
+          gboolean    dup = FALSE;
+
+          for (guint j = 0; j < data->file_textures->len; j++)
+            dup |= g_array_index (data->file_textures, FileTexture, j).slot
+                   == info->slot;
+          if (dup)
+            {
+              g_free (ft.texture);
+              continue;
+            }
+          if (g_path_is_absolute (file))
+            ft.default_path = g_strdup (file);
+          else
+            {
+              gchar *dir = g_path_get_dirname (data->path);
+
+              ft.default_path = g_build_filename (dir, file, NULL);
+              g_free (dir);
+            }
+          g_array_append_val (data->file_textures, ft);
+          continue;
+        }
       for (gint j = 0; j < n; j++)
         seen |= slots[j] == info->slot;
       if (! seen)
@@ -432,6 +486,8 @@ plan_properties (ShaderClassData *data)
   data->hosts = g_array_new (FALSE, TRUE, sizeof (HostDesc));
   data->prop_error  = id++;
   data->prop_linear = id++;
+  for (guint i = 0; i < data->file_textures->len; i++)
+    g_array_index (data->file_textures, FileTexture, i).prop_id = id++;
 
   for (gint i = 0; data->program &&
                    i < sl_program_get_n_params (data->program); i++)
@@ -581,11 +637,11 @@ load_shader (const gchar *path,
                                          "linear");
   g_free (label);
 
+  /* Planning reads the texture annotations, class_init the doc comments
+   * for labels and ranges. */
+  data->metadata = md;
   plan_inputs (data);
   plan_properties (data);
-
-  /* class_init needs the doc comments again for labels and ranges. */
-  data->metadata = md;
   g_free (contents);
   return data;
 }
@@ -785,6 +841,20 @@ install_properties (GObjectClass    *object_class,
                                 data->linear, flags);
   g_object_class_install_property (object_class, data->prop_linear, pspec);
 
+  for (guint i = 0; i < data->file_textures->len; i++)
+    {
+      FileTexture *ft    = &g_array_index (data->file_textures, FileTexture, i);
+      gchar       *name  = property_name (ft->texture, taken);
+      gchar       *blurb = g_strdup_printf (_("Image file the shader reads as "
+                                              "texture '%s'"), ft->texture);
+
+      pspec = gegl_param_spec_file_path (name, ft->texture, blurb, FALSE,
+                                         FALSE, ft->default_path, flags);
+      g_object_class_install_property (object_class, ft->prop_id, pspec);
+      g_free (blurb);
+      g_free (name);
+    }
+
   if (data->prop_seed)
     {
       pspec = gegl_param_spec_seed ("seed", _("Random seed"),
@@ -924,12 +994,29 @@ install_properties (GObjectClass    *object_class,
 /* ------------------------------------------------------------------ */
 
 static void
+image_clear (gpointer p)
+{
+  Image *image = p;
+
+  g_free (image->path);
+  g_free (image->pixels);
+}
+
+static void
+image_unref (Image *image)
+{
+  g_atomic_rc_box_release_full (image, image_clear);
+}
+
+static void
 draw_clear (gpointer p)
 {
   Draw *draw = p;
 
   g_clear_pointer (&draw->binding, sl_binding_free);
   g_clear_pointer (&draw->program, sl_program_unref);
+  for (gint i = 0; i < MAX_FILE_TEXTURES; i++)
+    g_clear_pointer (&draw->images[i], image_unref);
 }
 
 static void
@@ -945,6 +1032,7 @@ struct Instance
   GByteArray *key;          /* what the cached draws were built for */
   Draw       *draws[N_LEVELS];
   gchar      *warned_for;   /* last runtime failure reported */
+  Image      *images[MAX_FILE_TEXTURES];  /* last loaded, for reuse */
 };
 
 static void
@@ -954,6 +1042,8 @@ instance_free (gpointer p)
 
   for (gint i = 0; i < N_LEVELS; i++)
     g_clear_pointer (&inst->draws[i], draw_unref);
+  for (gint i = 0; i < MAX_FILE_TEXTURES; i++)
+    g_clear_pointer (&inst->images[i], image_unref);
   if (inst->key)
     g_byte_array_unref (inst->key);
   g_free (inst->warned_for);
@@ -1212,6 +1302,7 @@ build_draw (ShaderClassData     *data,
             GArray              *constants,
             gint                 seed,
             const GeglRectangle  bboxes[MAX_PADS],
+            Image *const         images[MAX_FILE_TEXTURES],
             gint                 level,
             SlDiagnostics       *diags)
 {
@@ -1251,6 +1342,24 @@ build_draw (ShaderClassData     *data,
           pad = p;
       sl_binding_set_texture (draw->binding, info->slot,
                               &draw->placeholder[pad]);
+    }
+
+  /* Image textures are whole from the start: their size reaches the
+   * shader through TEXSIZE and the sampling reach. */
+  for (guint i = 0; i < data->file_textures->len; i++)
+    {
+      FileTexture *ft = &g_array_index (data->file_textures, FileTexture, i);
+
+      if (! images[i])
+        {
+          ok = FALSE;
+          continue;
+        }
+      draw->images[i] = g_atomic_rc_box_acquire (images[i]);
+      sl_texture_init_2d (&draw->file_texture[i], images[i]->width,
+                          images[i]->height, (gsize) images[i]->width * 4,
+                          images[i]->pixels);
+      sl_binding_set_texture (draw->binding, ft->slot, &draw->file_texture[i]);
     }
 
   for (guint i = 0; ok && i < constants->len; i++)
@@ -1309,6 +1418,89 @@ build_draw (ShaderClassData     *data,
   return draw;
 }
 
+static gint64
+path_mtime (const gchar *path)
+{
+  GStatBuf st;
+
+  return (path && g_stat (path, &st) == 0) ? (gint64) st.st_mtime : -1;
+}
+
+/* Loads @path with GEGL's own loaders (any format GEGL reads) into
+ * @format pixels; NULL with a diagnostic when it cannot. */
+static Image *
+load_image (ShaderClassData   *data,
+            const FileTexture *ft,
+            const gchar       *path,
+            const Babl        *format,
+            SlDiagnostics     *diags)
+{
+  GeglNode      *graph, *load;
+  GeglRectangle  r;
+  Image         *image;
+
+  if (! path || ! path[0] || ! g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0, "E-IO",
+                          _("texture '%s': cannot read the image file '%s'"),
+                          ft->texture, path ? path : "");
+      return NULL;
+    }
+  graph = gegl_node_new ();
+  load  = gegl_node_new_child (graph, "operation", "gegl:load",
+                               "path", path, NULL);
+  r = gegl_node_get_bounding_box (load);
+  if (r.width <= 0 || r.height <= 0 || r.width > 16384 || r.height > 16384)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0, "E-IO",
+                          _("texture '%s': '%s' is not an image GEGL can "
+                            "load"), ft->texture, path);
+      g_object_unref (graph);
+      return NULL;
+    }
+  image = g_atomic_rc_box_new0 (Image);
+  image->path   = g_strdup (path);
+  image->mtime  = path_mtime (path);
+  image->format = format;
+  image->width  = r.width;
+  image->height = r.height;
+  image->pixels = g_try_malloc_n ((gsize) r.width * r.height,
+                                  4 * sizeof (gfloat));
+  if (! image->pixels)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0, "",
+                          _("texture '%s': out of memory for %d×%d pixels"),
+                          ft->texture, r.width, r.height);
+      image_unref (image);
+      g_object_unref (graph);
+      return NULL;
+    }
+  gegl_node_blit (load, 1.0, &r, format, image->pixels, GEGL_AUTO_ROWSTRIDE,
+                  GEGL_BLIT_DEFAULT);
+  g_object_unref (graph);
+  return image;
+}
+
+/* The file-path property values, newly allocated. */
+static void
+current_files (GeglOperation *operation,
+               gchar         *paths[MAX_FILE_TEXTURES])
+{
+  ShaderClassData *data = class_data_of (operation);
+  Instance        *inst = instance_of (operation);
+
+  g_mutex_lock (&inst->mutex);
+  for (guint i = 0; i < data->file_textures->len; i++)
+    {
+      GValue *v = value_of (G_OBJECT (operation),
+                            g_array_index (data->file_textures,
+                                           FileTexture, i).prop_id);
+
+      paths[i] = v ? g_value_dup_string (v) : NULL;
+    }
+  g_mutex_unlock (&inst->mutex);
+}
+
 /* The draw for the current properties and extents at @level, building it
  * when needed.  NULL when the op passes its input through. */
 static Draw *
@@ -1324,6 +1516,7 @@ acquire_draw (GeglOperation *operation,
   gint             seed;
   Draw            *draw = NULL;
   gchar           *warning = NULL;
+  gchar           *paths[MAX_FILE_TEXTURES] = { NULL };
 
   if (! data->program)
     {
@@ -1351,6 +1544,17 @@ acquire_draw (GeglOperation *operation,
                          sizeof (gfloat) * 4);
   g_byte_array_append (key, (const guint8 *) &seed, sizeof seed);
   g_byte_array_append (key, (const guint8 *) bboxes, sizeof bboxes);
+  g_byte_array_append (key, (const guint8 *) &format, sizeof format);
+  current_files (operation, paths);
+  for (guint i = 0; i < data->file_textures->len; i++)
+    {
+      gint64 mtime = path_mtime (paths[i]);
+
+      if (paths[i])
+        g_byte_array_append (key, (const guint8 *) paths[i],
+                             strlen (paths[i]) + 1);
+      g_byte_array_append (key, (const guint8 *) &mtime, sizeof mtime);
+    }
 
   g_mutex_lock (&inst->mutex);
   if (! inst->key || inst->key->len != key->len ||
@@ -1365,8 +1569,24 @@ acquire_draw (GeglOperation *operation,
   if (! inst->draws[level])
     {
       SlDiagnostics *diags = sl_diagnostics_new ();
-      Draw          *built = build_draw (data, constants, seed, bboxes, level,
-                                         diags);
+      Draw          *built;
+
+      /* Images are loaded again only when their path, file or format
+       * changed. */
+      for (guint i = 0; i < data->file_textures->len; i++)
+        {
+          Image *old = inst->images[i];
+
+          if (old && g_strcmp0 (old->path, paths[i]) == 0 &&
+              old->mtime == path_mtime (paths[i]) && old->format == format)
+            continue;
+          g_clear_pointer (&inst->images[i], image_unref);
+          inst->images[i] = load_image (data, &g_array_index (data->file_textures,
+                                                              FileTexture, i),
+                                        paths[i], format, diags);
+        }
+      built = build_draw (data, constants, seed, bboxes, inst->images, level,
+                          diags);
 
       inst->draws[level] = built;
       if (! built->binding)
@@ -1408,6 +1628,8 @@ acquire_draw (GeglOperation *operation,
     }
   g_byte_array_unref (key);
   g_array_unref (constants);
+  for (gint i = 0; i < MAX_FILE_TEXTURES; i++)
+    g_free (paths[i]);
   return draw;
 }
 
@@ -1676,6 +1898,9 @@ render (GeglOperation       *operation,
   for (gint pad = 1; pad < data->n_pads; pad++)
     if (data->pad_slot[pad] >= 0)
       job.textures[data->pad_slot[pad]] = &tex[pad];
+  for (guint i = 0; i < data->file_textures->len; i++)
+    job.textures[g_array_index (data->file_textures, FileTexture, i).slot]
+      = &draw->file_texture[i];
 
   gegl_parallel_distribute_area (&render_rect,
                                  gegl_operation_get_pixels_per_thread (operation),

@@ -111,7 +111,8 @@ def graph(op, props=None, buf=None):
 ops = set(Gegl.list_operations())
 for name in ("shader:tint", "shader:shift", "shader:swirl", "shader:mix2",
              "shader:broken", "shader:pragma", "shader:reshade",
-             "shader:seeded", "shader:user-invert", "shader:run"):
+             "shader:seeded", "shader:user-invert", "shader:run",
+             "shader:lut", "shader:grade"):
     check(name in ops, "registered " + name)
 
 check(Gegl.Operation.get_key("shader:tint", "title") == "Tint Test",
@@ -249,6 +250,59 @@ out = render(mix)
 c = pixel_in(6, 9)
 check(close(out[9 * W + 6], (c[0] * .75 + .25, c[1] * .75, c[2] * .75 + .125,
                              1.0)), "second sampler reads the aux pad")
+
+# Textures annotated with an image file: a file-path property defaulting
+# to the file beside the shader, loaded with GEGL into the sampler's slot.
+# lut.ppm is red, green, blue, white; inputs at texel centres pick one each.
+other_lut = os.path.join(tmp, "other-lut.ppm")
+with open(other_lut, "w") as f:
+    f.write("P3\n2 1\n255\n10 20 30  40 50 60\n")
+LUT = [(1, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1), (1, 1, 1, 1)]
+for op, prop, channel in (("shader:lut", "luttex", 0),
+                          ("shader:grade", "ramp", 1)):
+    ts = {p.name: p for p in Gegl.Operation.list_properties(op)}
+    tp = ts.get(prop)
+    check(tp is not None and tp.__gtype__.name == "GeglParamFilePath"
+          and tp.default_value == os.path.join(os.path.abspath(filters),
+                                               "lut.ppm"),
+          "%s: file-path property %s defaults to the file beside the shader"
+          % (op, prop))
+    check(set(ts) == {"error", "linear", prop},
+          "%s: the image texture is no pad and no slider: %s" % (op, sorted(ts)))
+
+    def lut_in(x, y):
+        v = (x % 4 + 0.5) / 4
+        return (v, v, 0.25, 1.0)
+
+    g, node = graph(op, buf=make_buffer(lut_in))
+    out = render(node)
+    check(all(close(out[y * W + x], LUT[x % 4]) for y in range(H)
+              for x in range(W)), "%s samples the image file" % op)
+    node.set_property(prop, other_lut)
+    out = render(node)
+    # Bilinear over two texels: x%4 = 1 reads a quarter of the way.
+    exp = tuple((v + 30 * 0.25) / 255 for v in (10, 20, 30)) + (1.0,)
+    check(close(out[1], exp, 1e-4) and node.get_property("error") == "",
+          "%s: another image through the property %r" % (op, out[1]))
+    node.set_property(prop, os.path.join(tmp, "missing.png"))
+    out = render(node)
+    err = node.get_property("error")
+    check("error: texture '" in err and "missing.png" in err
+          and all(close(out[y * W + x], lut_in(x, y)) for y in range(H)
+                  for x in range(W)),
+          "%s: a missing image passes the input through with an error: %r"
+          % (op, err))
+
+r = subprocess.run([gegl_bin, "-x", "<gegl><gegl:color value='rgb(0.625,0.625,0.625)'/></gegl>",
+                    "-o", os.path.join(tmp, "lut.ppm"), "--", "gegl:crop", "width=2",
+                    "height=1", "shader:lut", "luttex=" + other_lut],
+                   capture_output=True, text=True, errors="replace", timeout=60)
+check(r.returncode == 0, "gegl tool with an image-file property %s" % r.stderr[-300:])
+if r.returncode == 0:
+    px = struct.unpack(">6H", open(os.path.join(tmp, "lut.ppm"), "rb").read()[-12:])
+    # Linear 0.625 is 0.816 perceptual, past the last texel's centre.
+    check(px == tuple(v * 257 for v in (40, 50, 60, 40, 50, 60)),
+          "gegl tool: luttex= reaches the shader: %s" % (px,))
 
 # Broken shader: registered, passes through, error property.
 g, node = graph("shader:broken")

@@ -2936,7 +2936,9 @@ check_register (P *p, Var *v)
     }
   if (t->kind == TY_TEXTURE || t->kind == TY_ERROR)
     return;
-  if (p->u->shader_model < 40 && v->reg_kind != 'c')
+  /* D3D9 bool registers hold bools for flow control (if (flag) …). */
+  bool bool_reg = v->reg_kind == 'b' && t->kind == TY_NUM && t->base == BT_BOOL;
+  if (p->u->shader_model < 40 && v->reg_kind != 'c' && !bool_reg)
     {
       error_at (p, v->loc, "'%s' needs a 'c' register reservation", v->name);
       return;

@@ -196,6 +196,22 @@ test_entry_point (void)
 }
 
 static void
+test_bool_register (void)
+{
+  /* A D3D9 bool register is fine for a flag used in flow control, but an
+   * int outside 'c' registers is not. */
+  Compiled c = compile ("bool Flag : register(b0);\n"
+                        "float4 main() : COLOR { if (Flag) return 1; return 0.5; }\n");
+  g_assert_nonnull (c.program);
+  float px[4];
+  render_pixel (c.program, px);
+  g_assert_cmpfloat (px[0], ==, 0.5f);
+  compiled_clear (&c);
+  expect_errors ("int k : register(i0);\nfloat4 main() : COLOR { return k; }\n",
+                 "t.hlsl:1:5: error: 'k' needs a 'c' register reservation\n");
+}
+
+static void
 test_reflection (void)
 {
   Compiled c = compile ("uniform float Amount < string UIName = \"Amount\"; float UIMin = 0; float UIMax = 2; > = 1.5;\n"
@@ -235,5 +251,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hlsl/overloads", test_overloads);
   g_test_add_func ("/hlsl/entry-point", test_entry_point);
   g_test_add_func ("/hlsl/reflection", test_reflection);
+  g_test_add_func ("/hlsl/bool-register", test_bool_register);
   return g_test_run ();
 }

@@ -1354,8 +1354,40 @@ draw_set (Run *run, DrawStatus status, const char *format, ...)
   run->draw = status;
 }
 
+static gboolean ensure_rows (Run *run, int y0, int y1);
+
+static void draw_quad_into (Run *run, int line, float **previous, int prev_w, int prev_h);
+
 static void
 run_draw_quad (Run *run, int line)
+{
+  float *previous[MAX_RTVS] = { NULL };
+  int    prev_w = 0, prev_h = 0;
+
+  /* Render targets keep their contents from one draw to the next, as in
+   * vkd3d's runner: a pixel the new draw discards shows the previous
+   * draw's colour.  Finish the previous draw's lazily rendered bands and
+   * keep its targets. */
+  if (run->binding && run->draw == DRAW_OK && run->band_done
+      && ensure_rows (run, 0, run->target_h))
+    {
+      for (int i = 0; i < run->n_targets; i++)
+        {
+          previous[i] = run->targets[i];
+          run->targets[i] = NULL;
+        }
+      prev_w = run->target_w;
+      prev_h = run->target_h;
+    }
+  draw_quad_into (run, line, previous, prev_w, prev_h);
+  for (int i = 0; i < MAX_RTVS; i++)
+    g_free (previous[i]);
+}
+
+/* Sets up a draw; takes over previous[i] as target i's initial contents
+ * when the sizes match (and sets previous[i] to NULL). */
+static void
+draw_quad_into (Run *run, int line, float **previous, int prev_w, int prev_h)
 {
   SlDiagnostics *diags;
   size_t         cb_size;
@@ -1463,7 +1495,15 @@ run_draw_quad (Run *run, int line)
   else
     {
       for (int i = 0; i < run->n_targets; i++)
-        run->targets[i] = g_new0 (float, (gsize) w * h * 4);
+        {
+          if (previous[i] && prev_w == w && prev_h == h)
+            {
+              run->targets[i] = previous[i];
+              previous[i] = NULL;
+            }
+          else
+            run->targets[i] = g_new0 (float, (gsize) w * h * 4);
+        }
       run->band_done = g_new0 (guint8, (h + BAND_ROWS - 1) / BAND_ROWS);
       run->draw = DRAW_OK;
     }

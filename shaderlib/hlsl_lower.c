@@ -1793,6 +1793,17 @@ bind_input (L *l, Type *t, const char *sem, uint32_t *vals, SlLoc loc)
     base = SL_INPUT_POSITION;
   else if (semantic_is (sem, "VFACE", &idx) || semantic_is (sem, "SV_ISFRONTFACE", &idx))
     base = SL_INPUT_FACE;
+  else if (sem && g_ascii_strncasecmp (sem, "SV_", 3))
+    {
+      /* A user semantic (POSITION_WS, NORMAL …) names a varying that only
+         a vertex shader could fill; with none here it reads 0, as engine
+         shaders that pass unused interpolants expect. */
+      sl_diagnostics_add (l->u->diags, SL_SEVERITY_WARNING, loc.file, loc.line, loc.column,
+                          "W-HLSL", "input semantic '%s' has no source; it reads 0", sem);
+      for (int c = 0; c < t->n_comp; c++)
+        sl_ir_mov (l->ir, vals[c], sl_ir_const_u (l->ir, 0));
+      return true;
+    }
   else
     {
       if (!sem)

@@ -1060,6 +1060,7 @@ parse_header (Sm4Shader *sh, const char *text, size_t length)
   enum { NONE, CBUF, BINDINGS, INSIG, OUTSIG } mode = NONE;
   Sm4CBuffer *cb = NULL;
   Sm4Var *last_var = NULL;
+  guint n_defaults = 0;
   const char *p = text, *end = text + length;
   while (p < end)
     {
@@ -1089,21 +1090,23 @@ parse_header (Sm4Shader *sh, const char *text, size_t length)
         }
       else if (mode == CBUF && !strcmp (t, "}"))
         mode = NONE;
-      else if (mode == CBUF && t[0] == '=' && last_var)
+      else if (mode == CBUF && last_var
+               && (t[0] == '=' || (last_var->defaults && g_str_has_prefix (t, "0x"))))
         {
           /* "= 0x3f800000 0x00000000 …" defaults, possibly several lines */
-          guint have = 0;
           guint want = last_var->size / 4;
           if (!last_var->defaults)
-            last_var->defaults = g_new0 (uint32_t, MAX (want, 1));
-          else
-            for (have = 0; have < want && last_var->defaults[have] != 0xdeadbeefu; have++)
-              ;
-          char **w = g_strsplit_set (t + 1, " \t,", -1);
-          guint k = 0;
+            {
+              last_var->defaults = g_new0 (uint32_t, MAX (want, 1));
+              n_defaults = 0;
+            }
+          /* fxc wraps long defaults (matrices, arrays) over several
+             lines, the later ones with or without their own "="; each
+             continues where the previous one stopped. */
+          char **w = g_strsplit_set (t[0] == '=' ? t + 1 : t, " \t,", -1);
           for (int i = 0; w[i]; i++)
-            if (g_str_has_prefix (w[i], "0x") && k < want)
-              last_var->defaults[k++] = (uint32_t) g_ascii_strtoull (w[i] + 2, NULL, 16);
+            if (g_str_has_prefix (w[i], "0x") && n_defaults < want)
+              last_var->defaults[n_defaults++] = (uint32_t) g_ascii_strtoull (w[i] + 2, NULL, 16);
           g_strfreev (w);
         }
       else if (mode == CBUF && strstr (t, "Offset:"))
@@ -1212,6 +1215,15 @@ sm4_assemble (const char *text, size_t length, const char *filename, SlDiagnosti
       skip_space (&r);
       if (r.p >= r.end)
         break;
+      /* fxc /Zi listings interleave "#line N \"file\"" markers that map
+         code back to the HLSL; they carry nothing the program needs. */
+      if (*r.p == '#' && r.end - r.p >= 5 && !strncmp (r.p + 1, "line", 4)
+          && (r.end - r.p == 5 || r.p[5] == ' ' || r.p[5] == '\t' || r.p[5] == '\r' || r.p[5] == '\n'))
+        {
+          while (r.p < r.end && *r.p != '\n')
+            r.p++;
+          continue;
+        }
       Sm4Insn in;
       if (!parse_insn (&r, &in))
         {

@@ -533,7 +533,8 @@ lower_resinfo (Lw *l, const Sm4Insn *in)
   commit (l, &in->ops[0], res, false);
 }
 
-/* Input component → INPUT imm, or -1 (error reported). */
+/* Input component → INPUT imm, or -1 (error reported, or a user varying
+ * that reads 0). */
 static int
 input_imm (Lw *l, int reg, int comp, int sysval, int plain_index)
 {
@@ -558,6 +559,16 @@ input_imm (Lw *l, int reg, int comp, int sysval, int plain_index)
         return SL_INPUT_POSITION + k;
       if (!g_ascii_strcasecmp (e->semantic, "SV_ISFRONTFACE") || !g_ascii_strcasecmp (e->semantic, "VFACE"))
         return SL_INPUT_FACE;
+      if (g_ascii_strncasecmp (e->semantic, "SV_", 3))
+        {
+          /* A user varying (POSITION_WS, NORMAL …) that only a vertex
+             shader could fill: it keeps the 0 it was declared with. */
+          if (k == 0)
+            sl_diagnostics_add (l->diags, SL_SEVERITY_WARNING, l->file, l->line, l->column, "W-SM4",
+                                "v%d: input semantic '%s%d' has no source; it reads 0", reg,
+                                e->semantic, e->index);
+          return -1;
+        }
       lerr (l, "v%d: unsupported input semantic '%s%d'", reg, e->semantic, e->index);
       return -1;
     }

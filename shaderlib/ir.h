@@ -65,7 +65,7 @@ typedef struct
 enum
 {
   SL_INPUT_TEXCOORD = 0,     /* + 4*n + component, n < 8 */
-  SL_INPUT_COLOR = 32,       /* + 4*n + component, n < 2 (interpolated colour, 0 here) */
+  SL_INPUT_COLOR = 32,       /* + 4*n + component, n < 2 (COLOR0 reads 1, COLOR1 0) */
   SL_INPUT_POSITION = 40,    /* + component: x+0.5, y+0.5, 0, 1 */
   SL_INPUT_FACE = 44,        /* 1.0 (front facing) */
   SL_INPUT_COUNT = 45

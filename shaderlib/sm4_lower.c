@@ -45,6 +45,7 @@ typedef struct
   SlDiagnostics   *diags;
   const char      *file;
   bool             failed;
+  uint32_t         varying_warned;   /* v# already reported as reading 0 */
   int              line, column;
 
   uint32_t        *r;        /* n_r*4 variables */
@@ -563,10 +564,13 @@ input_imm (Lw *l, int reg, int comp, int sysval, int plain_index)
         {
           /* A user varying (POSITION_WS, NORMAL …) that only a vertex
              shader could fill: it keeps the 0 it was declared with. */
-          if (k == 0)
-            sl_diagnostics_add (l->diags, SL_SEVERITY_WARNING, l->file, l->line, l->column, "W-SM4",
-                                "v%d: input semantic '%s%d' has no source; it reads 0", reg,
-                                e->semantic, e->index);
+          if (reg < 32 && !(l->varying_warned & (1u << reg)))
+            {
+              l->varying_warned |= 1u << reg;
+              sl_diagnostics_add (l->diags, SL_SEVERITY_WARNING, l->file, l->line, l->column, "W-SM4",
+                                  "v%d: input semantic '%s%d' has no source; it reads 0", reg,
+                                  e->semantic, e->index);
+            }
           return -1;
         }
       lerr (l, "v%d: unsupported input semantic '%s%d'", reg, e->semantic, e->index);

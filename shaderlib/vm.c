@@ -129,7 +129,10 @@ load_input (SlReg *d, uint32_t input, const SlVmEnv *env, int x0, int y0)
     }
   else
     {
-      float v = input < SL_INPUT_POSITION ? 0.0f : 1.0f;
+      /* COLOR0 is the quad's diffuse colour and COLOR1 its specular one;
+       * with no vertex data they take Direct3D's defaults, opaque white and
+       * zero, which sprite and WPF-style shaders multiply by as a tint. */
+      float v = input >= SL_INPUT_POSITION || input < SL_INPUT_COLOR + 4 ? 1.0f : 0.0f;
       for (int i = 0; i < SL_SPAN; i++)
         d->f[i] = v;
     }

@@ -135,9 +135,10 @@ static float sat (float v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
 static void
 test_arithmetic (void)
 {
-  /* The _bx2 reference example: v0 (COLOR0) is 0 here, so v0_bx2 = -1. */
+  /* The _bx2 reference example: v0 (COLOR0) is opaque white here, so
+     v0_bx2 = 1. */
   float t0 = tx (5), t1 = ty (2);
-  float d = sat (2 * (t0 - 0.5f) * -1 + 2 * (t1 - 0.5f) * -1 + 2 * (0.25f - 0.5f) * -1);
+  float d = sat (2 * (t0 - 0.5f) + 2 * (t1 - 0.5f) + 2 * (0.25f - 0.5f));
   expect_pixel ("bx2 dp3_sat", "ps_1_1\ntex t0\ndp3_sat r0, t0_bx2, v0_bx2\n", NULL, 5, 2, d, d, d, d);
   expect_same_as_hlsl ("bx2 vs hlsl", "ps_1_1\ntex t0                        ; Read a texture color.\n"
                        "dp3_sat r0, t0_bx2, v0_bx2    ; Calculate a dot product.\n",

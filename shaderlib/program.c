@@ -76,8 +76,11 @@ sl_detect_language (const char *source, size_t length)
         }
       break;
     }
+  /* fxc's ps_4_0_level_9_x listings print the ps_2_0 fallback inside the
+   * header, before the SM4 program they describe. */
   if (i + 5 <= length && !g_ascii_strncasecmp (source + i, "ps_", 3) && g_ascii_isdigit (source[i + 3]))
-    return source[i + 3] >= '4' ? SL_LANGUAGE_SM4_ASM : SL_LANGUAGE_D3D9_ASM;
+    return source[i + 3] >= '4' || g_strstr_len (source, (gssize) i, "Level9 shader bytecode:")
+           ? SL_LANGUAGE_SM4_ASM : SL_LANGUAGE_D3D9_ASM;
   if (i + 5 <= length && (!g_ascii_strncasecmp (source + i, "ps.", 3)))
     return SL_LANGUAGE_D3D9_ASM;
   return SL_LANGUAGE_HLSL;

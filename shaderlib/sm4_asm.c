@@ -1188,6 +1188,16 @@ sm4_assemble (const char *text, size_t length, const char *filename, SlDiagnosti
   Sm4Shader *sh = sm4_shader_new ();
   parse_header (sh, text, length);
   skip_space (&r);
+  /* A feature-level-9 listing carries its ps_2_0 fallback between the
+     header and the SM4 program; the SM4 program is the shader. */
+  if (r.end - r.p > 4 && !g_ascii_strncasecmp (r.p, "ps_", 3) && r.p[3] < '4'
+      && g_strstr_len (text, r.p - text, "Level9 shader bytecode:"))
+    while (r.p < r.end && !(!g_ascii_strncasecmp (r.p, "ps_", 3) && r.p[3] >= '4' && r.p[3] <= '9'))
+      {
+        while (r.p < r.end && *r.p != '\n')
+          r.p++;
+        skip_space (&r);
+      }
   const char *id;
   const char *vstart = r.p;
   int n = ident (&r, &id);

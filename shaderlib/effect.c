@@ -1729,7 +1729,7 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
                 .language = SL_LANGUAGE_HLSL,
                 .entry_point = pd->entry,
                 .profile = profile ? profile : "ps_4_0",
-                .flags = options->flags,
+                .flags = options->flags | SL_COMPILE_RESHADE_FX,
               };
               prog = sl_compile (&co, diags);
               if (prog)

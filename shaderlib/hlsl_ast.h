@@ -150,6 +150,7 @@ typedef struct
   GHashTable    *funcs;     /* name → Func* (overload chain) */
   Func          *entry;
   int            shader_model;
+  bool           reshade;   /* SL_COMPILE_RESHADE_FX leniencies */
   int            n_vars;
   int            n_errors;
 } HlslUnit;

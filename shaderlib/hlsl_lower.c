@@ -595,6 +595,8 @@ emit_sample (L *l, int tex_obj, int samp_obj, int dim, SlSampleMode mode,
   return r;
 }
 
+static bool const_offsets (L *l, Node *arg, int nc, int8_t out[3]);
+
 static RVal
 lower_tex_intrinsic (L *l, Node *e)
 {
@@ -626,6 +628,18 @@ lower_tex_intrinsic (L *l, Node *e)
       srcs[n++] = c.c[3];
       mode = SL_SAMPLE_LOD;
     }
+  int8_t off[3] = { 0, 0, 0 };
+  if (e->n_args == 3 && (variant == 0 || variant == 3))
+    {
+      /* ReShade's offset forms (the parser allows them only there) */
+      if (!const_offsets (l, e->args[2], 2, off))
+        return rv_new (l, 4);
+      if (variant == 3)
+        {
+          srcs[n++] = c.c[3];
+          mode = SL_SAMPLE_LOD;
+        }
+    }
   else if (variant == 2 || (variant == 0 && e->n_args == 4))
     {
       RVal dx = lower_expr (l, e->args[2]), dy = lower_expr (l, e->args[3]);
@@ -635,7 +649,7 @@ lower_tex_intrinsic (L *l, Node *e)
         srcs[n++] = dy.c[i];
       mode = SL_SAMPLE_GRAD;
     }
-  return emit_sample (l, obj, obj, dim, mode, srcs, n, NULL, 4);
+  return emit_sample (l, obj, obj, dim, mode, srcs, n, off, 4);
 }
 
 static bool
@@ -736,6 +750,111 @@ lower_method (L *l, Node *e)
   return emit_sample (l, tex, samp, dim, mode, srcs, n, off, n_res);
 }
 
+/* The width and height of mip @level of a sampler's texture, as uints. */
+static void
+texture_size (L *l, int obj, uint32_t level, uint32_t *w, uint32_t *h)
+{
+  SlInsn in = { .op = SL_OP_TEXSIZE, .n_dst = 4, .n_src = 1, .src = { level } };
+  in.sample.texture = obj;
+  in.sample.sampler = obj;
+  in.sample.dim = SL_TEXTURE_2D;
+  for (int k = 0; k < 4; k++)
+    in.dst[k] = sl_ir_new_value (l->ir, SL_KIND_UINT, SL_VALUE_TEMP);
+  sl_ir_emit (l->ir, &in);
+  *w = in.dst[0];
+  *h = in.dst[1];
+}
+
+/* ReShade's sampler intrinsics.  Gather has no sampling mode of its own:
+ * it samples level 0 at the centres of the four texels of the bilinear
+ * footprint, which a linear or point filter returns unweighted (up to a
+ * rounding of about 1e-7 of the texel difference) and which the sampler's
+ * address modes wrap or clamp as D3D's Gather does. */
+static RVal
+lower_reshade (L *l, Node *e)
+{
+  int id = e->op;
+  int obj = lower_object (l, e->args[0]);
+  uint32_t srcs[SL_IR_MAX_SRC];
+  int8_t off[3] = { 0, 0, 0 };
+  switch (id)
+    {
+    case INTR_RS_TEX2DFETCH:
+      {
+        RVal c = lower_expr (l, e->args[1]);
+        srcs[0] = c.c[0];
+        srcs[1] = c.c[1];
+        srcs[2] = c.n >= 4 ? c.c[3] : e->n_args > 2 ? lower_expr (l, e->args[2]).c[0] : sl_ir_const_i (l->ir, 0);
+        return emit_sample (l, obj, obj, SL_TEXTURE_2D, SL_SAMPLE_LOAD, srcs, 3, NULL, 4);
+      }
+    case INTR_RS_TEX2DSIZE:
+      {
+        uint32_t level = e->n_args > 1 ? lower_expr (l, e->args[1]).c[0] : sl_ir_const_i (l->ir, 0);
+        uint32_t w, h;
+        texture_size (l, obj, level, &w, &h);
+        RVal r = rv_new (l, 2);
+        r.c[0] = conv (l, w, BT_UINT, BT_INT);
+        r.c[1] = conv (l, h, BT_UINT, BT_INT);
+        return r;
+      }
+    case INTR_RS_TEX2DOFFSET:
+    case INTR_RS_TEX2DLODOFFSET:
+      {
+        RVal c = lower_expr (l, e->args[1]);
+        if (!const_offsets (l, e->args[2], 2, off))
+          return rv_new (l, 4);
+        srcs[0] = c.c[0];
+        srcs[1] = c.c[1];
+        if (id == INTR_RS_TEX2DOFFSET)
+          return emit_sample (l, obj, obj, SL_TEXTURE_2D, SL_SAMPLE_IMPLICIT, srcs, 2, off, 4);
+        srcs[2] = c.c[3];
+        return emit_sample (l, obj, obj, SL_TEXTURE_2D, SL_SAMPLE_LOD, srcs, 3, off, 4);
+      }
+    default:
+      break;
+    }
+  /* gather */
+  int comp = id - INTR_RS_TEX2DGATHERR;
+  int off_arg = 2;
+  if (id == INTR_RS_TEX2DGATHER)
+    {
+      RVal cv = lower_expr (l, e->args[2]);
+      const SlValue *v = sl_ir_value (l->ir, cv.c[0]);
+      if (v->cls != SL_VALUE_CONST || (int32_t) v->bits < 0 || (int32_t) v->bits > 3)
+        {
+          lerror (l, e->args[2]->loc, "the component of 'tex2Dgather' must be a constant 0 to 3");
+          return rv_new (l, 4);
+        }
+      comp = (int32_t) v->bits;
+      off_arg = 3;
+    }
+  if (e->n_args > off_arg && !const_offsets (l, e->args[off_arg], 2, off))
+    return rv_new (l, 4);
+  RVal c = lower_expr (l, e->args[1]);
+  uint32_t wu, hu;
+  texture_size (l, obj, sl_ir_const_i (l->ir, 0), &wu, &hu);
+  uint32_t size[2] = { conv (l, wu, BT_UINT, BT_FLOAT), conv (l, hu, BT_UINT, BT_FLOAT) };
+  uint32_t lo[2], hi[2];
+  for (int a = 0; a < 2; a++)
+    {
+      /* first texel of the footprint, then the centres of it and its neighbour */
+      uint32_t t0 = f1 (l, SL_OP_FLOOR, f2 (l, SL_OP_SUB, f2 (l, SL_OP_MUL, c.c[a], size[a]), fc (l, 0.5f)));
+      t0 = f2 (l, SL_OP_ADD, t0, fc (l, off[a] + 0.5f));
+      lo[a] = f2 (l, SL_OP_DIV, t0, size[a]);
+      hi[a] = f2 (l, SL_OP_DIV, f2 (l, SL_OP_ADD, t0, fc (l, 1.0f)), size[a]);
+    }
+  /* D3D's order: (u0,v1), (u1,v1), (u1,v0), (u0,v0) */
+  const uint32_t *us[4] = { &lo[0], &hi[0], &hi[0], &lo[0] };
+  const uint32_t *vs[4] = { &hi[1], &hi[1], &lo[1], &lo[1] };
+  RVal r = rv_new (l, 4);
+  for (int k = 0; k < 4; k++)
+    {
+      uint32_t at[3] = { *us[k], *vs[k], fc (l, 0.0f) };
+      r.c[k] = emit_sample (l, obj, obj, SL_TEXTURE_2D, SL_SAMPLE_LOD, at, 3, NULL, 4).c[comp];
+    }
+  return r;
+}
+
 /* ------------------------------------------------------------------ */
 /* Intrinsics                                                           */
 /* ------------------------------------------------------------------ */
@@ -752,6 +871,8 @@ lower_intrinsic (L *l, Node *e)
   int id = e->op;
   if (id >= INTR_TEX1D && id <= INTR_TEXCUBEPROJ)
     return lower_tex_intrinsic (l, e);
+  if (id >= INTR_RS_TEX2DFETCH && id <= INTR_RS_TEX2DLODOFFSET)
+    return lower_reshade (l, e);
   if (id >= INTR_M_SAMPLE)
     return lower_method (l, e);
 
@@ -1448,7 +1569,13 @@ lower_expr (L *l, Node *e)
         BaseType b = e->type->base;
         for (int i = 0; i < a.n; i++)
           {
-            if (e->op == '-')
+            const SlValue *av = sl_ir_value (ir, a.c[i]);
+            if (e->op == '-' && av->cls == SL_VALUE_CONST && (b == BT_INT || b == BT_UINT))
+              /* folded here: texel offsets such as int2(-1, 0) must be
+               * constants when lowering the sample */
+              r.c[i] = b == BT_INT ? sl_ir_const_i (ir, (int32_t) (0u - av->bits))
+                                   : sl_ir_const_u (ir, 0u - av->bits);
+            else if (e->op == '-')
               r.c[i] = b == BT_FLOAT ? f1 (l, SL_OP_NEG, a.c[i])
                                      : sl_ir_op1 (ir, SL_OP_INEG, kind_of (b), a.c[i]);
             else

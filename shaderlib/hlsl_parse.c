@@ -1518,10 +1518,12 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
         error_at (p, loc, "'%s' is not a method", name->text);
       return error_node (p, loc);
     }
-  if ((int) args->len < intrinsic_min[id] || (int) args->len > intrinsic_max[id])
+  /* tex2Dlod(s, t, offset) is ReShade's; fxc knows two arguments only. */
+  int max_args = id == INTR_TEX2DLOD && !p->u->reshade ? 2 : intrinsic_max[id];
+  if ((int) args->len < intrinsic_min[id] || (int) args->len > max_args)
     {
       error_at (p, loc, "'%s' takes %d to %d arguments, not %u", name->text, intrinsic_min[id],
-                intrinsic_max[id], args->len);
+                max_args, args->len);
       return error_node (p, loc);
     }
   Node *call = new_node (p, N_INTRINSIC, loc, NULL);
@@ -1654,13 +1656,21 @@ parse_primary (P *p)
                   error_at (p, loc, "cannot construct '%s' this way", type_name (p, ty));
                   bad = true;
                 }
-              if (!bad && total != ty->n_comp)
+              if (!bad && p->u->reshade && args->len == 1 && total == 1 && ty->n_comp > 1)
+                {
+                  /* ReShade FX: float4(x) repeats x, like (float4) x. */
+                  result = new_node (p, N_CAST, loc, ty);
+                  result->a = g_ptr_array_index (args, 0);
+                }
+              else if (!bad && total != ty->n_comp)
                 {
                   error_at (p, loc, "'%s' constructor needs %d components, got %d",
                             type_name (p, ty), ty->n_comp, total);
                   bad = true;
                 }
-              if (bad)
+              if (result)
+                ;
+              else if (bad)
                 result = error_node (p, loc);
               else
                 {
@@ -2192,6 +2202,64 @@ texture_call_type (P *p, Node *call, int dim, int n_coord_args)
   return hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
 }
 
+/* ReShade's sampler intrinsics (SL_COMPILE_RESHADE_FX only):
+ *   tex2Dfetch(s, int2 xy [, int lod]) and tex2Dfetch(s, int4 (x, y, -, lod))
+ *   tex2Dsize(s [, int lod]) → int2
+ *   tex2Dgather(s, float2 t, int comp [, int2 offset]), tex2DgatherR…A(s, t [, offset])
+ *   tex2Doffset(s, float2 t, int2 offset), tex2Dlodoffset(s, float4 t, int2 offset) */
+static Type *
+reshade_call_type (P *p, Node *call)
+{
+  int id = call->op;
+  Node *s = call->args[0];
+  if (s->type->kind != TY_SAMPLER)
+    {
+      error_at (p, s->loc, "first argument of '%s' must be a sampler", intrinsic_names[id]);
+      return p->t_error;
+    }
+  if (s->type->tex_dim >= 0 && s->type->tex_dim != SL_TEXTURE_2D)
+    {
+      error_at (p, call->loc, "'%s' needs a 2D sampler", intrinsic_names[id]);
+      return p->t_error;
+    }
+  if (!all_numeric (p, call, 1, call->n_args))
+    return p->t_error;
+  Type *i1 = p->t_int;
+  Type *i2 = hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, 2);
+  Type *f2 = hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 2);
+  Type *f4 = hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
+  call->sampler_obj = SL_TEXTURE_2D;
+  switch (id)
+    {
+    case INTR_RS_TEX2DFETCH:
+      coerce (p, call, 1, call->args[1]->type->n_comp >= 4
+                            ? hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, 4) : i2);
+      if (call->n_args > 2)
+        coerce (p, call, 2, i1);
+      return f4;
+    case INTR_RS_TEX2DSIZE:
+      if (call->n_args > 1)
+        coerce (p, call, 1, i1);
+      return i2;
+    case INTR_RS_TEX2DGATHER:
+      coerce (p, call, 1, f2);
+      coerce (p, call, 2, i1);
+      if (call->n_args > 3)
+        coerce (p, call, 3, i2);
+      return f4;
+    case INTR_RS_TEX2DGATHERR: case INTR_RS_TEX2DGATHERG: case INTR_RS_TEX2DGATHERB:
+    case INTR_RS_TEX2DGATHERA:
+      coerce (p, call, 1, f2);
+      if (call->n_args > 2)
+        coerce (p, call, 2, i2);
+      return f4;
+    default:   /* tex2Doffset, tex2Dlodoffset */
+      coerce (p, call, 1, id == INTR_RS_TEX2DOFFSET ? f2 : f4);
+      coerce (p, call, 2, i2);
+      return f4;
+    }
+}
+
 static Type *
 intrinsic_type (P *p, Node *call)
 {
@@ -2411,6 +2479,21 @@ intrinsic_type (P *p, Node *call)
         int group = (id - INTR_TEX1D) / 5, variant = (id - INTR_TEX1D) % 5;
         int dim = group == 0 ? SL_TEXTURE_1D : group == 1 ? SL_TEXTURE_2D : group == 2 ? SL_TEXTURE_3D : SL_TEXTURE_CUBE;
         int nc = dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_2D ? 2 : 3;
+        /* ReShade's tex2D(s, t, offset) and tex2Dlod(s, t, offset): the
+         * offset is an int2 constant. */
+        if (p->u->reshade && group == 1 && (variant == 0 || variant == 3) && call->n_args == 3)
+          {
+            call->n_args = 2;
+            Type *r = texture_call_type (p, call, dim, variant == 3 ? 4 : 2);
+            call->n_args = 3;
+            if (r->kind != TY_ERROR)
+              {
+                if (!all_numeric (p, call, 2, 3))
+                  return p->t_error;
+                coerce (p, call, 2, hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, 2));
+              }
+            return r;
+          }
         /* tex2D(s, t, ddx, ddy) is the gradient form. */
         if (variant == 0 && call->n_args == 3)
           {
@@ -2420,6 +2503,10 @@ intrinsic_type (P *p, Node *call)
         int coord = (variant == 1 || variant == 3 || variant == 4) ? 4 : nc;
         return texture_call_type (p, call, dim, coord);
       }
+    case INTR_RS_TEX2DFETCH: case INTR_RS_TEX2DSIZE: case INTR_RS_TEX2DGATHER:
+    case INTR_RS_TEX2DGATHERR: case INTR_RS_TEX2DGATHERG: case INTR_RS_TEX2DGATHERB:
+    case INTR_RS_TEX2DGATHERA: case INTR_RS_TEX2DOFFSET: case INTR_RS_TEX2DLODOFFSET:
+      return reshade_call_type (p, call);
     default:
       break;
     }
@@ -4222,7 +4309,8 @@ hlsl_parse (HlslUnit *u, const char *text, const char *filename)
   p.types = g_hash_table_new (g_str_hash, g_str_equal);
   p.intrinsics = g_hash_table_new (g_str_hash, g_str_equal);
   for (int i = 0; i < INTR_COUNT; i++)
-    g_hash_table_insert (p.intrinsics, (gpointer) intrinsic_names[i], GINT_TO_POINTER (i + 1));
+    if (u->reshade || i < INTR_RS_TEX2DFETCH || i > INTR_RS_TEX2DLODOFFSET)
+      g_hash_table_insert (p.intrinsics, (gpointer) intrinsic_names[i], GINT_TO_POINTER (i + 1));
   Type *err = SL_NEW (u->arena, Type);
   err->kind = TY_ERROR;
   p.t_error = err;

@@ -225,6 +225,7 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
     .globals = g_ptr_array_new (),
     .funcs = g_hash_table_new (g_str_hash, g_str_equal),
     .shader_model = sm,
+    .reshade = (options->flags & SL_COMPILE_RESHADE_FX) != 0,
   };
   bool parsed = hlsl_parse (&unit, text, filename);
   const char *entry = options->entry_point && *options->entry_point ? options->entry_point : "main";

@@ -95,7 +95,13 @@ enum
 {
   SL_COMPILE_NO_OPTIMIZE = 1u << 0, /* skip optimisation passes */
   SL_COMPILE_VALIDATE    = 1u << 1, /* re-validate the IR after each pass */
-  SL_COMPILE_KEEP_DUMPS  = 1u << 2  /* keep IR text for sl_program_dump() */
+  SL_COMPILE_KEEP_DUMPS  = 1u << 2, /* keep IR text for sl_program_dump() */
+  /* HLSL as ReShade FX reads it: one scalar fills a vector constructor
+   * (float4(0.0)), and the sampler intrinsics tex2Dfetch, tex2Dsize,
+   * tex2Dgather[R|G|B|A], tex2Doffset, tex2Dlodoffset and the offset forms
+   * of tex2D/tex2Dlod exist.  Effect files set it; plain HLSL stays as
+   * strict as fxc. */
+  SL_COMPILE_RESHADE_FX  = 1u << 3
 };
 
 typedef struct

@@ -88,10 +88,10 @@ compile (const char *name, const char *source, int w, int h, SlDiagnostics *diag
 /* Renders technique 0 of @fx over @in, in two horizontal halves so the
  * rectangle path is used too.  @params may be NULL. */
 static Image
-render (SlEffect *fx, const Image *in, const char *params)
+render_technique (SlEffect *fx, int technique, const Image *in, const char *params)
 {
   SlDiagnostics *d = sl_diagnostics_new ();
-  SlEffectRun *run = sl_effect_run_new (fx, 0);
+  SlEffectRun *run = sl_effect_run_new (fx, technique);
   SlTexture tex;
   sl_texture_init_2d (&tex, in->w, in->h, (size_t) in->w * 4, in->px);
   sl_effect_run_set_input (run, &tex);
@@ -114,6 +114,12 @@ render (SlEffect *fx, const Image *in, const char *params)
   sl_effect_run_free (run);
   sl_diagnostics_free (d);
   return out;
+}
+
+static Image
+render (SlEffect *fx, const Image *in, const char *params)
+{
+  return render_technique (fx, 0, in, params);
 }
 
 static void
@@ -397,6 +403,143 @@ test_host_values (void)
   sl_diagnostics_free (d);
 }
 
+/* ---- ReShade sampler intrinsics and leniencies (intrinsics.fx) ---- */
+
+/* A texel with D3D Load semantics: zero outside the image. */
+static float
+load_texel (const Image *im, int x, int y, int c)
+{
+  return x >= 0 && x < im->w && y >= 0 && y < im->h ? im->px[((size_t) y * im->w + x) * 4 + c] : 0.0f;
+}
+
+static float
+wrap_texel (const Image *im, int x, int y, int c)
+{
+  x = ((x % im->w) + im->w) % im->w;
+  y = ((y % im->h) + im->h) % im->h;
+  return im->px[((size_t) y * im->w + x) * 4 + c];
+}
+
+static void
+test_intrinsics (void)
+{
+  char *src = load ("intrinsics.fx");
+  SlDiagnostics *d = sl_diagnostics_new ();
+  Image in = pattern (24, 16);
+  SlEffect *fx = compile ("intrinsics.fx", src, in.w, in.h, d);
+  print_diags (d);
+  CHECK (fx != NULL, "intrinsics.fx compiles");
+  if (!fx)
+    return;
+  const char *names[] = { "Fetch", "Size", "Gather", "GatherOffset", "Offsets", "Lenient" };
+  for (int ti = 0; ti < (int) G_N_ELEMENTS (names); ti++)
+    {
+      int t = sl_effect_find_technique (fx, names[ti]);
+      CHECK (t >= 0, "technique %s", names[ti]);
+      if (t < 0)
+        continue;
+      Image want = image_new (in.w, in.h);
+      for (int y = 0; y < in.h; y++)
+        for (int x = 0; x < in.w; x++)
+          {
+            float *o = at (&want, x, y);
+            switch (ti)
+              {
+              case 0:
+                for (int c = 0; c < 3; c++)
+                  o[c] = load_texel (&in, x + 1, y, c);
+                o[3] = at (&in, x, y)[0];
+                break;
+              case 1:   /* 24×16; Half 12×8, its level 1 6×4 */
+                o[0] = 0.024f, o[1] = 0.016f, o[2] = 0.128f, o[3] = 0.064f;
+                break;
+              case 2:   /* D3D order: (x,y+1) (x+1,y+1) (x+1,y) (x,y), green, wrapped */
+                o[0] = wrap_texel (&in, x, y + 1, 1);
+                o[1] = wrap_texel (&in, x + 1, y + 1, 1);
+                o[2] = wrap_texel (&in, x + 1, y, 1);
+                o[3] = wrap_texel (&in, x, y, 1);
+                break;
+              case 3:   /* red, clamped, footprint from x + 1 */
+                o[0] = at (&in, x + 1, y + 1)[0];
+                o[1] = at (&in, x + 2, y + 1)[0];
+                o[2] = at (&in, x + 2, y)[0];
+                o[3] = at (&in, x + 1, y)[0];
+                break;
+              case 4:
+                o[0] = at (&in, x - 1, y + 1)[0];
+                o[1] = at (&in, x + 2, y)[1];
+                o[2] = at (&in, x, y - 1)[2];
+                o[3] = at (&in, x + 1, y + 1)[0];
+                break;
+              default:
+                for (int c = 0; c < 3; c++)
+                  o[c] = 0.25f * at (&in, x - 1, y)[c] + 0.5f * at (&in, x, y)[c] + 0.25f * at (&in, x + 1, y)[c];
+                o[3] = 1.0f;
+                break;
+              }
+          }
+      Image got = render_technique (fx, t, &in, NULL);
+      char *what = g_strdup_printf ("ReShade intrinsics: %s", names[ti]);
+      compare (what, &got, &want);
+      g_free (what);
+      g_free (got.px);
+      g_free (want.px);
+    }
+  g_free (in.px);
+  sl_effect_unref (fx);
+  g_free (src);
+  sl_diagnostics_free (d);
+
+  /* Plain HLSL stays strict: the same constructs are errors there. */
+  struct { const char *src, *want; } strict[] = {
+    { "float4 main() : SV_Target { return float4(0.5); }",
+      "p.hlsl:1:36: error: 'float4' constructor needs 4 components, got 1" },
+    { "sampler2D s; float4 main(float4 p : SV_Position) : SV_Target { return tex2Dfetch(s, int2(p.xy)); }",
+      "error: undeclared function 'tex2Dfetch'" },
+    { "sampler2D s; float4 main(float2 t : TEXCOORD) : SV_Target { return tex2Dlod(s, float4(t, 0, 0), int2(1, 0)); }",
+      "error: 'tex2Dlod' takes 2 to 2 arguments, not 3" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (strict); i++)
+    {
+      SlDiagnostics *sd = sl_diagnostics_new ();
+      SlCompileOptions co = {
+        .source = strict[i].src, .length = (size_t) -1, .filename = "p.hlsl",
+        .language = SL_LANGUAGE_HLSL, .profile = "ps_4_0",
+      };
+      SlProgram *prog = sl_compile (&co, sd);
+      char *text = sl_diagnostics_format (sd);
+      CHECK (prog == NULL && text && strstr (text, strict[i].want), "strict case %zu: want '%s', got: %s", i,
+             strict[i].want, text ? text : "(nothing)");
+      co.flags = SL_COMPILE_RESHADE_FX;
+      SlProgram *lenient = sl_compile (&co, NULL);
+      CHECK (lenient != NULL, "strict case %zu compiles with SL_COMPILE_RESHADE_FX", i);
+      g_free (text);
+      if (prog)
+        sl_program_unref (prog);
+      if (lenient)
+        sl_program_unref (lenient);
+      sl_diagnostics_free (sd);
+    }
+}
+
+/* Negative texel offsets are constants in plain HLSL too. */
+static void
+test_negative_offset (void)
+{
+  SlDiagnostics *d = sl_diagnostics_new ();
+  SlCompileOptions co = {
+    .source = "Texture2D t; SamplerState s;\n"
+              "float4 main(float2 uv : TEXCOORD) : SV_Target { return t.Sample(s, uv, int2(-1, 0)); }\n",
+    .length = (size_t) -1, .filename = "o.hlsl", .language = SL_LANGUAGE_HLSL, .profile = "ps_4_0",
+  };
+  SlProgram *prog = sl_compile (&co, d);
+  print_diags (d);
+  CHECK (prog != NULL, "Sample with offset int2(-1, 0) compiles");
+  if (prog)
+    sl_program_unref (prog);
+  sl_diagnostics_free (d);
+}
+
 /* ---- errors point into the file ---- */
 static void
 test_errors (void)
@@ -440,6 +583,8 @@ main (void)
   test_headers ();
   test_d3d9_fx ();
   test_host_values ();
+  test_intrinsics ();
+  test_negative_offset ();
   test_errors ();
   if (failures)
     fprintf (stderr, "%d check(s) failed\n", failures);

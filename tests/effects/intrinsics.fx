@@ -1,0 +1,60 @@
+// ReShade FX sampler intrinsics and leniencies, one technique each; the
+// expected values are computed in C by test-effects.c (test_intrinsics).
+#include "ReShade.fxh"
+
+texture Half { Width = BUFFER_WIDTH / 2; Height = BUFFER_HEIGHT / 2; MipLevels = 2; };
+sampler sHalf { Texture = Half; };
+sampler sPoint { Texture = ReShade::BackBufferTex; MinFilter = POINT; MagFilter = POINT; };
+sampler sWrap { Texture = ReShade::BackBufferTex; AddressU = WRAP; AddressV = WRAP; };
+
+float4 PS_Fetch(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  int2 p = int2(pos.xy);
+  // int2 form (out of range reads zero) and ReShade 4's int4 form (w = level)
+  return float4(tex2Dfetch(sPoint, p + int2(1, 0)).rgb, tex2Dfetch(sPoint, int4(p, 0, 0)).r);
+}
+
+float4 PS_Size(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  int2 b = tex2Dsize(ReShade::BackBuffer);
+  int2 h0 = tex2Dsize(sHalf, 0);
+  int2 h1 = tex2Dsize(sHalf, 1);
+  return float4(b.x, b.y, h0.x * 10 + h0.y, h1.x * 10 + h1.y) / 1000.0;
+}
+
+float4 PS_Gather(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  // half a texel on: the footprint starts at this pixel; wrap at the edges
+  return tex2Dgather(sWrap, uv + 0.5 * BUFFER_PIXEL_SIZE, 1);
+}
+
+float4 PS_GatherOffset(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  // a quarter texel on, one texel right: the footprint starts at x + 1
+  return tex2DgatherR(ReShade::BackBuffer, uv + 0.25 * BUFFER_PIXEL_SIZE, int2(1, 0));
+}
+
+float4 PS_Offsets(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  return float4(tex2Doffset(sPoint, uv, int2(-1, 1)).r,
+                tex2Dlod(sPoint, float4(uv, 0, 0), int2(2, 0)).g,
+                tex2Dlodoffset(sPoint, float4(uv, 0, 0), int2(0, -1)).b,
+                tex2D(sPoint, uv, int2(1, 1)).r);
+}
+
+static const float Weights[3] = { 0.25, 0.5, 0.25 };
+
+float4 PS_Lenient(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  float3 c = float3(0);            // one int filling a vector
+  for (int i = 0; i < 3; i++)
+    c += Weights[i] * tex2D(sPoint, uv + float2(i - 1, 0) * BUFFER_PIXEL_SIZE).rgb;
+  return float4(c, 0.0) + float4(0.0, 0.0, 0.0, 0.5) * float4(2);
+}
+
+technique Fetch { pass { VertexShader = PostProcessVS; PixelShader = PS_Fetch; } }
+technique Size { pass { VertexShader = PostProcessVS; PixelShader = PS_Size; } }
+technique Gather { pass { VertexShader = PostProcessVS; PixelShader = PS_Gather; } }
+technique GatherOffset { pass { VertexShader = PostProcessVS; PixelShader = PS_GatherOffset; } }
+technique Offsets { pass { VertexShader = PostProcessVS; PixelShader = PS_Offsets; } }
+technique Lenient { pass { VertexShader = PostProcessVS; PixelShader = PS_Lenient; } }

@@ -1879,6 +1879,12 @@ semantic_is (const char *sem, const char *name, int *index)
 static bool
 bind_input (L *l, Type *t, const char *sem, uint32_t *vals, SlLoc loc)
 {
+  if (t->is_patch)
+    {
+      /* Patches are inputs of hull, domain and geometry stages only. */
+      lerror (l, loc, "InputPatch and OutputPatch cannot be pixel shader inputs");
+      return false;
+    }
   if (t->kind == TY_ARRAY)
     {
       /* Elements of struct arrays share their fields' semantics; other

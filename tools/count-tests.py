@@ -1,23 +1,30 @@
 #!/usr/bin/env python3
-"""Sums up a meson test log as one line: N passed, N failed, N skipped.
+"""Sums up meson test logs as one line: N passed, N failed, N skipped.
 
-Each meson test counts once; a test program that reports several checks of
-its own (the conformance runner, GLib test binaries) is still one entry
-here, so the line counts exactly what meson ran."""
+Usage: count-tests.py TESTLOG.json [TESTLOG.json ...]
+
+Each meson test in each log counts once (a log that does not exist counts
+nothing: a pass that never ran had no tests); a test program that reports
+several checks of its own (the conformance runner, GLib test binaries) is
+still one entry, so the line counts exactly what meson ran."""
 import json
+import os
 import sys
 
 passed = failed = skipped = 0
-with open(sys.argv[1], encoding="utf-8") as log:
-    for line in log:
-        line = line.strip()
-        if not line:
-            continue
-        result = json.loads(line).get("result", "")
-        if result in ("OK", "EXPECTEDFAIL"):
-            passed += 1
-        elif result == "SKIP":
-            skipped += 1
-        else:
-            failed += 1
+for path in sys.argv[1:]:
+    if not os.path.exists(path):
+        continue
+    with open(path, encoding="utf-8") as log:
+        for line in log:
+            line = line.strip()
+            if not line:
+                continue
+            result = json.loads(line).get("result", "")
+            if result in ("OK", "EXPECTEDFAIL"):
+                passed += 1
+            elif result == "SKIP":
+                skipped += 1
+            else:
+                failed += 1
 print(f"{passed} passed, {failed} failed, {skipped} skipped")

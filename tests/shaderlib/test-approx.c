@@ -68,6 +68,9 @@ static double ref_exp2 (double a) { return exp2 (a); }
 static double ref_log2 (double a) { return log2 (a); }
 static double ref_exp (double a) { return exp (a); }
 static double ref_log (double a) { return log (a); }
+static float atan2_x;
+static float atan2_of (float a) { return sl_scalar_ATAN2 (a, atan2_x); }
+static double ref_atan2 (double a) { return atan2 (a, (double) atan2_x); }
 
 int
 main (void)
@@ -92,7 +95,49 @@ main (void)
       CHECK (measure (name, pow_of, ref_pow, 1.0f / hi, hi, 101, 0) <= bound);
     }
 
+  /* Trigonometric and hyperbolic functions: double-precision internals,
+   * so about half an ulp; the bound leaves room for the reduction. */
+  CHECK (measure ("sin", sl_scalar_SIN, sin, -65536.0f, 65536.0f, 211, 0) <= 1.0);
+  CHECK (measure ("cos", sl_scalar_COS, cos, -65536.0f, 65536.0f, 211, 0) <= 1.0);
+  CHECK (measure ("tan", sl_scalar_TAN, tan, -65536.0f, 65536.0f, 211, 0) <= 1.0);
+  CHECK (measure ("sin", sl_scalar_SIN, sin, 65536.0f, 1.6e6f, 41, 0) <= 1.0);
+  CHECK (measure ("asin", sl_scalar_ASIN, asin, -1.0f, 1.0f, 101, 0) <= 1.0);
+  CHECK (measure ("acos", sl_scalar_ACOS, acos, -1.0f, 1.0f, 101, 0) <= 1.0);
+  CHECK (measure ("atan", sl_scalar_ATAN, atan, -3e38f, 3e38f, 211, 0) <= 1.0);
+  CHECK (measure ("sinh", sl_scalar_SINH, sinh, -89.0f, 89.0f, 101, 0) <= 2.5);
+  CHECK (measure ("cosh", sl_scalar_COSH, cosh, -89.0f, 89.0f, 101, 0) <= 2.5);
+  CHECK (measure ("tanh", sl_scalar_TANH, tanh, -20.0f, 20.0f, 101, 0) <= 2.5);
+  static const float xs[] = { 1.0f, -1.0f, 0.001f, -250.0f, 3e30f };
+  for (guint i = 0; i < G_N_ELEMENTS (xs); i++)
+    {
+      atan2_x = xs[i];
+      char name[32];
+      g_snprintf (name, sizeof name, "atan2(.,%g)", xs[i]);
+      CHECK (measure (name, atan2_of, ref_atan2, -3e38f, 3e38f, 1001, 0) <= 1.0);
+    }
+
   /* Special values. */
+  CHECK (signbit (sl_scalar_SIN (-0.0f)) && sl_scalar_SIN (-0.0f) == 0.0f);
+  CHECK (signbit (sl_scalar_TAN (-0.0f)));
+  CHECK (sl_scalar_COS (0.0f) == 1.0f);
+  CHECK (isnan (sl_scalar_SIN (INFINITY)) && isnan (sl_scalar_COS (-INFINITY)));
+  CHECK (isnan (sl_scalar_SIN (NAN)) && isnan (sl_scalar_TAN (INFINITY)));
+  CHECK (sl_scalar_SIN (1e-30f) == 1e-30f);
+  CHECK (sl_scalar_ASIN (1.0f) == (float) (M_PI / 2) && sl_scalar_ASIN (-1.0f) == (float) (-M_PI / 2));
+  CHECK (sl_scalar_ACOS (1.0f) == 0.0f && sl_scalar_ACOS (-1.0f) == (float) M_PI);
+  CHECK (isnan (sl_scalar_ASIN (1.5f)) && isnan (sl_scalar_ACOS (-1.5f)));
+  CHECK (sl_scalar_ATAN (INFINITY) == (float) (M_PI / 2));
+  CHECK (sl_scalar_ATAN2 (0.0f, -0.0f) == (float) M_PI);
+  CHECK (signbit (sl_scalar_ATAN2 (-0.0f, 1.0f)));
+  CHECK (sl_scalar_ATAN2 (-0.0f, -1.0f) == (float) -M_PI);
+  CHECK (sl_scalar_ATAN2 (INFINITY, -INFINITY) == (float) (3 * M_PI / 4));
+  CHECK (sl_scalar_ATAN2 (1.0f, 0.0f) == (float) (M_PI / 2));
+  CHECK (isnan (sl_scalar_ATAN2 (NAN, 1.0f)) && isnan (sl_scalar_ATAN2 (1.0f, NAN)));
+  CHECK (sl_scalar_SINH (100.0f) == INFINITY && sl_scalar_COSH (-100.0f) == INFINITY);
+  CHECK (sl_scalar_TANH (30.0f) == 1.0f && sl_scalar_TANH (-30.0f) == -1.0f);
+  CHECK (sl_scalar_COSH (0.0f) == 1.0f && sl_scalar_SINH (0.0f) == 0.0f);
+  CHECK (signbit (sl_scalar_SINH (-0.0f)) && signbit (sl_scalar_TANH (-0.0f)));
+
   CHECK (sl_scalar_EXP2 (-INFINITY) == 0.0f);
   CHECK (sl_scalar_EXP2 (INFINITY) == INFINITY);
   CHECK (sl_scalar_EXP2 (200.0f) == INFINITY);

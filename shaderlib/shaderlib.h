@@ -342,6 +342,18 @@ void       sl_binding_set_texture  (SlBinding       *binding,
 void       sl_binding_set_sampler  (SlBinding            *binding,
                                     int                   slot,
                                     const SlSamplerState *state);
+/* Host opt-in for textures given with a single level: when @enable, the
+ * first render that samples such a texture (2D, not windowed) through a
+ * sampler with a mip filter builds its mip chain (2×2 box filter, odd
+ * sizes rounded down as D3D does) and keeps it in the binding, keyed by
+ * the pixel pointer and size; renders on other threads share it.  Off by
+ * default: D3D clamps the level to those the texture has, which the
+ * conformance runner relies on.  The binding assumes the pixels behind a
+ * pointer do not change; a host that reuses a buffer for new pixels calls
+ * sl_binding_flush_mips(), never while a render runs. */
+void       sl_binding_set_auto_mips (SlBinding *binding,
+                                     bool       enable);
+void       sl_binding_flush_mips    (SlBinding *binding);
 /* Freezes the binding: specialises the program on the constant values and
  * builds the span program.  Returns false (with diagnostics) on error. */
 bool       sl_binding_prepare      (SlBinding     *binding,

@@ -8,10 +8,11 @@
  * level (SL_VM_LEVEL); the baseline copy also holds the dispatcher that
  * picks the best level for the CPU at run time.
  *
- * Span width: SL_SPAN_COLS columns × 2 rows.  Measured with bench-vm on
- * the three reference shaders: 16 columns loses 10–20% to dispatch,
- * 64 columns gains nothing over 32 and doubles the register file, which
- * then spills out of L1 on long shaders; 32 is the choice.  Divergent control flow uses lane
+ * Span width: SL_SPAN_COLS columns × 2 rows.  32 columns is a reasoned
+ * default, not yet a measured one: wider spans amortise the per-instruction
+ * dispatch over more lanes, narrower ones keep a long shader's register
+ * file (n_regs × 256 bytes) in L1.  A comparison of 16/32/64 with bench-vm
+ * is still to be made on a quiet machine.  Divergent control flow uses lane
  * masks: cf (lanes enabled by the enclosing IFs), brk/cont (lanes that left
  * the current loop or iteration), ret (lanes that returned from the current
  * function) and kill (discarded lanes); exec is their combination.  Writes

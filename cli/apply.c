@@ -612,6 +612,7 @@ process_item (Apply *a,
           (gsize) input->width * input->height * 4 * sizeof (float));
 
   binding = sl_binding_new (a->program);
+  sl_binding_set_auto_mips (binding, true);
   sl_binding_set_viewport (binding, input->width, input->height);
   if (a->params != NULL)
     sl_binding_set_params_string (binding, a->params, diags);
@@ -827,6 +828,7 @@ static gboolean
 check_params (Apply *a)
 {
   SlBinding     *binding = sl_binding_new (a->program);
+  sl_binding_set_auto_mips (binding, true);
   SlDiagnostics *diags = sl_diagnostics_new ();
   gboolean       ok;
 

@@ -1143,6 +1143,7 @@ command_run (int    argc,
   prefill_target (s.target, s.input);
 
   s.binding = sl_binding_new (s.program);
+  sl_binding_set_auto_mips (s.binding, true);
   sl_binding_set_viewport (s.binding, s.width, s.height);
   status = apply_params (s.binding, &s.o);
   if (status < 0)

@@ -1327,6 +1327,7 @@ build_draw (ShaderClassData     *data,
     }
 
   draw->binding = sl_binding_new (data->program);
+  sl_binding_set_auto_mips (draw->binding, TRUE);
   sl_binding_set_viewport (draw->binding, draw->viewport.width,
                            draw->viewport.height);
 
@@ -1902,6 +1903,8 @@ render (GeglOperation       *operation,
     job.textures[g_array_index (data->file_textures, FileTexture, i).slot]
       = &draw->file_texture[i];
 
+  /* The input pixels are fetched afresh for each process call. */
+  sl_binding_flush_mips (draw->binding);
   gegl_parallel_distribute_area (&render_rect,
                                  gegl_operation_get_pixels_per_thread (operation),
                                  GEGL_SPLIT_STRATEGY_HORIZONTAL,

@@ -264,6 +264,7 @@ build_draw (SlProgram           *program,
   draw->placeholder.window_height = 1;
 
   draw->binding = sl_binding_new (program);
+  sl_binding_set_auto_mips (draw->binding, TRUE);
   sl_binding_set_viewport (draw->binding, bbox->width, bbox->height);
 
   for (i = 0; i < sl_program_get_n_samplers (program); i++)
@@ -603,6 +604,8 @@ process (GeglOperation       *operation,
   job.texture.window_width  = fetch.width;
   job.texture.window_height = fetch.height;
 
+  /* The input pixels are fetched afresh for each process call. */
+  sl_binding_flush_mips (draw->binding);
   gegl_parallel_distribute_area (&render,
                                  gegl_operation_get_pixels_per_thread (operation),
                                  GEGL_SPLIT_STRATEGY_HORIZONTAL,

@@ -412,7 +412,7 @@ struct SlBinding
   /* Mip chains built on first need (sl_binding_set_auto_mips); render
    * calls are const and concurrent, so the cache has its own lock. */
   bool             auto_mips;
-  bool             needs_mips;     /* some sampler may read another level */
+  uint32_t         mip_slots;      /* texture slots that may read another level */
   GMutex           mip_lock;
   GPtrArray       *mip_cache;      /* MipChain */
 };
@@ -489,7 +489,13 @@ mip_chain_build (const SlTexture *src)
 static const SlTexture *
 with_mips (const SlBinding *cb, const SlTexture *tex)
 {
-  if (!tex || tex->n_levels != 1 || tex->kind != SL_TEXTURE_2D || tex->window_width > 0
+  /* A window is fine when it holds the whole image (hosts fetch the whole
+   * input for shaders that read other levels: their reach is unknown). */
+  bool partial = tex && tex->window_width > 0
+                 && (tex->window_x != 0 || tex->window_y != 0
+                     || tex->window_width < tex->levels[0].width
+                     || tex->window_height < tex->levels[0].height);
+  if (!tex || tex->n_levels != 1 || tex->kind != SL_TEXTURE_2D || partial
       || !tex->levels[0].texels || (tex->levels[0].width <= 1 && tex->levels[0].height <= 1))
     return tex;
   SlBinding *b = (SlBinding *) cb;   /* only the locked cache changes */
@@ -815,16 +821,20 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
   sl_pass_specialise (ir, b->constants, b->n_constants);
   sl_pass_optimise (ir);
   compute_reach (b, ir);
-  b->needs_mips = false;
+  /* Texture slots read through a sampler with a mip filter: only those
+   * can reach another level.  (Sampler state is taken as set by now.) */
+  b->mip_slots = 0;
   for (guint i = 0; i < ir->insns->len; i++)
     {
       const SlInsn *in = sl_ir_insn (ir, i);
       if (in->op == SL_OP_SAMPLE && in->sample.mode != SL_SAMPLE_LOAD
-          && in->sample.mode != SL_SAMPLE_COMPARE)
-        b->needs_mips = true;
+          && in->sample.mode != SL_SAMPLE_COMPARE
+          && in->sample.sampler < SL_MAX_SLOTS && in->sample.texture < SL_MAX_SLOTS
+          && b->samplers[in->sample.sampler].mip_filter != SL_FILTER_NONE)
+        b->mip_slots |= 1u << in->sample.texture;
     }
   /* A read at another level covers more than the level-0 reach. */
-  if (b->auto_mips && b->needs_mips)
+  if (b->auto_mips && b->mip_slots)
     b->reach_known = false;
   b->span = sl_span_emit (ir);
   sl_ir_free (ir);
@@ -882,7 +892,7 @@ sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int wid
     {
       env.textures[i] = textures && textures[i] ? textures[i] : b->textures[i];
       env.samplers[i] = &b->samplers[i];
-      if (b->auto_mips && b->needs_mips && b->samplers[i].mip_filter != SL_FILTER_NONE)
+      if (b->auto_mips && (b->mip_slots & (1u << i)))
         env.textures[i] = with_mips (b, env.textures[i]);
     }
   bool ok = sl_vm_render (b->span, &scratch->state, &env, x, y, width, height,

@@ -9,7 +9,9 @@
 
 #include "ir.h"
 
+#ifndef SL_SPAN_COLS   /* overridable only to measure other widths */
 #define SL_SPAN_COLS 32
+#endif
 #define SL_SPAN      (2 * SL_SPAN_COLS)
 
 typedef union

@@ -8,11 +8,18 @@
  * level (SL_VM_LEVEL); the baseline copy also holds the dispatcher that
  * picks the best level for the CPU at run time.
  *
- * Span width: SL_SPAN_COLS columns × 2 rows.  32 columns is a reasoned
- * default, not yet a measured one: wider spans amortise the per-instruction
- * dispatch over more lanes, narrower ones keep a long shader's register
- * file (n_regs × 256 bytes) in L1.  A comparison of 16/32/64 with bench-vm
- * is still to be made on a quiet machine.  Divergent control flow uses lane
+ * Span width: SL_SPAN_COLS columns × 2 rows.  Measured with bench-vm
+ * (2048², x86-64-v4, one thread, ratio to scalar C from CPU time, on the
+ * shared 2-core machine at load ~20; builds with -DSL_SPAN_COLS=N):
+ *   columns   point  alu   sample
+ *   16        0.72   2.76  0.92
+ *   32        0.72   3.26  1.28
+ *   64        0.76   3.52  1.33
+ * 16 loses 15–30% to per-instruction dispatch; 64 gains 3–8% over 32,
+ * about the noise of that loaded machine, while doubling the register
+ * file (n_regs × 2 × 4 × SL_SPAN_COLS bytes), which pushes long shaders'
+ * registers out of L1.  32 stays the choice until a quiet machine shows 64
+ * to pay.  Divergent control flow uses lane
  * masks: cf (lanes enabled by the enclosing IFs), brk/cont (lanes that left
  * the current loop or iteration), ret (lanes that returned from the current
  * function) and kill (discarded lanes); exec is their combination.  Writes

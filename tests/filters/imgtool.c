@@ -8,8 +8,10 @@
  * perceptual R'G'B'A float, the space the filters work in, so an 8-bit
  * reference and a float render compare directly.
  *
- *   imgtool compare RENDER REFERENCE MAX_DIFF MEAN_DIFF
- *   imgtool check RENDER
+ *   imgtool compare RENDER REFERENCE MAX_DIFF MEAN_DIFF   (passes when at
+ *       most 0.2% of the channel values differ by more than MAX_DIFF and
+ *       the mean absolute difference is at most MEAN_DIFF)
+ *   imgtool check RENDER...
  *   imgtool montage OUT COLUMNS IMG...
  *
  * Exit status: 0 pass, 1 failed comparison or check, 2 usage or I/O error.
@@ -78,7 +80,7 @@ compare (const char *render_path,
   Image  a, b;
   double max_diff = 0.0, sum = 0.0;
   int    worst_x = 0, worst_y = 0;
-  size_t n;
+  size_t n, over = 0;
 
   if (!load (render_path, &a) || !load (ref_path, &b))
     return 2;
@@ -95,6 +97,8 @@ compare (const char *render_path,
       if (isnan (d))
         d = INFINITY;   /* a NaN never matches anything */
       sum += d;
+      if (d > max_allowed)
+        over++;
       if (d > max_diff)
         {
           max_diff = d;
@@ -103,10 +107,13 @@ compare (const char *render_path,
         }
     }
   sum /= (double) (n * 4);
-  printf ("max difference %.5f at %d,%d (allowed %.5f), mean %.6f "
-          "(allowed %.6f)\n", max_diff, worst_x, worst_y, max_allowed,
-          sum, mean_allowed);
-  return (max_diff <= max_allowed && sum <= mean_allowed) ? 0 : 1;
+  printf ("max difference %.5f at %d,%d; %zu of %zu values over %.5f "
+          "(allowed: 0.2%%); mean %.6f (allowed %.6f)\n", max_diff, worst_x,
+          worst_y, over, n * 4, max_allowed, sum, mean_allowed);
+  /* Hard thresholds (posterize, dither, halftone) may flip a few pixels
+   * on the last bit of a float; a handful of outliers is tolerated, a
+   * systematic difference is not. */
+  return (over * 1000 <= n * 4 * 2 && sum <= mean_allowed) ? 0 : 1;
 }
 
 static int
@@ -197,13 +204,17 @@ main (int    argc,
   if (argc == 6 && strcmp (argv[1], "compare") == 0)
     status = compare (argv[2], argv[3], g_ascii_strtod (argv[4], NULL),
                       g_ascii_strtod (argv[5], NULL));
-  else if (argc == 3 && strcmp (argv[1], "check") == 0)
-    status = check (argv[2]);
+  else if (argc >= 3 && strcmp (argv[1], "check") == 0)
+    {
+      status = 0;
+      for (int i = 2; i < argc; i++)
+        status = MAX (status, check (argv[i]));
+    }
   else if (argc >= 5 && strcmp (argv[1], "montage") == 0)
     status = montage (argv[2], atoi (argv[3]), argv + 4, argc - 4);
   else
     fprintf (stderr, "usage: imgtool compare RENDER REF MAX_DIFF MEAN_DIFF\n"
-                     "       imgtool check RENDER\n"
+                     "       imgtool check RENDER...\n"
                      "       imgtool montage OUT COLUMNS IMG...\n");
   gegl_exit ();
   return status;

@@ -14,4 +14,4 @@ texld r0, t0                      // image colour
 texld r1, t0                      // normal, 0..1 per component
 dp3_sat r2, r1_bx2, c0            // N.L with N expanded to -1..1
 mad r2.rgb, r2, c2, c1            // diffuse colour plus ambient
-mul_x2 r0.rgb, r0, r2
+mul r0.rgb, r0, r2                 // flat normals (N.L = 0.77) keep the colours

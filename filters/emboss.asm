@@ -19,6 +19,6 @@ mad r5.x, r5.x, c2.x, c2.y        // ridge height around mid grey
 dp3 r6.x, r4, c1
 lrp r7.rgb, c2.z, r4, r6.x        // a touch of the original colour
 mul r7.rgb, r7, r5.x
-add r7.rgb, r7, r7                // back to full brightness
+add_sat r7.rgb, r7, r7            // back to full brightness, kept in 0..1
 mov r7.a, r4.a
 mov oC0, r7

@@ -1210,7 +1210,10 @@ main (int    argc,
   const char *command;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* GEGL_SHADERS_LOCALEDIR lets tests read the catalogues of a build tree. */
+  bindtextdomain (GETTEXT_PACKAGE,
+                  g_getenv ("GEGL_SHADERS_LOCALEDIR")
+                  ? g_getenv ("GEGL_SHADERS_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   gs_image_io_install_log_capture ();

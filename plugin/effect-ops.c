@@ -4,8 +4,13 @@
  * to learn its techniques and the union of its parameters; each technique
  * becomes a GeglOperationFilter subclass whose properties are those
  * parameters (one double per component, `name-x`… for vectors, booleans
- * for bools; uniforms with a host source are not properties, and a `seed`
- * property drives `source = "random"`).  An instance compiles the effect
+ * for bools).  Uniforms with a host source are not properties themselves:
+ * the op gets one property per host value the file uses — `seed` for
+ * `source = "random"`, `timer` and `frametime` (milliseconds) and
+ * `framecount` — so animations can be scrubbed from GIMP or a batch
+ * script frame by frame.  Matrix and array uniforms are not properties:
+ * they keep the file's defaults (GParamSpecs have no natural shape for
+ * them; the CLI's --set NAME=V,V,… sets them).  An instance compiles the effect
  * again for the real input size (texture sizes and BUFFER_* depend on it)
  * and keeps one SlEffectRun, re-prepared in prepare() with the current
  * property values.  prepare() starts a new invocation, so the intermediate
@@ -43,8 +48,15 @@ typedef struct
   gchar  *source;
   gsize   length;
   GArray *props;          /* EffProp */
-  guint   prop_seed;      /* 0 = none */
+  guint   host_used;      /* bit per Host the file's uniforms ask for */
 } EffClass;
+
+/* Host-value properties; property id = props->len + 1 + Host, value slot
+ * props->len + Host. */
+typedef enum
+{
+  HOST_SEED, HOST_TIMER, HOST_FRAMETIME, HOST_FRAMECOUNT, N_HOST
+} Host;
 
 typedef struct
 {
@@ -95,7 +107,7 @@ inst_of (gpointer op)
       EffClass *c = class_of (op);
       in = g_new0 (EffInst, 1);
       g_mutex_init (&in->lock);
-      in->values = g_new0 (GValue, c->props->len + 2);
+      in->values = g_new0 (GValue, c->props->len + N_HOST);
       for (guint i = 0; i < c->props->len; i++)
         {
           EffProp *p = &g_array_index (c->props, EffProp, i);
@@ -110,7 +122,16 @@ inst_of (gpointer op)
               g_value_set_double (&in->values[i], p->def);
             }
         }
-      g_value_init (&in->values[c->props->len], G_TYPE_INT);
+      SlEffectHostValues hv;
+      sl_effect_host_values_init (&hv);
+      GValue *host = &in->values[c->props->len];
+      g_value_init (&host[HOST_SEED], G_TYPE_INT);
+      g_value_init (&host[HOST_TIMER], G_TYPE_DOUBLE);
+      g_value_set_double (&host[HOST_TIMER], hv.timer_ms);
+      g_value_init (&host[HOST_FRAMETIME], G_TYPE_DOUBLE);
+      g_value_set_double (&host[HOST_FRAMETIME], hv.frametime_ms);
+      g_value_init (&host[HOST_FRAMECOUNT], G_TYPE_INT);
+      g_value_set_int (&host[HOST_FRAMECOUNT], (gint) hv.framecount);
       g_object_set_qdata_full (G_OBJECT (op), inst_quark, in, inst_free);
     }
   return in;
@@ -119,9 +140,8 @@ inst_of (gpointer op)
 static void
 set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
 {
-  EffClass *c = class_of (object);
   EffInst *in = inst_of (object);
-  guint idx = id == c->prop_seed ? c->props->len : id - 1;
+  guint idx = id - 1;
   g_mutex_lock (&in->lock);
   g_value_copy (value, &in->values[idx]);
   in->ready = FALSE;
@@ -131,9 +151,8 @@ set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
 static void
 get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
 {
-  EffClass *c = class_of (object);
   EffInst *in = inst_of (object);
-  guint idx = id == c->prop_seed ? c->props->len : id - 1;
+  guint idx = id - 1;
   g_value_copy (&in->values[idx], value);
 }
 
@@ -237,7 +256,11 @@ ensure_run (GeglOperation *op, EffInst *in)
         }
       SlEffectHostValues hv;
       sl_effect_host_values_init (&hv);
-      hv.seed = (guint32) g_value_get_int (&in->values[c->props->len]);
+      const GValue *host = &in->values[c->props->len];
+      hv.seed = (guint32) g_value_get_int (&host[HOST_SEED]);
+      hv.timer_ms = g_value_get_double (&host[HOST_TIMER]);
+      hv.frametime_ms = g_value_get_double (&host[HOST_FRAMETIME]);
+      hv.framecount = g_value_get_int (&host[HOST_FRAMECOUNT]);
       sl_effect_run_set_host_values (in->run, &hv);
       /* Until process() fetches it, the input is a blank texel at the
        * right size (the sampling reach is measured in its texels). */
@@ -412,12 +435,37 @@ class_init (gpointer klass, gpointer class_data)
       g_free (name);
       g_free (prop);
     }
-  if (c->prop_seed)
-    g_object_class_install_property (object_class, c->prop_seed,
-                                     gegl_param_spec_seed ("seed", _("Random seed"),
-                                                           _("Drives uniforms with source = \"random\""),
-                                                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT
-                                                           | GEGL_PARAM_PAD_INPUT));
+  GParamFlags hf = G_PARAM_READWRITE | G_PARAM_CONSTRUCT | GEGL_PARAM_PAD_INPUT;
+  guint host_id = c->props->len + 1;
+  SlEffectHostValues hv;
+  sl_effect_host_values_init (&hv);
+  /* A parameter of the same name keeps its property. */
+  GParamSpec *ps = NULL;
+  if ((c->host_used & (1u << HOST_SEED)) && !g_object_class_find_property (object_class, "seed"))
+    ps = gegl_param_spec_seed ("seed", _("Random seed"), _("Drives uniforms with source = \"random\""), hf);
+  if (ps)
+    g_object_class_install_property (object_class, host_id + HOST_SEED, ps);
+  ps = NULL;
+  if ((c->host_used & (1u << HOST_TIMER)) && !g_object_class_find_property (object_class, "timer"))
+    ps = gegl_param_spec_double ("timer", _("Timer (ms)"),
+                                 _("Uniforms with source = \"timer\": milliseconds since the effect started"),
+                                 0.0, G_MAXDOUBLE, hv.timer_ms, 0.0, 60000.0, 1.0, hf);
+  if (ps)
+    g_object_class_install_property (object_class, host_id + HOST_TIMER, ps);
+  ps = NULL;
+  if ((c->host_used & (1u << HOST_FRAMETIME)) && !g_object_class_find_property (object_class, "frametime"))
+    ps = gegl_param_spec_double ("frametime", _("Frame time (ms)"),
+                                 _("Uniforms with source = \"frametime\": milliseconds since the last frame"),
+                                 0.0, G_MAXDOUBLE, hv.frametime_ms, 0.0, 100.0, 1.0, hf);
+  if (ps)
+    g_object_class_install_property (object_class, host_id + HOST_FRAMETIME, ps);
+  ps = NULL;
+  if ((c->host_used & (1u << HOST_FRAMECOUNT)) && !g_object_class_find_property (object_class, "framecount"))
+    ps = gegl_param_spec_int ("framecount", _("Frame count"),
+                              _("Uniforms with source = \"framecount\": frames since the effect started"),
+                              0, G_MAXINT, (gint) hv.framecount, 0, 1000, 1.0, hf);
+  if (ps)
+    g_object_class_install_property (object_class, host_id + HOST_FRAMECOUNT, ps);
   gegl_operation_class_set_keys (operation_class,
     "name", c->op_name,
     "title", c->title,
@@ -481,14 +529,17 @@ gs_effect_ops_claim (GTypeModule *module, const gchar *path, const gchar *stem)
     }
   sl_diagnostics_free (d);
   GArray *props = g_array_new (FALSE, TRUE, sizeof (EffProp));
-  gboolean random = FALSE;
+  guint host_used = 0;
   for (int i = 0; i < sl_effect_get_n_params (fx); i++)
     {
       const SlParam *p = sl_effect_get_param (fx, i);
       const char *src = sl_param_get_host_source (p);
       if (src)
         {
-          random |= !strcmp (src, "random");
+          static const char *const host_names[N_HOST] = { "random", "timer", "frametime", "framecount" };
+          for (int k = 0; k < N_HOST; k++)
+            if (!strcmp (src, host_names[k]))
+              host_used |= 1u << k;
           continue;
         }
       if (p->rows != 1 || p->array_size || p->columns > 4)
@@ -517,7 +568,7 @@ gs_effect_ops_claim (GTypeModule *module, const gchar *path, const gchar *stem)
       c->length = length;
       c->technique = g_strdup (tech->name);
       c->props = props;
-      c->prop_seed = random ? props->len + 1 : 0;
+      c->host_used = host_used;
       c->op_name = nt > 1 ? g_strdup_printf ("shader:%s-%s", stem, tech->name) : g_strdup_printf ("shader:%s", stem);
       c->type_name = g_strdup_printf ("GeglShaderEffect_%s", c->op_name + 7);
       g_strcanon (c->type_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", '_');

@@ -18,7 +18,7 @@ for name in os.listdir(sysdir):
     os.symlink(os.path.join(sysdir, name), os.path.join(mods, name))
 filters = os.path.join(tmp, "filters")
 os.mkdir(filters)
-for name in ("blur.fx", "bloom.fx", "multi.fx"):
+for name in ("blur.fx", "bloom.fx", "multi.fx", "animated.fx"):
     shutil.copy(os.path.join(srcdir, name), filters)
 os.makedirs(os.path.join(tmp, "empty"))
 os.environ.update(GEGL_PATH=mods, GEGL_SWAP="RAM", GEGL_SHADERS_PATH=filters,
@@ -114,6 +114,21 @@ b = run("shader:multi-Brighten", {}, [(5, 5, 10, 8)])
 check(all(abs(b[p][c] - img[p][c] * 2.0) <= 1e-6 for p in b for c in range(4)), "Brighten with gain 2")
 n = run("shader:multi-Negative", {}, [(0, 0, W, H)])
 check(all(abs(n[p][c] - (1 - img[p][c])) <= 1e-6 for p in n for c in range(3)), "Negative")
+
+# Host values are properties (timer/frametime in ms, framecount), so an
+# animation can be scrubbed; defaults are timer 0, 60 fps, frame 0.
+names = [p.name for p in Gegl.Operation.list_properties("shader:animated")]
+check({"timer", "frametime", "framecount", "gain"} <= set(names), "host-value properties: %s" % names)
+check("seed" not in names, "no seed without a random uniform")
+check("timer" not in [p.name for p in Gegl.Operation.list_properties("shader:blur")],
+      "no timer property on an effect without one")
+a = run("shader:animated", {}, [(0, 0, 4, 3)])
+check(all(max(abs(x - y) for x, y in zip(a[p], (0.0, 0.0, 1000.0 / 60 / 100, 1.0))) <= 1e-6 for p in a),
+      "host-value defaults: %s" % (a[(0, 0)],))
+a = run("shader:animated", {"timer": 1234.5, "framecount": 7, "frametime": 20.0, "gain": 0.5},
+        [(0, 0, 4, 3)])
+check(all(max(abs(x - y) for x, y in zip(a[p], (0.12345, 0.07, 0.2, 0.5))) <= 1e-6 for p in a),
+      "host values set as properties: %s" % (a[(0, 0)],))
 
 shutil.rmtree(tmp, ignore_errors=True)
 if failures:

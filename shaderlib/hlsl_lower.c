@@ -493,6 +493,79 @@ store (L *l, Node *lhs, RVal v)
 /* Arithmetic helpers                                                   */
 /* ------------------------------------------------------------------ */
 
+/* The D3D9 back end has no integer unit: below SM 4 an `int` quotient or
+ * remainder is a float division (or float remainder) of the operands
+ * rounded to float, truncated back.  The conformance corpus encodes the
+ * resulting rounding, so reproduce it; the result saturates where the
+ * float exceeds int32, which converts back to the same float. */
+static uint32_t
+float_int_div (L *l, int op, uint32_t x, uint32_t y)
+{
+  SlIr *ir = l->ir;
+  uint32_t fx = sl_ir_op1 (ir, SL_OP_ITOF, SL_KIND_FLOAT, x);
+  uint32_t fy = sl_ir_op1 (ir, SL_OP_ITOF, SL_KIND_FLOAT, y);
+  uint32_t q = op == '/'
+    ? sl_ir_op1 (ir, SL_OP_TRUNC, SL_KIND_FLOAT, sl_ir_op2 (ir, SL_OP_DIV, SL_KIND_FLOAT, fx, fy))
+    : sl_ir_op2 (ir, SL_OP_FMOD, SL_KIND_FLOAT, fx, fy);
+  return sl_ir_op1 (ir, SL_OP_FTOI, SL_KIND_INT, q);
+}
+
+/* The constant bits of @v as of instruction @before, if the straight-line
+ * code emitted so far determines them.  Locals are IR variables, so this
+ * looks through their last assignment, but not across control flow (a
+ * branch or loop may have assigned them). */
+static bool
+known_bits (const SlIr *ir, uint32_t v, guint before, int depth, uint32_t *out)
+{
+  const SlValue *val = sl_ir_value (ir, v);
+  if (val->cls == SL_VALUE_CONST)
+    {
+      *out = val->bits;
+      return true;
+    }
+  if (depth > 16)
+    return false;
+  guint scanned = 0;
+  for (guint i = before; i-- > 0 && scanned < 512; scanned++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      bool writes = false;
+      for (int d = 0; d < in->n_dst; d++)
+        writes |= in->dst[d] == v;
+      if (!writes)
+        {
+          if (val->cls == SL_VALUE_VAR && sl_op_shapes[in->op] == SL_SHAPE_SPECIAL
+              && in->op >= SL_OP_IF)
+            return false;
+          continue;
+        }
+      if (sl_op_shapes[in->op] == SL_SHAPE_SPECIAL || in->n_dst != 1)
+        return false;
+      uint32_t srcs[SL_IR_MAX_SRC];
+      for (int k = 0; k < in->n_src; k++)
+        if (!known_bits (ir, in->src[k], i, depth + 1, &srcs[k]))
+          return false;
+      if (in->op == SL_OP_MOV)
+        {
+          *out = srcs[0];
+          return true;
+        }
+      return sl_fold_op (in->op, srcs, out);
+    }
+  return false;
+}
+
+/* D3D9 compilers reject a division whose divisor is known to be zero. */
+static void
+check_zero_divisor (L *l, SlLoc loc, BaseType b, uint32_t y)
+{
+  uint32_t bits;
+  if (!known_bits (l->ir, y, l->ir->insns->len, 0, &bits))
+    return;
+  if (b == BT_FLOAT ? (bits & 0x7fffffffu) == 0 : bits == 0)
+    lerror (l, loc, "division by zero");
+}
+
 static uint32_t
 arith (L *l, int op, BaseType b, uint32_t x, uint32_t y)
 {
@@ -500,6 +573,17 @@ arith (L *l, int op, BaseType b, uint32_t x, uint32_t y)
   bool f = b == BT_FLOAT, u = b == BT_UINT;
   SlOp o;
   SlKind k = kind_of (b);
+  if (l->sm < 40 && b == BT_INT && (op == '/' || op == '%'))
+    {
+      uint32_t kx, ky;
+      if (!known_bits (ir, x, ir->insns->len, 0, &kx) || !known_bits (ir, y, ir->insns->len, 0, &ky))
+        return float_int_div (l, op, x, y);
+      /* ...but the compiler folds constant operands as exact integers
+       * (INT_MIN / -1 is +2^31, kept as the saturated int). */
+      int64_t nx = (int32_t) kx, ny = (int32_t) ky;
+      int64_t q = ny == 0 ? 0 : op == '/' ? nx / ny : nx % ny;
+      return sl_ir_const_i (ir, (int32_t) CLAMP (q, INT32_MIN, INT32_MAX));
+    }
   switch (op)
     {
     case '+': o = f ? SL_OP_ADD : SL_OP_IADD; break;
@@ -1575,6 +1659,12 @@ lower_expr (L *l, Node *e)
                * constants when lowering the sample */
               r.c[i] = b == BT_INT ? sl_ir_const_i (ir, (int32_t) (0u - av->bits))
                                    : sl_ir_const_u (ir, 0u - av->bits);
+            else if (e->op == '-' && b == BT_INT && l->sm < 40 && e->a->kind != N_LIT)
+              /* D3D9 negates integers as floats (see float_int_div); a
+               * negative literal is still the wrapped int32. */
+              r.c[i] = sl_ir_op1 (ir, SL_OP_FTOI, SL_KIND_INT,
+                                  f1 (l, SL_OP_NEG, sl_ir_op1 (ir, SL_OP_ITOF, SL_KIND_FLOAT,
+                                                               a.c[i])));
             else if (e->op == '-')
               r.c[i] = b == BT_FLOAT ? f1 (l, SL_OP_NEG, a.c[i])
                                      : sl_ir_op1 (ir, SL_OP_INEG, kind_of (b), a.c[i]);
@@ -1589,7 +1679,12 @@ lower_expr (L *l, Node *e)
         BaseType ob = e->a->type->base;
         RVal r = rv_new (l, e->type->n_comp);
         for (int i = 0; i < r.n; i++)
-          r.c[i] = arith (l, e->op, ob, a.c[a.n == 1 ? 0 : i], b.c[b.n == 1 ? 0 : i]);
+          {
+            uint32_t y = b.c[b.n == 1 ? 0 : i];
+            if (l->sm < 40 && (e->op == '/' || e->op == '%') && !l->failed)
+              check_zero_divisor (l, e->loc, ob, y);
+            r.c[i] = arith (l, e->op, ob, a.c[a.n == 1 ? 0 : i], y);
+          }
         return r;
       }
     case N_ASSIGN:

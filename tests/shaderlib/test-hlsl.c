@@ -9,6 +9,7 @@
 #include "shaderlib.h"
 
 #include <glib.h>
+#include <math.h>
 #include <string.h>
 
 typedef struct
@@ -239,6 +240,75 @@ test_reflection (void)
   compiled_clear (&c);
 }
 
+/* Renders @src (profile @profile, no parameters) at pixel (0,0). */
+static void
+render_source (const char *src, const char *profile, float out[4])
+{
+  Compiled c = compile_with (src, NULL, profile);
+  g_assert_cmpstr (c.diags, ==, "");
+  g_assert_nonnull (c.program);
+  render_pixel (c.program, out);
+  compiled_clear (&c);
+}
+
+static void
+test_d3d9_integers (void)
+{
+  /* A value the shader computes at run time (TEXCOORD0 is 0.5 on a 1x1
+   * viewport), so nothing folds: 16777217 is 16777216 as a float, and the
+   * quotient and remainder go through float division at SM 2/3 only. */
+  const char *src =
+    "float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+    "{\n"
+    "    int a = 16777217;\n"
+    "    int b = uv.x * 20;\n"
+    "    int c = 16782201;\n"
+    "    int d = uv.x * 1998;\n"
+    "    return float4(a % b, (-a) % b, c / d, -(c / d));\n"
+    "}\n";
+  float px[4];
+  render_source (src, "ps_3_0", px);
+  g_assert_cmpfloat (px[0], ==, 6.0f);
+  g_assert_cmpfloat (px[1], ==, -6.0f);
+  g_assert_cmpfloat (px[2], ==, 16798.0f);
+  g_assert_cmpfloat (px[3], ==, -16798.0f);
+  render_source (src, "ps_4_0", px);
+  g_assert_cmpfloat (px[0], ==, 7.0f);
+  g_assert_cmpfloat (px[1], ==, -7.0f);
+  g_assert_cmpfloat (px[2], ==, 16799.0f);
+  g_assert_cmpfloat (px[3], ==, -16799.0f);
+
+  /* Constant operands fold as exact integers even at SM 2/3. */
+  render_source ("float4 main() : COLOR\n"
+                 "{\n"
+                 "    int a = 16777217;\n"
+                 "    int b = 10;\n"
+                 "    int m = -2147483648;\n"
+                 "    return float4(a % b, a / b, m / -1, -m);\n"
+                 "}\n", "ps_2_0", px);
+  g_assert_cmpfloat (px[0], ==, 7.0f);
+  g_assert_cmpfloat (px[1], ==, 1677721.0f);
+  g_assert_cmpfloat (px[2], ==, 2147483648.0f);
+  g_assert_cmpfloat (px[3], ==, 2147483648.0f);
+
+  /* A divisor known to be zero is an error below SM 4, for floats too;
+   * one assigned in a branch is not known. */
+  expect_errors ("float4 main() : COLOR\n{\n    int x = 1, y = 0;\n    return x % y;\n}\n",
+                 "t.hlsl:4:14: error: division by zero\n");
+  expect_errors ("float4 main() : COLOR\n{\n    float y = 0;\n    return 1 / y;\n}\n",
+                 "t.hlsl:4:14: error: division by zero\n");
+  render_source ("float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+                 "{\n"
+                 "    float y = 0;\n"
+                 "    if (uv.x > 0.25) y = 4;\n"
+                 "    return 1 / y;\n"
+                 "}\n", "ps_3_0", px);
+  g_assert_cmpfloat (px[0], ==, 0.25f);
+  render_source ("float4 main() : SV_Target\n{\n    float y = 0;\n    return 1 / y;\n}\n",
+                 "ps_4_0", px);
+  g_assert_true (isinf (px[0]));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -252,5 +322,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hlsl/entry-point", test_entry_point);
   g_test_add_func ("/hlsl/reflection", test_reflection);
   g_test_add_func ("/hlsl/bool-register", test_bool_register);
+  g_test_add_func ("/hlsl/d3d9-integers", test_d3d9_integers);
   return g_test_run ();
 }

@@ -832,12 +832,10 @@ convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char *wha
   Type *from = e->type;
   if (from->kind == TY_ERROR || to->kind == TY_ERROR)
     return e;
+  /* Matrices differing only in row/column-major storage hold the same
+   * values, so they too convert as themselves. */
   if (type_equal (from, to))
-    {
-      if (from->kind == TY_NUM && from->cls == NUM_MATRIX && from->row_major != to->row_major)
-        ; /* storage order differs only in memory: same values */
-      return e;
-    }
+    return e;
   bool ok = false, truncates = false;
   if (from->kind == TY_NUM && to->kind == TY_NUM)
     {
@@ -2545,13 +2543,9 @@ intrinsic_type (P *p, Node *call)
         int extra = id == INTR_M_SAMPLE ? 0 : id == INTR_M_SAMPLEGRAD ? 2 : 1;
         for (int i = 2; i < 2 + extra && i < call->n_args; i++)
           coerce (p, call, i, id == INTR_M_SAMPLEGRAD ? coord_t : p->t_float);
+        /* Offsets must be constant; lowering checks that once folded. */
         if (call->n_args > 2 + extra)
-          {
-            coerce (p, call, 2 + extra, off_t);
-            if (call->args[2 + extra]->kind != N_CAST && call->args[2 + extra]->kind != N_CTOR
-                && call->args[2 + extra]->kind != N_LIT)
-              ; /* offsets must be constant: checked during lowering */
-          }
+          coerce (p, call, 2 + extra, off_t);
         if (call->n_args < 2 + extra)
           {
             error_at (p, call->loc, "'%s' needs %d arguments", intrinsic_names[id], 2 + extra);
@@ -2576,7 +2570,8 @@ intrinsic_type (P *p, Node *call)
     default:
       break;
     }
-  error_at (p, call->loc, "unsupported intrinsic '%s'", intrinsic_names[id]);
+  error_at (p, call->loc, "unsupported intrinsic '%s'",
+            (unsigned) id < G_N_ELEMENTS (intrinsic_names) ? intrinsic_names[id] : "?");
   return p->t_error;
 }
 
@@ -4149,24 +4144,6 @@ parse_shader_object (P *p)
     }
   while (accept (p, ","));
   expect (p, ";");
-}
-
-static void
-skip_braced_block (P *p)
-{
-  while (!is (p, "{") && peek (p)->kind != TK_EOF)
-    next (p);
-  int depth = 0;
-  do
-    {
-      if (is (p, "{"))
-        depth++;
-      else if (is (p, "}"))
-        depth--;
-      next (p);
-    }
-  while (depth > 0 && peek (p)->kind != TK_EOF);
-  accept (p, ";");
 }
 
 /* After 'typedef'.  Global typedefs may not redefine built-in type names;

@@ -45,6 +45,11 @@ typedef struct
   int  element;
   int  slot;
   int  first_use_order;
+  /* Below SM 4 a texture object sampled through a sampler object becomes
+   * one combined sampler (D3D9 has nothing else): @svar/@selement name the
+   * sampler, @var/@element the texture. */
+  Var *svar;
+  int  selement;
 } ObjRef;
 
 typedef struct
@@ -277,10 +282,26 @@ obj_ref (L *l, Var *v, int element)
   for (guint i = 0; i < l->objs->len; i++)
     {
       ObjRef *o = &g_array_index (l->objs, ObjRef, i);
-      if (o->var == v && o->element == element)
+      if (o->var == v && o->element == element && !o->svar)
         return i;
     }
   ObjRef o = { .var = v, .element = element, .slot = -1, .first_use_order = l->objs->len };
+  g_array_append_val (l->objs, o);
+  return l->objs->len - 1;
+}
+
+static int
+combined_ref (L *l, int tex, int samp)
+{
+  ObjRef t = g_array_index (l->objs, ObjRef, tex), s = g_array_index (l->objs, ObjRef, samp);
+  for (guint i = 0; i < l->objs->len; i++)
+    {
+      ObjRef *o = &g_array_index (l->objs, ObjRef, i);
+      if (o->var == t.var && o->element == t.element && o->svar == s.var && o->selement == s.element)
+        return i;
+    }
+  ObjRef o = { .var = t.var, .element = t.element, .slot = -1,
+               .first_use_order = l->objs->len, .svar = s.var, .selement = s.element };
   g_array_append_val (l->objs, o);
   return l->objs->len - 1;
 }
@@ -831,6 +852,8 @@ lower_method (L *l, Node *e)
   if (e->n_args > next_arg)
     const_offsets (l, e->args[next_arg], nc, off);
   int n_res = mode == SL_SAMPLE_COMPARE ? 1 : 4;
+  if (l->sm < 40 && tex != samp)
+    tex = samp = combined_ref (l, tex, samp);
   return emit_sample (l, tex, samp, dim, mode, srcs, n, off, n_res);
 }
 
@@ -2236,6 +2259,107 @@ constant_initializer (L *l, Var *v, uint32_t *words)
   return ok;
 }
 
+/* Position of @v among the globals and then the entry point's parameters:
+ * the declaration order slots follow. */
+static int
+decl_index (HlslUnit *u, Func *f, Var *v)
+{
+  for (guint gi = 0; gi < u->globals->len; gi++)
+    if (g_ptr_array_index (u->globals, gi) == v)
+      return gi;
+  for (int k = 0; k < f->n_params; k++)
+    if (f->params[k] == v)
+      return u->globals->len + k;
+  return G_MAXINT;
+}
+
+typedef struct
+{
+  Var *var, *svar;
+  int  selement, count, order, sorder;
+} SlotGroup;
+
+static int
+compare_groups (const void *pa, const void *pb)
+{
+  const SlotGroup *a = pa, *b = pb;
+  if (a->count != b->count)
+    return b->count - a->count;
+  if (!a->svar != !b->svar)
+    return a->svar ? -1 : 1;
+  if (a->sorder != b->sorder)
+    return a->sorder < b->sorder ? -1 : 1;
+  if (a->selement != b->selement)
+    return a->selement - b->selement;
+  return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* D3D9 sampler registers, as the native compiler numbers them: each
+ * sampler variable, and each combination of a texture object with the
+ * sampler it is sampled through, takes registers up to its highest used
+ * element; larger blocks come first, combinations before plain samplers
+ * of the same size, then declaration order.  The vkd3d conformance files
+ * encode this numbering (combined-samplers). */
+static void
+allocate_sm1_samplers (HlslUnit *u, Func *f, SlIr *ir, GArray *objs, GHashTable *taken, bool *unused)
+{
+  /* A texture object only ever sampled through a combination takes no
+   * register of its own. */
+  for (guint i = 0; i < objs->len; i++)
+    unused[i] = true;
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op == SL_OP_SAMPLE || in->op == SL_OP_TEXSIZE)
+        unused[in->sample.texture] = unused[in->sample.sampler] = false;
+    }
+  GArray *groups = g_array_new (FALSE, FALSE, sizeof (SlotGroup));
+  for (guint i = 0; i < objs->len; i++)
+    {
+      ObjRef *o = &g_array_index (objs, ObjRef, i);
+      if (o->slot >= 0 || unused[i])
+        continue;
+      guint k;
+      for (k = 0; k < groups->len; k++)
+        {
+          SlotGroup *g = &g_array_index (groups, SlotGroup, k);
+          if (g->var == o->var && g->svar == o->svar && g->selement == o->selement)
+            break;
+        }
+      if (k == groups->len)
+        {
+          SlotGroup g = { .var = o->var, .svar = o->svar, .selement = o->selement,
+                          .order = decl_index (u, f, o->var),
+                          .sorder = o->svar ? decl_index (u, f, o->svar) : 0 };
+          g_array_append_val (groups, g);
+        }
+      SlotGroup *g = &g_array_index (groups, SlotGroup, k);
+      g->count = MAX (g->count, o->element + 1);
+    }
+  qsort (groups->data, groups->len, sizeof (SlotGroup), compare_groups);
+  for (guint k = 0; k < groups->len; k++)
+    {
+      SlotGroup *g = &g_array_index (groups, SlotGroup, k);
+      int base = 0;
+      for (int e = 0; e < g->count; e++)
+        if (g_hash_table_contains (taken, GINT_TO_POINTER (base + e + 1)))
+          {
+            base += e + 1;
+            e = -1;
+          }
+      for (int e = 0; e < g->count; e++)
+        g_hash_table_add (taken, GINT_TO_POINTER (base + e + 1));
+      for (guint i = 0; i < objs->len; i++)
+        {
+          ObjRef *o = &g_array_index (objs, ObjRef, i);
+          if (o->slot < 0 && !unused[i] && o->var == g->var && o->svar == g->svar && o->selement == g->selement)
+            o->slot = base + o->element;
+        }
+    }
+  g_array_free (groups, TRUE);
+}
+
+
 SlIr *
 hlsl_lower (HlslUnit *u, SlProgramInfo *info)
 {
@@ -2486,6 +2610,9 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
                               ? taken_t : taken_s, GINT_TO_POINTER (o->slot + 1));
         }
     }
+  bool *unused = g_new0 (bool, objs->len + 1);
+  if (l.sm < 40)
+    allocate_sm1_samplers (u, f, ir, objs, taken_s, unused);
   /* Globals in declaration order, then uniform objects among the entry
    * point's parameters. */
   for (guint gi = 0; gi < u->globals->len + (guint) f->n_params; gi++)
@@ -2510,6 +2637,8 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
   for (guint i = 0; i < objs->len; i++)
     {
       ObjRef *o = &g_array_index (objs, ObjRef, i);
+      if (unused[i])
+        continue;
       if (o->slot >= SL_MAX_SLOTS || o->slot < 0)
         {
           lerror (&l, o->var->loc, "sampler '%s' needs slot %d; at most %d are supported",
@@ -2526,10 +2655,12 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
         .kind = et->tex_dim >= 0 ? (SlTextureKind) et->tex_dim : SL_TEXTURE_2D,
         .is_texture_object = et->kind == TY_TEXTURE,
       };
-      if (o->var->declared)
+      /* A combined sampler filters as its sampler object says. */
+      Var *state_var = o->svar && o->svar->declared ? o->svar : o->var;
+      if (state_var->declared)
         {
           SlSamplerState *st = SL_NEW (info->arena, SlSamplerState);
-          *st = *o->var->declared;
+          *st = *state_var->declared;
           si.declared_state = st;
         }
       if (o->var->annotations && o->var->annotations->len)
@@ -2560,6 +2691,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
     }
   g_free (tex_slot_of);
   g_free (samp_slot_of);
+  g_free (unused);
   g_hash_table_destroy (taken_t);
   g_hash_table_destroy (taken_s);
 

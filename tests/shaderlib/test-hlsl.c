@@ -309,6 +309,81 @@ test_d3d9_integers (void)
   g_assert_true (isinf (px[0]));
 }
 
+/* Renders pixel (0,0) with texture slot k holding the flat colour k, so
+ * the result spells out which slot each sample read. */
+static void
+render_with_slot_textures (SlProgram *p, float out[4])
+{
+  static float texels[SL_MAX_SLOTS][4];
+  SlTexture tex[SL_MAX_SLOTS];
+  SlBinding *b = sl_binding_new (p);
+  sl_binding_set_viewport (b, 1, 1);
+  for (int k = 0; k < SL_MAX_SLOTS; k++)
+    {
+      texels[k][0] = texels[k][1] = texels[k][2] = (float) k;
+      texels[k][3] = 1.0f;
+      sl_texture_init_2d (&tex[k], 1, 1, 4, texels[k]);
+      sl_binding_set_texture (b, k, &tex[k]);
+    }
+  SlDiagnostics *d = sl_diagnostics_new ();
+  g_assert_true (sl_binding_prepare (b, d));
+  SlScratch *s = sl_scratch_new ();
+  SlTarget t = { .pixels = out, .row_stride = 4 };
+  g_assert_true (sl_binding_render (b, s, 0, 0, 1, 1, NULL, &t, 1, d));
+  sl_scratch_free (s);
+  sl_diagnostics_free (d);
+  sl_binding_free (b);
+}
+
+/* Below SM 4 a Texture2D sampled through a sampler is one combined D3D9
+ * sampler; registers go to the largest blocks first, combinations before
+ * plain samplers, then declaration order (what the native compiler does). */
+static void
+test_sm1_combined_samplers (void)
+{
+  static const struct { const char *src; float expect; } cases[] = {
+    { "Texture2D tex; sampler sam;\n"
+      "float4 main() : COLOR { return 10 * tex.Sample(sam, float2(0, 0)) + tex2D(sam, float2(0, 0)); }",
+      1 },   /* tex+sam = s0, sam = s1 */
+    { "Texture2D tex; sampler sam[2];\n"
+      "float4 main() : COLOR { return 10 * tex.Sample(sam[0], float2(0, 0)) + tex2D(sam[1], float2(0, 0)); }",
+      21 },  /* sam = s0..s1, tex+sam[0] = s2 */
+    { "sampler samA; sampler samB; sampler samC; Texture2D tex;\n"
+      "float4 main() : COLOR { return 100000 * tex2D(samB, float2(0, 0)) + 10000 * tex2D(samC, float2(0, 0))\n"
+      "  + 1000 * tex2D(samA, float2(0, 0)) + 100 * tex.Sample(samA, float2(0, 0))\n"
+      "  + 10 * tex.Sample(samC, float2(0, 0)) + tex.Sample(samB, float2(0, 0)); }",
+      453021 },
+    { "Texture2D texA; sampler samA[2]; Texture2D texB[2]; sampler samB;\n"
+      "float4 main() : COLOR { return 1000 * texA.Sample(samA[0], float2(0, 0))\n"
+      "  + 100 * tex2D(samA[1], float2(0, 0)) + 10 * tex2D(samB, float2(0, 0))\n"
+      "  + texB[1].Sample(samB, float2(0, 0)); }",
+      4351 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Compiled c = compile (cases[i].src);
+      g_assert_cmpstr (c.diags, ==, "");
+      g_assert_nonnull (c.program);
+      float out[4];
+      render_with_slot_textures (c.program, out);
+      g_assert_cmpfloat (out[0], ==, cases[i].expect);
+      g_assert_cmpfloat (out[2], ==, cases[i].expect);
+      compiled_clear (&c);
+    }
+  /* Reflection: the combination is one sampler named after the texture,
+   * and a texture only sampled through it takes no register of its own. */
+  Compiled c = compile (cases[0].src);
+  g_assert_cmpint (sl_program_get_n_samplers (c.program), ==, 2);
+  const SlSamplerInfo *s0 = sl_program_get_sampler (c.program, 0);
+  const SlSamplerInfo *s1 = sl_program_get_sampler (c.program, 1);
+  const SlSamplerInfo *comb = s0->slot == 0 ? s0 : s1, *plain = s0->slot == 0 ? s1 : s0;
+  g_assert_cmpstr (comb->name, ==, "tex");
+  g_assert_true (comb->is_texture_object);
+  g_assert_cmpstr (plain->name, ==, "sam");
+  g_assert_cmpint (plain->slot, ==, 1);
+  compiled_clear (&c);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -323,5 +398,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hlsl/reflection", test_reflection);
   g_test_add_func ("/hlsl/bool-register", test_bool_register);
   g_test_add_func ("/hlsl/d3d9-integers", test_d3d9_integers);
+  g_test_add_func ("/hlsl/sm1-combined-samplers", test_sm1_combined_samplers);
   return g_test_run ();
 }

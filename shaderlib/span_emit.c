@@ -244,7 +244,8 @@ sl_span_emit (const SlIr *ir)
 
   /* Which values are TEXCOORDn components, unchanged (0 x, 1 y). */
   int8_t *texcoord_of = g_new (int8_t, n_values);
-  memset (texcoord_of, -1, n_values);
+  for (guint v = 0; v < n_values; v++)    /* g_new gives NULL for 0 */
+    texcoord_of[v] = -1;
   for (guint i = 0; i < n_insns; i++)
     {
       const SlInsn *in = sl_ir_insn (ir, i);

@@ -114,8 +114,10 @@ level_view (LevelView *v, const SlTexture *tex, const SlSamplerState *ss, int le
 {
   if (level < 0)
     level = 0;
-  if (level >= tex->n_levels)
-    level = tex->n_levels - 1;
+  if (level >= MIN (tex->n_levels, SL_MAX_MIP_LEVELS))
+    level = MIN (tex->n_levels, SL_MAX_MIP_LEVELS) - 1;
+  while (level > 0 && !tex->levels[level].texels)
+    level--;                    /* a level the host did not provide */
   v->tex = tex;
   v->ss = ss;
   v->level = level;
@@ -150,6 +152,11 @@ texel (const LevelView *v, int x, int y, int z, float out[4])
     }
   x = x < v->wx0 ? v->wx0 : (x > v->wx1 ? v->wx1 : x);
   y = y < v->wy0 ? v->wy0 : (y > v->wy1 ? v->wy1 : y);
+  /* The shader's declared dimension, not the bound texture's, picks the
+   * slice: a cube face or array slice of a texture with fewer slices reads
+   * the last one present. */
+  if (z >= v->d)
+    z = v->d - 1;
   const float *p = v->lv->texels + (size_t) z * v->lv->slice_stride
                    + (size_t) (y - v->wy0) * v->lv->row_stride
                    + (size_t) (x - v->wx0) * 4;

@@ -349,7 +349,9 @@ collect_namespace_names (Scan *s)
         {
           if (n < MAX_NAMESPACE_DEPTH)
             {
-              stack[n] = sl_arena_strdup (s->arena, g_strconcat (n ? stack[n - 1] : "", s->t[i + 1].text, "__", NULL));
+              char *name = g_strconcat (n ? stack[n - 1] : "", s->t[i + 1].text, "__", NULL);
+              stack[n] = sl_arena_strdup (s->arena, name);
+              g_free (name);
               depth_at[n] = depth;
               n++;
             }

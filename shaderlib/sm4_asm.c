@@ -1234,9 +1234,10 @@ sm4_assemble (const char *text, size_t length, const char *filename, SlDiagnosti
             r.p++;
           continue;
         }
-      Sm4Insn in;
+      Sm4Insn in = { 0 };
       if (!parse_insn (&r, &in))
         {
+          g_free (in.data);   /* a declaration may fail after set_data */
           /* resynchronise at the next line */
           while (r.p < r.end && *r.p != '\n')
             r.p++;

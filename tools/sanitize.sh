@@ -2,7 +2,11 @@
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 # (meson's b_sanitize), in build-asan/.  Any sanitizer report fails the
 # test that produced it: UBSan halts on the first error, ASan aborts.
-# The last two lines are "N passed, N failed, N skipped" for the two passes.
+# Ends with each failed test and its first sanitizer finding, then
+# "N passed, N failed, N skipped" for each of the two passes.
+# Tests that load GEGL (the gegl-shaders CLI's run command, the plugin)
+# belong to suite 'cli', 'plugin', 'apply' or 'gegl' so that they run in
+# pass 2.
 #   tools/sanitize.sh [meson test arguments…]
 set -eu
 cd "$(dirname "$0")/.."
@@ -17,10 +21,14 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace
 export ASAN_OPTIONS UBSAN_OPTIONS
 status=0
 # Pass 1, with LeakSanitizer: everything that does not load GEGL
-# (shaderlib unit tests, fuzz smoke runs, the conformance runner).
+# (shaderlib unit tests, fuzz smoke runs, the conformance runner).  GLib
+# is built without frame pointers, so a leak's stack stops at g_malloc:
+# re-run that test with ASAN_OPTIONS=fast_unwind_on_malloc=0 for the full
+# stack (it triples the run time, hence not the default).
 meson test -C "$BUILD" --print-errorlogs --num-processes 2 \
   --timeout-multiplier 4 --logbase asan-shaderlib \
-  --no-suite cli --no-suite plugin --no-suite apply "$@" || status=$?
+  --no-suite cli --no-suite plugin --no-suite apply --no-suite gegl \
+  "$@" || status=$?
 # Pass 2, without leak checking: GEGL and babl keep process-lifetime
 # allocations (and unload modules, which hides the stacks) so LSan cannot
 # tell ours from theirs there; Valgrind covers the plugin instead (README).
@@ -30,7 +38,13 @@ LD_PRELOAD=$(gcc -print-file-name=libasan.so) \
 ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0:verify_asan_link_order=0" \
 meson test -C "$BUILD" --print-errorlogs --num-processes 2 \
   --timeout-multiplier 4 --logbase asan-gegl \
-  --suite cli --suite plugin --suite apply "$@" || status=$?
+  --suite cli --suite plugin --suite apply --suite gegl "$@" || status=$?
+echo
+echo "=== sanitizer summary ==="
+python3 tools/sanitize-report.py "pass 1, ASan+UBSan+LSan (no GEGL)" \
+  "$BUILD/meson-logs/asan-shaderlib.json"
+python3 tools/sanitize-report.py "pass 2, ASan+UBSan (GEGL, plugin)" \
+  "$BUILD/meson-logs/asan-gegl.json"
 python3 tools/count-tests.py "$BUILD/meson-logs/asan-shaderlib.json"
 python3 tools/count-tests.py "$BUILD/meson-logs/asan-gegl.json"
 exit $status

@@ -174,6 +174,38 @@ reg_count (D9Version v, int type, bool as_dst)
     }
 }
 
+/* Read ports: how many *different* registers of one type a single
+ * instruction may read (the same register read twice uses one port).
+ * Columns are D9Version (ps_1_0 … ps_3_sw); 0 = no limit.
+ *
+ * ps_1_x: the "Read Port Limit" table of the ps_1_X Registers page.
+ * ps_2_0, ps_2_x, ps_3_0: the "# Read ports" column of each page's
+ * register table, with one exception.  For c# that column says 1, but the
+ * same pages' worked example (mad r0, c0, c0, c1 valid, mad r0, c1, c2, c3
+ * not) and every fxc listing (mad r0, r0, c0, c1) allow two; the figure
+ * that matches is the "# Reads/inst" column, 2 for ps_2_0/ps_2_x and
+ * "Unlimited" for ps_3_0, so that column is what the c# row uses.  The
+ * software versions take their hardware version's limits.  aL, vPos and
+ * vFace are single registers, labels are not data, so none has a row. */
+typedef struct
+{
+  uint8_t     type;         /* D9_REG_* */
+  const char *what;         /* "constant" in "… different constant registers" */
+  uint8_t     ports[V3SW + 1];
+} ReadPorts;
+
+static const ReadPorts read_ports[] = {
+  /*                              1_0 1_1 1_2 1_3 1_4 2_0 2_x 2sw 3_0 3sw */
+  { D9_REG_TEMP,      "temporary", { 2, 2, 2, 2, 3, 3, 3, 3, 3, 3 } },
+  { D9_REG_CONST,     "constant",  { 2, 2, 2, 2, 2, 2, 2, 2, 0, 0 } },
+  { D9_REG_TEXTURE,   "texture",   { 2, 2, 3, 3, 1, 1, 1, 1, 0, 0 } },
+  { D9_REG_INPUT,     "input",     { 2, 2, 2, 2, 2, 1, 1, 1, 1, 1 } },
+  { D9_REG_SAMPLER,   "sampler",   { 0, 0, 0, 0, 0, 1, 1, 1, 1, 1 } },
+  { D9_REG_CONSTINT,  "integer constant", { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1 } },
+  { D9_REG_CONSTBOOL, "boolean constant", { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1 } },
+  { D9_REG_PREDICATE, "predicate", { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1 } },
+};
+
 /* ------------------------------------------------------------------ */
 /* Parser                                                               */
 /* ------------------------------------------------------------------ */
@@ -1045,6 +1077,39 @@ check_reg (V *v, const D9Param *p, bool dst)
   g_string_free (name, TRUE);
 }
 
+/* Counts the distinct registers of each type among the sources as
+ * written.  The matrix macros (m4x4 r0, v0, c0 reads c0…c3) count their
+ * written operand once: the reference describes their expansion as one
+ * instruction that names one constant register. */
+static void
+check_read_ports (V *v, const D9Insn *in)
+{
+  const D9OpInfo *oi = &d9_ops[in->id];
+  for (size_t r = 0; r < G_N_ELEMENTS (read_ports); r++)
+    {
+      int limit = read_ports[r].ports[v->sh->version];
+      if (limit == 0)
+        continue;
+      int seen[4], n = 0;
+      for (int k = 0; k < oi->n_src && k < 4; k++)
+        {
+          const D9Param *s = &in->src[k];
+          if (s->type != read_ports[r].type)
+            continue;
+          /* c#[aL] is a different read from c# of the same number. */
+          int key = s->index | (s->relative ? 0x10000 : 0);
+          bool dup = false;
+          for (int j = 0; j < n; j++)
+            dup = dup || seen[j] == key;
+          if (!dup)
+            seen[n++] = key;
+        }
+      if (n > limit)
+        verr (v, "instruction reads %d different %s registers; %s allows %d", n,
+              read_ports[r].what, v->sh->version_name, limit);
+    }
+}
+
 bool
 d9_validate (D9Shader *sh, SlDiagnostics *diags)
 {
@@ -1217,6 +1282,7 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
                 verr (&v, "pow needs replicate swizzles on its sources");
             }
         }
+      check_read_ports (&v, in);
       if (in->id == D9_CND && ver <= V13 && !(in->src[0].type == D9_REG_TEMP && in->src[0].index == 0
                                                && in->src[0].swizzle == 0xff))
         verr (&v, "cnd compares r0.a in %s", sh->version_name);

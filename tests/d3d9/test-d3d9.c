@@ -295,6 +295,59 @@ test_errors (void)
   expect_error ("ps_2_0\nfoo r0, c0\n", "t.asm:2:1: error: unknown instruction 'foo'");
 }
 
+/* Read ports: distinct registers of one type per instruction.  Each
+ * version family gets an instruction at its limit that runs (value
+ * checked) and one past it that fails with the rule, count and version. */
+static void
+test_read_ports (void)
+{
+  /* Pixel (1,1): every t#/texld reads texel (.1875, .1875, .25, 1). */
+  float t = 0.1875f, m = t * t + t;
+  /* ps_1_1: two texture registers; the register range clamps w to 1. */
+  expect_pixel ("ps_1_1 two t#", "ps_1_1\ntex t0\ntex t1\nmad r0, t0, t1, t0\n", NULL, 1, 1,
+                m, m, 0.3125f, 1.0f);
+  expect_error ("ps_1_1\ntex t0\ntex t1\ntex t2\nmad r0, t0, t1, t2\n",
+                "t.asm:5:1: error: instruction reads 3 different texture registers; ps_1_1 allows 2");
+  expect_error ("ps_1_0\ntex t0\ntex t1\ntex t2\n  lrp r0, t0, t1, t2\n",
+                "t.asm:5:3: error: instruction reads 3 different texture registers; ps_1_0 allows 2");
+  /* ps_1_2/ps_1_3: three texture registers, two constants. */
+  expect_pixel ("ps_1_3 three t#", "ps_1_3\ntex t0\ntex t1\ntex t2\nmad r0, t0, t1, t2\n", NULL, 1, 1,
+                m, m, 0.3125f, 1.0f);
+  expect_pixel ("ps_1_2 two c#", "ps_1_2\ndef c0, 0.5, 0.25, 0.75, 1\ndef c1, 0.125, 0.5, 0.25, 0\n"
+                "mad r0, c0, c1, c0\n", NULL, 0, 0, 0.5625f, 0.375f, 0.9375f, 1.0f);
+  expect_error ("ps_1_2\ndef c0, 1, 1, 1, 1\ndef c1, 1, 1, 1, 1\ndef c2, 1, 1, 1, 1\nmad r0, c0, c1, c2\n",
+                "t.asm:5:1: error: instruction reads 3 different constant registers; ps_1_2 allows 2");
+  /* ps_1_4: three temporaries, two constants. */
+  expect_pixel ("ps_1_4 three r#", "ps_1_4\ntexld r0, t0\ntexld r1, t0\ntexld r2, t0\nmad r0, r0, r1, r2\n",
+                NULL, 1, 1, m, m, 0.3125f, 2.0f);
+  expect_error ("ps_1_4\ndef c0, 1, 1, 1, 1\ndef c1, 1, 1, 1, 1\ndef c2, 1, 1, 1, 1\nmad r0, c0, c1, c2\n",
+                "t.asm:5:1: error: instruction reads 3 different constant registers; ps_1_4 allows 2");
+  /* ps_2_0: two constants (c0 read twice is one port), one t#, one v#. */
+  expect_pixel ("ps_2_0 two c#", "ps_2_0\ndef c0, 0.5, 0.25, 0.75, 1\ndef c1, 0.125, 0.5, 0.25, 0\n"
+                "mad r0, c0, c0, c1\nmov oC0, r0\n", NULL, 0, 0, 0.375f, 0.5625f, 0.8125f, 1.0f);
+  expect_error ("ps_2_0\ndef c0, 1, 1, 1, 1\ndef c1, 1, 1, 1, 1\ndef c2, 1, 1, 1, 1\nmad r0, c0, c1, c2\n"
+                "mov oC0, r0\n",
+                "t.asm:5:1: error: instruction reads 3 different constant registers; ps_2_0 allows 2");
+  expect_error ("ps_2_0\ndcl t0\ndcl t1\nadd r0, t0, t1\nmov oC0, r0\n",
+                "t.asm:4:1: error: instruction reads 2 different texture registers; ps_2_0 allows 1");
+  expect_error ("ps_2_0\ndcl v0\ndcl v1\nmul r0, v0, v1\nmov oC0, r0\n",
+                "t.asm:4:1: error: instruction reads 2 different input registers; ps_2_0 allows 1");
+  /* ps_2_x: the same limits under the profile's own name. */
+  expect_pixel ("ps_2_a two c#", "ps_2_a\ndef c0, 0.5, 0.25, 0.75, 1\ndef c1, 0.125, 0.5, 0.25, 0\n"
+                "mad r0, c0, c1, c0\nmov oC0, r0\n", NULL, 0, 0, 0.5625f, 0.375f, 0.9375f, 1.0f);
+  expect_error ("ps_2_a\ndcl v0\ndcl v1\nadd r0, v0, v1\nmov oC0, r0\n",
+                "t.asm:4:1: error: instruction reads 2 different input registers; ps_2_a allows 1");
+  expect_error ("ps_2_x\ndef c0, 1, 1, 1, 1\ndef c1, 1, 1, 1, 1\ndef c2, 1, 1, 1, 1\ndp2add r0, c0, c1, c2\n"
+                "mov oC0, r0\n",
+                "t.asm:5:1: error: instruction reads 3 different constant registers; ps_2_x allows 2");
+  /* ps_3_0: constants are unlimited, inputs one per instruction. */
+  expect_pixel ("ps_3_0 three c#", "ps_3_0\ndef c0, 0.5, 0.25, 0.75, 1\ndef c1, 0.125, 0.5, 0.25, 0\n"
+                "def c2, 0.25, 0.125, 0, 0\nmad r0, c0, c1, c2\nmov oC0, r0\n", NULL, 0, 0,
+                0.3125f, 0.25f, 0.1875f, 0.0f);
+  expect_error ("ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord1 v1\nadd oC0, v0, v1\n",
+                "t.asm:4:1: error: instruction reads 2 different input registers; ps_3_0 allows 1");
+}
+
 /* ---- bytecode ---- */
 
 static const char *const round_trip_sources[] = {
@@ -456,6 +509,7 @@ main (void)
   test_textures ();
   test_flow ();
   test_errors ();
+  test_read_ports ();
   test_bytecode ();
   test_ctab ();
   if (failures)

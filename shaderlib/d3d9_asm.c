@@ -179,14 +179,15 @@ reg_count (D9Version v, int type, bool as_dst)
  * Columns are D9Version (ps_1_0 … ps_3_sw); 0 = no limit.
  *
  * ps_1_x: the "Read Port Limit" table of the ps_1_X Registers page.
- * ps_2_0, ps_2_x, ps_3_0: the "# Read ports" column of each page's
- * register table, with one exception.  For c# that column says 1, but the
- * same pages' worked example (mad r0, c0, c0, c1 valid, mad r0, c1, c2, c3
- * not) and every fxc listing (mad r0, r0, c0, c1) allow two; the figure
- * that matches is the "# Reads/inst" column, 2 for ps_2_0/ps_2_x and
- * "Unlimited" for ps_3_0, so that column is what the c# row uses.  The
- * software versions take their hardware version's limits.  aL, vPos and
- * vFace are single registers, labels are not data, so none has a row. */
+ * ps_2_0, ps_2_x, ps_3_0: the pages' "# Read ports" column says 1 for
+ * c# and v#, yet the same pages' worked example (mad r0, c0, c0, c1 valid,
+ * mad r0, c1, c2, c3 not) and fxc's own output (mad r0, r0, c0, c1;
+ * mad r0, r0, v0, v1 in ps_2_0) read two.  The column that agrees with
+ * both is "# Reads/inst", so that is the figure used, as a limit on
+ * distinct registers: c# 2 in ps_2_0/ps_2_x, t# s# i# b# p0 1, and r#, v#
+ * (and c# in ps_3_0) "Unlimited".  The software versions take their
+ * hardware version's limits.  aL, vPos and vFace are single registers,
+ * labels are not data, so none has a row. */
 typedef struct
 {
   uint8_t     type;         /* D9_REG_* */
@@ -196,10 +197,10 @@ typedef struct
 
 static const ReadPorts read_ports[] = {
   /*                              1_0 1_1 1_2 1_3 1_4 2_0 2_x 2sw 3_0 3sw */
-  { D9_REG_TEMP,      "temporary", { 2, 2, 2, 2, 3, 3, 3, 3, 3, 3 } },
+  { D9_REG_TEMP,      "temporary", { 2, 2, 2, 2, 3, 0, 0, 0, 0, 0 } },
   { D9_REG_CONST,     "constant",  { 2, 2, 2, 2, 2, 2, 2, 2, 0, 0 } },
   { D9_REG_TEXTURE,   "texture",   { 2, 2, 3, 3, 1, 1, 1, 1, 0, 0 } },
-  { D9_REG_INPUT,     "input",     { 2, 2, 2, 2, 2, 1, 1, 1, 1, 1 } },
+  { D9_REG_INPUT,     "input",     { 2, 2, 2, 2, 2, 0, 0, 0, 0, 0 } },
   { D9_REG_SAMPLER,   "sampler",   { 0, 0, 0, 0, 0, 1, 1, 1, 1, 1 } },
   { D9_REG_CONSTINT,  "integer constant", { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1 } },
   { D9_REG_CONSTBOOL, "boolean constant", { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1 } },

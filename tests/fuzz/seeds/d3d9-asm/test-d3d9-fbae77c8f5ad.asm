@@ -1,0 +1,2 @@
+ps_1_4
+texld r0, t0_dw.xyw

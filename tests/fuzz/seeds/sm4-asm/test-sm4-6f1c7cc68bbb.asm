@@ -1,0 +1,2 @@
+ps_4_0
+dcl_sampler s0, mode_fancy

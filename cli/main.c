@@ -1156,11 +1156,14 @@ command_run (int    argc,
 
   diags = sl_diagnostics_new ();
   ok = sl_binding_prepare (s.binding, diags);
+  /* A run-time limit (loop cap, instruction budget) is a warning: the
+   * pixels are written, so they are probed and saved like any others. */
   if (ok)
     ok = gs_render_image (s.binding, s.target,
                           s.o.jobs != JOBS_UNSET
                           ? s.o.jobs : (int) g_get_num_processors (),
-                          diags);
+                          diags)
+         || sl_diagnostics_error_count (diags) == 0;
   print_diagnostics (diags);
   if (!ok && sl_diagnostics_error_count (diags) == 0)
     print_error (_("rendering '%s' failed"), s.o.file);

@@ -56,8 +56,20 @@ worker_run (gpointer data)
   return NULL;
 }
 
+static gboolean
+same_diagnostic (const SlDiagnostic *a,
+                 const SlDiagnostic *b)
+{
+  return a->severity == b->severity && a->line == b->line
+         && a->column == b->column && g_strcmp0 (a->file, b->file) == 0
+         && g_strcmp0 (a->code, b->code) == 0
+         && g_strcmp0 (a->message, b->message) == 0;
+}
+
 /* SlDiagnostics has no merge call, so each entry is re-added field by
- * field; the message text goes through "%s" because it may contain '%'. */
+ * field; the message text goes through "%s" because it may contain '%'.
+ * Every band reports a run-time limit it hits, so a message already
+ * present is dropped: the user hears about each limit once. */
 static void
 merge_diagnostics (SlDiagnostics       *into,
                    const SlDiagnostics *from)
@@ -67,9 +79,13 @@ merge_diagnostics (SlDiagnostics       *into,
   for (int i = 0; i < n; i++)
     {
       const SlDiagnostic *d = sl_diagnostics_get (from, i);
+      gboolean            seen = FALSE;
 
-      sl_diagnostics_add (into, d->severity, d->file, d->line, d->column,
-                          d->code, "%s", d->message);
+      for (int j = 0; j < sl_diagnostics_count (into) && !seen; j++)
+        seen = same_diagnostic (d, sl_diagnostics_get (into, j));
+      if (!seen)
+        sl_diagnostics_add (into, d->severity, d->file, d->line, d->column,
+                            d->code, "%s", d->message);
     }
 }
 

@@ -897,8 +897,12 @@ sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int wid
     }
   bool ok = sl_vm_render (b->span, &scratch->state, &env, x, y, width, height,
                           targets, n_targets);
-  if (!ok)
+  if (scratch->state.stopped & SL_VM_STOPPED_CAP)
     sl_diagnostics_add (diags, SL_SEVERITY_WARNING, "<render>", 0, 0, "W-LOOP",
                         "a loop reached the iteration cap of %d and was stopped", SL_HLSL_LOOP_CAP);
+  if (scratch->state.stopped & SL_VM_STOPPED_BUDGET)
+    sl_diagnostics_add (diags, SL_SEVERITY_WARNING, "<render>", 0, 0, "W-BUDGET",
+                        "the shader ran more than %u loop instructions per pixel; "
+                        "its loops were stopped", SL_VM_SPAN_BUDGET);
   return ok;
 }

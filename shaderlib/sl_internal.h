@@ -50,6 +50,12 @@ typedef struct
 #define SL_MAX_NESTING           256      /* expressions/statements */
 #define SL_MAX_INLINE_DEPTH      64
 #define SL_HLSL_LOOP_CAP         65536    /* iterations of one HLSL loop */
+/* Loop-body instructions one span may execute (each runs on all 64 lanes,
+ * so this is also the per-pixel figure): the per-loop cap alone lets
+ * nested loops multiply to 65536^3.  2^22 is 64 times the instruction
+ * count Direct3D 9 guarantees for ps_3_0 and costs roughly 30-60 ms per
+ * span, so a hostile shader stops within seconds on a small image. */
+#define SL_VM_SPAN_BUDGET        (1u << 22)
 #define SL_MAX_ARRAY_COMPONENTS  65536
 
 #endif

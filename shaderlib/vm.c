@@ -23,7 +23,15 @@
  * masks: cf (lanes enabled by the enclosing IFs), brk/cont (lanes that left
  * the current loop or iteration), ret (lanes that returned from the current
  * function) and kill (discarded lanes); exec is their combination.  Writes
- * to variables inside control flow go through MOVM, which honours exec. */
+ * to variables inside control flow go through MOVM, which honours exec.
+ *
+ * Run-time limits: each loop stops at its own iteration cap, and each span
+ * has a budget of SL_VM_SPAN_BUDGET loop-body instructions, charged at the
+ * back edge (the body's length, whether or not every instruction ran), so
+ * nested loops cannot multiply caps into hours.  Once the budget is spent
+ * every loop exits at its next ENDLOOP; with no backward jump left the
+ * rest of the program runs at most once and still writes the pixels.  The
+ * charge is one subtraction per iteration, not per instruction. */
 #include "vm.h"
 
 #include "scalar_ops.h"
@@ -199,12 +207,13 @@ run_const_variant (const SlVmInsn *in, SlReg *restrict d, const SlReg *restrict 
     }
 }
 
-static bool
+static unsigned
 run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, int y0)
 {
   SlReg *R = st->regs;
   Masks m;
-  bool capped = false;
+  unsigned stopped = 0;
+  uint32_t budget = SL_VM_SPAN_BUDGET;
   memset (&m.cf, 0xff, sizeof m.cf);
   memset (&m.brk, 0, sizeof m.brk);
   memset (&m.cont, 0, sizeof m.cont);
@@ -422,8 +431,21 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
             bool again = any_lane (&m.exec);
             if (again && (uint32_t) *iters >= code[in->jump].imm)
               {
-                capped = true;
+                stopped |= SL_VM_STOPPED_CAP;
                 again = false;
+              }
+            if (again)
+              {
+                uint32_t cost = (uint32_t) (pc - in->jump);
+                if (cost >= budget)
+                  {
+                    /* Stays at zero: every loop still open exits. */
+                    budget = 0;
+                    stopped |= SL_VM_STOPPED_BUDGET;
+                    again = false;
+                  }
+                else
+                  budget -= cost;
               }
             if (again)
               {
@@ -473,7 +495,7 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
           break;
         }
     }
-  return !capped;
+  return stopped;
 }
 
 /* Writes the staged outputs of one span to the targets: lanes outside the
@@ -528,21 +550,20 @@ SL_LEVEL (sl_vm_render) (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv
                          int x, int y, int width, int height,
                          const SlTarget *targets, int n_targets)
 {
+  st->stopped = 0;
   if (width <= 0 || height <= 0)
     return true;
   sl_vm_state_reserve (st, prog);
   load_constants (st, prog);
-  bool ok = true;
   /* Spans cover aligned 2×2 quads: start on even coordinates. */
   int x0 = x & ~1, y0 = y & ~1;
   for (int sy = y0; sy < y + height; sy += 2)
     for (int sx = x0; sx < x + width; sx += SL_SPAN_COLS)
       {
-        if (!run_span (prog, st, env, sx, sy))
-          ok = false;
+        st->stopped |= run_span (prog, st, env, sx, sy);
         store_span (prog, st, sx, sy, x, y, width, height, targets, n_targets);
       }
-  return ok;
+  return st->stopped == 0;
 }
 
 #if SL_VM_LEVEL == 0

@@ -80,6 +80,7 @@ typedef struct
   SlReg   *kill;        /* discarded lanes */
   int32_t *iterations;  /* per open loop, max_depth + 1 entries */
   int      n_iterations;
+  unsigned stopped;     /* SL_VM_STOPPED_* of the last sl_vm_render() */
   void    *block;       /* one 64-byte aligned allocation holding all of them */
 } SlVmState;
 
@@ -92,6 +93,13 @@ typedef struct
   int                   viewport_width, viewport_height;
 } SlVmEnv;
 
+/* Why the last render stopped loops early (SlVmState.stopped bits). */
+enum
+{
+  SL_VM_STOPPED_CAP = 1u << 0,     /* one loop reached its iteration cap */
+  SL_VM_STOPPED_BUDGET = 1u << 1   /* a span used up SL_VM_SPAN_BUDGET */
+};
+
 SlSpanProgram *sl_span_emit (const SlIr *ir);
 void           sl_span_program_free (SlSpanProgram *prog);
 char          *sl_span_program_dump (const SlSpanProgram *prog);
@@ -102,7 +110,8 @@ void sl_vm_state_clear   (SlVmState *state);
 /* Runs the program over the rectangle (x, y, width, height) of the
  * viewport and stores colour output t into targets[t]; discarded pixels
  * are left as they were.  Picks the code built for the best instruction
- * set level the CPU supports.  Returns false when a loop hit its cap. */
+ * set level the CPU supports.  Returns false when a loop hit its cap or
+ * a span its instruction budget; state->stopped says which. */
 bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *env,
                    int x, int y, int width, int height,
                    const SlTarget *targets, int n_targets);

@@ -1959,15 +1959,30 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
     }
   if (pp->files->len > SL_PP_MAX_INCLUDE_DEPTH)
     {
+      /* A file that includes itself (directly or through others) is
+       * legal with include guards, so a cycle is only an error once it
+       * runs into the depth limit; then the message names the cycle
+       * rather than 32 copies of it. */
+      guint first = 0;
+      gboolean cycle = FALSE;
+      for (guint i = pp->files->len; i-- > 0 && !cycle;)
+        if (((File *) pp->files->pdata[i])->once_key == key)
+          {
+            first = i;
+            cycle = TRUE;
+          }
       GString *chain = g_string_new (NULL);
-      for (guint i = 0; i < pp->files->len; i++)
+      for (guint i = first; i < pp->files->len; i++)
         {
           g_string_append (chain, ((File *) pp->files->pdata[i])->name);
           g_string_append (chain, " -> ");
         }
       g_string_append (chain, path);
-      error_at (pp, hash, "#include nested more than %d levels deep: %s",
-                SL_PP_MAX_INCLUDE_DEPTH, chain->str);
+      if (cycle)
+        error_at (pp, hash, "#include cycle without include guards: %s", chain->str);
+      else
+        error_at (pp, hash, "#include nested more than %d levels deep: %s",
+                  SL_PP_MAX_INCLUDE_DEPTH, chain->str);
       g_string_free (chain, TRUE);
       g_free (data);
       g_free (path);

@@ -316,16 +316,11 @@ test_includes (void)
 static void
 test_include_limits (void)
 {
-  /* a file including itself stops at the depth limit with the chain */
+  /* a file including itself stops at the depth limit, naming the cycle */
   static const char *const loop[] = { "self.hlsl", "#include \"self.hlsl\"\n", NULL };
   Result r = run_files ("#include \"self.hlsl\"\nafter\n", loop);
   g_assert_cmpint (r.errors, ==, 1);
-  GString *want = g_string_new ("self.hlsl:1:1: error: #include nested more than 32 levels deep: main.hlsl");
-  for (int i = 0; i < 33; i++)
-    g_string_append (want, " -> self.hlsl");
-  g_string_append_c (want, '\n');
-  g_assert_cmpstr (r.diags, ==, want->str);
-  g_string_free (want, TRUE);
+  g_assert_cmpstr (r.diags, ==, "self.hlsl:1:1: error: #include cycle without include guards: self.hlsl -> self.hlsl\n");
   g_assert_cmpstr (r.out, ==, "\nafter\n");
   result_clear (&r);
 
@@ -381,7 +376,7 @@ test_includes_from_disk (void)
   o.filename = self;
   r = run_opts ("#include \"self.hlsl\"\n", (size_t) -1, &o);
   g_assert_cmpint (r.errors, ==, 1);
-  g_assert_nonnull (strstr (r.diags, "error: #include nested more than 32 levels deep"));
+  g_assert_nonnull (strstr (r.diags, "error: #include cycle without include guards: "));
   g_assert_cmpstr (r.out, ==, "");
   result_clear (&r);
   g_free (self);

@@ -67,6 +67,18 @@ error_at (P *p, SlLoc loc, const char *fmt, ...)
   va_start (ap, fmt);
   char *msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
+  /* Unwinding from a nesting limit or a missing token repeats the same
+   * error at the same place once per open level: say it once. */
+  int n = sl_diagnostics_count (p->u->diags);
+  const SlDiagnostic *last = n > 0 ? sl_diagnostics_get (p->u->diags, n - 1) : NULL;
+  if (last && last->severity == SL_SEVERITY_ERROR && last->line == loc.line
+      && last->column == loc.column && g_strcmp0 (last->file, loc.file) == 0
+      && strcmp (last->message, msg) == 0)
+    {
+      g_free (msg);
+      p->u->n_errors++;
+      return;
+    }
   sl_diagnostics_add (p->u->diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column,
                       "E-HLSL", "%s", msg);
   g_free (msg);
@@ -2696,7 +2708,10 @@ parse_semantics (P *p, const char **semantic, int *reg_kind, int *reg_index)
                * optional [expr] added to the index. */
               char k = (char) g_ascii_tolower (r->text[0]);
               bool has_digit = g_ascii_isdigit (r->text[1]);
-              int idx = atoi (r->text + 1);
+              /* Clamped while parsing so a hostile index cannot overflow;
+               * range-checked below (a constant buffer has 4096
+               * registers, and the constant file is sized by the index). */
+              long long lidx = g_ascii_strtoll (r->text + 1, NULL, 10);
               bool bracket = false;
               if (is_reg && accept (p, "["))
                 {
@@ -2706,9 +2721,15 @@ parse_semantics (P *p, const char **semantic, int *reg_kind, int *reg_index)
                   double d = const_eval_double (p, e, &ok);
                   if (!ok && !is_error (e))
                     error_at (p, e->loc, "register offset must be a constant expression");
-                  idx += (int) d;
+                  if (ok)
+                    lidx += (long long) CLAMP (d, -1e12, 1e12);
                   expect (p, "]");
                 }
+              int idx = 0;
+              if (lidx < 0 || lidx >= 4096)
+                error_at (p, r->loc, "register index %lld is out of range (0 to 4095)", lidx);
+              else
+                idx = (int) lidx;
               if (is_reg)
                 {
                   /* A 'c' reservation wins over others on the same

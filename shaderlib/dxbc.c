@@ -396,10 +396,22 @@ sm4_dxbc_read (const void *data, size_t length, const char *filename, SlDiagnost
       sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC", "not a DXBC container");
       return NULL;
     }
-  if (total > length || count > 64 || 32 + 4 * (size_t) count > length)
+  if (total > length)
     {
       sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
                           "the container is truncated (%zu bytes, header says %u)", length, total);
+      return NULL;
+    }
+  if (count > 64)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
+                          "the header lists %u chunks; the limit is 64", count);
+      return NULL;
+    }
+  if (32 + 4 * (size_t) count > length)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
+                          "the chunk table (%u entries) runs past the end of the file", count);
       return NULL;
     }
   Sm4Shader *sh = sm4_shader_new ();

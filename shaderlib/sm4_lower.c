@@ -80,6 +80,19 @@ lerr (Lw *l, const char *fmt, ...)
   l->failed = true;
 }
 
+/* The SM4 limit (64 blocks deep per subroutine) is enforced because the
+ * passes and the VM cost grows with depth: a listing of thousands of
+ * nested loops would otherwise take minutes.  Reported once, where the
+ * 65th level opens. */
+#define MAX_CF_DEPTH 64
+
+static void
+check_nesting (Lw *l, const GArray *cf)
+{
+  if (cf->len == MAX_CF_DEPTH)
+    lerr (l, "flow control blocks nest more than %d deep", MAX_CF_DEPTH);
+}
+
 static SlKind
 kind_of (Sm4Type t)
 {
@@ -862,6 +875,7 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
       lower_resinfo (l, in);
       return;
     case SM4L_IF:
+      check_nesting (l, cf);
       sl_ir_ctrl (ir, SL_OP_IF, test_cond (l, in), 0);
       g_array_append_val (cf, (int) { SM4_IF });
       return;
@@ -884,6 +898,7 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
       g_array_set_size (cf, cf->len - 1);
       return;
     case SM4L_LOOP:
+      check_nesting (l, cf);
       sl_ir_ctrl (ir, SL_OP_LOOP, SL_IR_NONE, SL_HLSL_LOOP_CAP);
       g_array_append_val (cf, (int) { SM4_LOOP });
       return;

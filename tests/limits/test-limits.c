@@ -1,0 +1,589 @@
+/* Limits and malformed input, one case per limit and front end.
+ *
+ * A shader from the internet runs inside GIMP, so every limit must end in
+ * a diagnostic instead of a crash, a hang or an allocation the size of the
+ * input's wildest number.  Each case builds the hostile input (often
+ * programmatically: a 300-deep nest is no fun to write by hand), compiles
+ * or runs it, and compares the complete formatted diagnostics, so the
+ * wording, the file:line:col and the absence of follow-on errors are all
+ * pinned.  Run-time cases check IEEE results bit for bit and that the
+ * loop cap and the per-span instruction budget stop a program with one
+ * warning while still writing every pixel. */
+#include "shaderlib.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static char *tmpdir;
+
+/* Compiles and returns the formatted diagnostics; *ok says whether a
+ * program came back. */
+static char *
+diagnose (SlLanguage lang, const char *profile, const char *file,
+          const char *src, size_t len, gboolean *ok)
+{
+  const char *dirs[] = { tmpdir, NULL };
+  SlCompileOptions o = { 0 };
+  o.source = src;
+  o.length = len;
+  o.filename = file;
+  o.language = lang;
+  o.profile = profile;
+  o.include_dirs = dirs;
+  SlDiagnostics *d = sl_diagnostics_new ();
+  SlProgram *p = sl_compile (&o, d);
+  char *text = sl_diagnostics_format (d);
+  *ok = p != NULL;
+  if (p)
+    sl_program_unref (p);
+  sl_diagnostics_free (d);
+  return text;
+}
+
+/* Expects the compile to fail with exactly @expected. */
+static void
+expect_fail (SlLanguage lang, const char *file, const char *src, size_t len,
+             const char *expected)
+{
+  gboolean ok;
+  char *text = diagnose (lang, NULL, file, src, len, &ok);
+  if (ok || g_strcmp0 (text, expected) != 0)
+    g_test_message ("%s: got %s\n%s", file, ok ? "a program" : "no program", text);
+  g_assert_false (ok);
+  g_assert_cmpstr (text, ==, expected);
+  g_free (text);
+}
+
+static void
+hlsl_fail (const char *src, const char *expected)
+{
+  expect_fail (SL_LANGUAGE_HLSL, "t.hlsl", src, (size_t) -1, expected);
+}
+
+/* Included files are named by their path; tests see it as DIR/. */
+static char *
+relative (char *text)
+{
+  char *prefix = g_strconcat (tmpdir, "/", NULL);
+  char **parts = g_strsplit (text, prefix, -1);
+  char *out = g_strjoinv ("DIR/", parts);
+  g_strfreev (parts);
+  g_free (prefix);
+  g_free (text);
+  return out;
+}
+
+/* Expects failure with a first diagnostic of exactly @first (DIR/ for
+ * the fixture folder) and at most @max_errors errors in all: for limits
+ * whose follow-on errors depend on the parser's recovery. */
+static void
+expect_first (SlLanguage lang, const char *file, const char *src, const char *first,
+              int max_lines)
+{
+  gboolean ok;
+  char *text = relative (diagnose (lang, NULL, file, src, (size_t) -1, &ok));
+  g_assert_false (ok);
+  char **lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, first);
+  g_assert_cmpint (g_strv_length (lines) - 1, <=, max_lines);
+  g_strfreev (lines);
+  g_free (text);
+}
+
+static void
+write_file (const char *name, const char *text)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  g_free (path);
+}
+
+/* ---- source and preprocessor -------------------------------------- */
+
+static void
+test_source_size (void)
+{
+  size_t n = (16u << 20) + 1;
+  char *src = g_malloc (n);
+  memset (src, ' ', n);
+  expect_fail (SL_LANGUAGE_HLSL, "big.hlsl", src, n,
+               "big.hlsl: error: source is 16777217 bytes; the limit is 16777216\n");
+  expect_fail (SL_LANGUAGE_D3D9_BYTECODE, "big.ps", src, n,
+               "big.ps: error: source is 16777217 bytes; the limit is 16777216\n");
+  g_free (src);
+}
+
+static void
+test_include_depth (void)
+{
+  /* inc0 includes inc1 … each a different file, 40 deep. */
+  for (int i = 0; i < 40; i++)
+    {
+      char name[32], text[64];
+      g_snprintf (name, sizeof name, "inc%d.hlsl", i);
+      g_snprintf (text, sizeof text, "#include \"inc%d.hlsl\"\n", i + 1);
+      write_file (name, text);
+    }
+  write_file ("inc40.hlsl", "float4 main () : COLOR { return 1; }\n");
+  GString *want = g_string_new ("DIR/inc31.hlsl:1:1: error: #include nested more than 32 levels deep: top.hlsl");
+  for (int i = 0; i <= 32; i++)
+    g_string_append_printf (want, " -> DIR/inc%d.hlsl", i);
+  expect_first (SL_LANGUAGE_HLSL, "top.hlsl", "#include \"inc0.hlsl\"\n", want->str, 1);
+  g_string_free (want, TRUE);
+}
+
+static void
+test_include_cycle (void)
+{
+  write_file ("cyc-a.hlsl", "// a\n#include \"cyc-b.hlsl\"\n");
+  write_file ("cyc-b.hlsl", "\n\n  #include \"cyc-a.hlsl\"\n");
+  /* Reported where the cycle closes, naming just the cycle. */
+  expect_first (SL_LANGUAGE_HLSL, "cyc.hlsl", "#include \"cyc-a.hlsl\"\n",
+                "DIR/cyc-b.hlsl:3:3: error: #include cycle without include guards: "
+                "DIR/cyc-a.hlsl -> DIR/cyc-b.hlsl -> DIR/cyc-a.hlsl", 1);
+  /* With guards the same cycle is fine. */
+  write_file ("grd-a.hlsl", "#ifndef A\n#define A\n#include \"grd-b.hlsl\"\nfloat4 main () : COLOR { return K; }\n#endif\n");
+  write_file ("grd-b.hlsl", "#ifndef B\n#define B\n#include \"grd-a.hlsl\"\n#define K 1\n#endif\n");
+  gboolean ok;
+  char *text = diagnose (SL_LANGUAGE_HLSL, NULL, "grd.hlsl", "#include \"grd-a.hlsl\"\n", (size_t) -1, &ok);
+  g_assert_cmpstr (text, ==, "");
+  g_assert_true (ok);
+  g_free (text);
+}
+
+static void
+test_macro_depth (void)
+{
+  GString *s = g_string_new (NULL);
+  for (int i = 0; i < 300; i++)
+    g_string_append_printf (s, "#define M%d M%d\n", i, i + 1);
+  g_string_append (s, "#define M300 1\nstatic const float k = M0;\n");
+  /* Line 302 holds the use; column 24 is M0. */
+  hlsl_fail (s->str, "t.hlsl:302:24: error: macro expansion nested too deeply (more than 256 levels) while expanding 'M256'\n");
+  g_string_free (s, TRUE);
+}
+
+static void
+test_macro_size (void)
+{
+  /* Each level doubles: M27 would be 2^27 tokens. */
+  GString *s = g_string_new ("#define M0 x+\n");
+  for (int i = 1; i < 28; i++)
+    g_string_append_printf (s, "#define M%d M%d M%d\n", i, i - 1, i - 1);
+  g_string_append (s, "float x = M27 1;\n");
+  hlsl_fail (s->str, "t.hlsl: error: macro expansion of one line needs more than 256 MiB\n");
+  g_string_free (s, TRUE);
+}
+
+/* ---- HLSL ----------------------------------------------------------- */
+
+static void
+test_hlsl_expression_depth (void)
+{
+  GString *s = g_string_new ("float4 main () : COLOR { return ");
+  for (int i = 0; i < 300; i++)
+    g_string_append_c (s, '(');
+  g_string_append_c (s, '1');
+  for (int i = 0; i < 300; i++)
+    g_string_append_c (s, ')');
+  g_string_append (s, "; }\n");
+  /* Column 288: the 257th '(' (the first is at 33).  Unwinding the
+   * 256 open levels reports the missing ')' once, not 256 times. */
+  hlsl_fail (s->str, "t.hlsl:1:288: error: expression nested too deeply\n"
+             "t.hlsl:1:636: error: expected ')' before '}'\n"
+             "t.hlsl:1:636: error: expected ';' before '}'\n");
+  g_string_free (s, TRUE);
+}
+
+static void
+test_hlsl_statement_depth (void)
+{
+  GString *s = g_string_new ("float4 main () : COLOR {\n");
+  for (int i = 0; i < 300; i++)
+    g_string_append (s, "{");
+  for (int i = 0; i < 300; i++)
+    g_string_append (s, "}");
+  g_string_append (s, "\nreturn 1; }\n");
+  hlsl_fail (s->str, "t.hlsl:2:257: error: statements nested too deeply\n");
+  g_string_free (s, TRUE);
+}
+
+static void
+test_hlsl_array_size (void)
+{
+  hlsl_fail ("static float a[70000];\nfloat4 main () : COLOR { return a[0]; }\n",
+             "t.hlsl:1:16: error: array size must be between 1 and 65536\n");
+  /* 300 × 300 × 16 components: each size is fine, the total is not. */
+  hlsl_fail ("static float4x4 a[300][300];\nfloat4 main () : COLOR { return 0; }\n",
+             "t.hlsl:1:28: error: array is too large\n");
+  hlsl_fail ("static float a[0];\nfloat4 main () : COLOR { return 0; }\n",
+             "t.hlsl:1:16: error: array size must be between 1 and 65536\n");
+  hlsl_fail ("float4 big[70000];\nfloat4 main () : COLOR { return big[0]; }\n",
+             "t.hlsl:1:12: error: array size must be between 1 and 65536\n");
+}
+
+static void
+test_hlsl_recursion (void)
+{
+  hlsl_fail ("float f (float x) { return f (x - 1); }\n"
+             "float4 main () : COLOR { return f (1); }\n",
+             "t.hlsl:1:28: error: recursive call to 'f': recursion is not allowed in shaders\n");
+  hlsl_fail ("float g (float x);\n"
+             "float f (float x) { return g (x); }\n"
+             "float g (float x) { return f (x); }\n"
+             "float4 main () : COLOR { return f (1); }\n",
+             "t.hlsl:3:28: error: recursive call to 'f': recursion is not allowed in shaders\n");
+}
+
+static void
+test_hlsl_registers (void)
+{
+  hlsl_fail ("sampler s : register(s16);\nfloat4 main (float2 uv : TEXCOORD0) : COLOR { return tex2D (s, uv); }\n",
+             "t.hlsl:1:9: error: sampler 's' needs slot 16; at most 16 are supported\n");
+  /* The constant file is sized by the highest register: without a range
+   * check c100000000 allocated gigabytes. */
+  hlsl_fail ("float4 c : register(c100000000);\nfloat4 main () : COLOR { return c; }\n",
+             "t.hlsl:1:21: error: register index 100000000 is out of range (0 to 4095)\n");
+  hlsl_fail ("float4 c : register(c4096);\nfloat4 main () : COLOR { return c; }\n",
+             "t.hlsl:1:21: error: register index 4096 is out of range (0 to 4095)\n");
+  hlsl_fail ("float4 c : register(c4000[200]);\nfloat4 main () : COLOR { return c; }\n",
+             "t.hlsl:1:21: error: register index 4200 is out of range (0 to 4095)\n");
+  hlsl_fail ("float4 c : register(c99999999999999999999999);\nfloat4 main () : COLOR { return c; }\n",
+             "t.hlsl:1:21: error: register index 9223372036854775807 is out of range (0 to 4095)\n");
+}
+
+/* ---- D3D9 assembly and bytecode -------------------------------------- */
+
+static void
+d9_fail (const char *src, const char *expected)
+{
+  expect_fail (SL_LANGUAGE_D3D9_ASM, "t.asm", src, (size_t) -1, expected);
+}
+
+static void
+test_d3d9_limits (void)
+{
+  d9_fail ("ps_3_0\nmov r4294967296, c0\n", "t.asm:2:5: error: register index is too large\n");
+  d9_fail ("ps_3_0\nmov r32, c0\nmov oC0, r32\n",
+           "t.asm:2:1: error: register r32 is out of range in ps_3_0 (32 available)\n"
+           "t.asm:3:1: error: register r32 is out of range in ps_3_0 (32 available)\n");
+  d9_fail ("ps_2_0\nmov oC0, c32\n", "t.asm:2:1: error: register c32 is out of range in ps_2_0 (32 available)\n");
+  d9_fail ("ps_3_0\ndcl_2d s16\n", "t.asm:2:1: error: register s16 is out of range in ps_3_0 (16 available)\n");
+  GString *s = g_string_new ("ps_3_0\ndefi i0, 2, 0, 1, 0\n");
+  for (int i = 0; i < 6; i++)
+    g_string_append (s, "rep i0\n");
+  for (int i = 0; i < 6; i++)
+    g_string_append (s, "endrep\n");
+  g_string_append (s, "mov oC0, c0\n");
+  /* The fifth and sixth rep (lines 7 and 8) are one too deep each. */
+  d9_fail (s->str, "t.asm:7:1: error: rep and loop nest at most 4 deep in ps_3_0\n"
+           "t.asm:8:1: error: rep and loop nest at most 4 deep in ps_3_0\n");
+  g_string_free (s, TRUE);
+  /* 300000 instructions lower to more IR than SL_MAX_IR_INSNS. */
+  s = g_string_new ("ps_3_0\n");
+  for (int i = 0; i < 300000; i++)
+    g_string_append (s, "mad r0, r0, r0, c0\n");
+  g_string_append (s, "mov oC0, r0\n");
+  d9_fail (s->str, "t.asm:300002:1: error: shader is too large\n");
+  g_string_free (s, TRUE);
+}
+
+static void
+test_d3d9_bytecode (void)
+{
+  static const uint32_t truncated[] = { 0xffff0300, 0x02000001 };
+  expect_fail (SL_LANGUAGE_D3D9_BYTECODE, "t.ps", (const char *) truncated, sizeof truncated,
+               "t.ps: error: truncated instruction (at byte 8)\n");
+  static const uint32_t huge_comment[] = { 0xffff0300, 0x7fff0000 | 0xfffe, 0 };
+  expect_fail (SL_LANGUAGE_D3D9_BYTECODE, "t.ps", (const char *) huge_comment, sizeof huge_comment,
+               "t.ps: error: comment runs past the end (at byte 8)\n");
+  static const uint32_t no_end[] = { 0xffff0300 };
+  expect_fail (SL_LANGUAGE_D3D9_BYTECODE, "t.ps", (const char *) no_end, sizeof no_end,
+               "t.ps: error: truncated token stream (no end token) (at byte 4)\n");
+  static const uint32_t vertex[] = { 0xfffe0300, 0x0000ffff };
+  expect_fail (SL_LANGUAGE_D3D9_BYTECODE, "t.ps", (const char *) vertex, sizeof vertex,
+               "t.ps: error: not a D3D9 pixel shader (no ps version token) (at byte 0)\n");
+  expect_fail (SL_LANGUAGE_D3D9_BYTECODE, "t.ps", "\0\3\xff", 3,
+               "t.ps: error: not a D3D9 pixel shader (no ps version token) (at byte 0)\n");
+}
+
+/* ---- SM4 assembly and DXBC -------------------------------------------- */
+
+static void
+sm4_fail (const char *src, const char *expected)
+{
+  expect_fail (SL_LANGUAGE_SM4_ASM, "t.asm", src, (size_t) -1, expected);
+}
+
+static void
+test_sm4_limits (void)
+{
+  sm4_fail ("ps_4_0\ndcl_temps 100000000\nret\n", "t.asm:2:1: error: dcl_temps: at most 4096 temporaries\n");
+  sm4_fail ("ps_4_0\ndcl_indexableTemp x0[100000000], 4\nret\n",
+            "t.asm:2:19: error: dcl_indexableTemp: size must be 1..4096 and components 1..4\n");
+  sm4_fail ("ps_4_0\ndcl_resource_texture2d (float,float,float,float) t200\nret\n",
+            "t.asm:2:1: error: t200: at most 16 texture slots\n");
+  sm4_fail ("ps_4_0\ndcl_sampler s99, mode_default\nret\n", "t.asm:2:1: error: s99: at most 16 sampler slots\n");
+  sm4_fail ("ps_4_0\ndcl_constantbuffer cb0[100000000], immediateIndexed\nret\n",
+            "t.asm:2:1: error: cb0[100000000]: at most 15 buffers of 4096 registers\n");
+  sm4_fail ("ps_4_0\ndcl_constantbuffer cb99[1], immediateIndexed\nret\n",
+            "t.asm:2:1: error: cb99[1]: at most 15 buffers of 4096 registers\n");
+  sm4_fail ("ps_4_0\ndcl_temps 1\nmov r0.x, l(99999999999999999999)\nret\n",
+            "t.asm:3:13: error: '99999999999999999999' is not a number\n");
+  GString *s = g_string_new ("ps_4_0\n");
+  for (int i = 0; i < 300; i++)
+    g_string_append (s, "loop\n");
+  for (int i = 0; i < 300; i++)
+    g_string_append (s, "endloop\n");
+  g_string_append (s, "ret\n");
+  /* Once, where the 65th level opens (line 66). */
+  sm4_fail (s->str, "t.asm:66:1: error: flow control blocks nest more than 64 deep\n");
+  g_string_free (s, TRUE);
+  s = g_string_new ("ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\n");
+  for (int i = 0; i < 300000; i++)
+    g_string_append (s, "mad r0, r0, r0, r0\n");
+  g_string_append (s, "mov o0, r0\nret\n");
+  sm4_fail (s->str, "t.asm:131074:1: error: the program is too large\n");
+  g_string_free (s, TRUE);
+}
+
+static void
+test_dxbc (void)
+{
+  expect_fail (SL_LANGUAGE_DXBC, "t.dxbc", "DXBC", 4, "t.dxbc: error: not a DXBC container\n");
+  static const uint32_t outside[] = {
+    0x43425844, 0, 0, 0, 0, 1, 36, 1, 0x7fffffff };
+  expect_fail (SL_LANGUAGE_DXBC, "t.dxbc", (const char *) outside, sizeof outside,
+               "t.dxbc: error: chunk 0 lies outside the file\n");
+  static const uint32_t many[] = {
+    0x43425844, 0, 0, 0, 0, 1, 32, 0x7fffffff };
+  expect_fail (SL_LANGUAGE_DXBC, "t.dxbc", (const char *) many, sizeof many,
+               "t.dxbc: error: the header lists 2147483647 chunks; the limit is 64\n");
+  static const uint32_t table[] = {
+    0x43425844, 0, 0, 0, 0, 1, 32, 3 };
+  expect_fail (SL_LANGUAGE_DXBC, "t.dxbc", (const char *) table, sizeof table,
+               "t.dxbc: error: the chunk table (3 entries) runs past the end of the file\n");
+  static const uint32_t none[] = {
+    0x43425844, 0, 0, 0, 0, 1, 32, 0 };
+  expect_fail (SL_LANGUAGE_DXBC, "t.dxbc", (const char *) none, sizeof none,
+               "t.dxbc: error: the container has no SHDR or SHEX chunk\n");
+}
+
+/* ---- run time --------------------------------------------------------- */
+
+typedef struct
+{
+  float *pixels;      /* w × h RGBA */
+  char  *diags;       /* of the render calls */
+  gboolean ok;        /* every render call returned true */
+} Rendered;
+
+/* Compiles @src and renders a w×h viewport in bands of @band rows (one
+ * render call each, as hosts do), pre-filled with -7 so unwritten pixels
+ * show. */
+static Rendered
+render (SlLanguage lang, const char *src, int w, int h, int band)
+{
+  gboolean ok;
+  char *text = diagnose (lang, NULL, "t", src, (size_t) -1, &ok);
+  g_assert_cmpstr (text, ==, "");
+  g_free (text);
+  SlCompileOptions o = { .source = src, .length = (size_t) -1, .filename = "t", .language = lang };
+  SlProgram *p = sl_compile (&o, NULL);
+  g_assert_nonnull (p);
+  SlBinding *b = sl_binding_new (p);
+  sl_binding_set_viewport (b, w, h);
+  SlDiagnostics *d = sl_diagnostics_new ();
+  g_assert_true (sl_binding_prepare (b, d));
+  Rendered r = { g_new (float, (size_t) w * h * 4), NULL, TRUE };
+  for (int i = 0; i < w * h * 4; i++)
+    r.pixels[i] = -7;
+  SlScratch *scratch = sl_scratch_new ();
+  for (int y = 0; y < h; y += band)
+    {
+      SlTarget t = { .pixels = r.pixels + (size_t) y * w * 4, .row_stride = (size_t) w * 4 };
+      if (!sl_binding_render (b, scratch, 0, y, w, MIN (band, h - y), NULL, &t, 1, d))
+        r.ok = FALSE;
+    }
+  sl_scratch_free (scratch);
+  r.diags = sl_diagnostics_format (d);
+  sl_diagnostics_free (d);
+  sl_binding_free (b);
+  sl_program_unref (p);
+  return r;
+}
+
+static void
+rendered_clear (Rendered *r)
+{
+  g_free (r->pixels);
+  g_free (r->diags);
+}
+
+static uint32_t
+bits (float f)
+{
+  uint32_t u;
+  memcpy (&u, &f, 4);
+  return u;
+}
+
+/* One loop over its cap: stopped at 65536 iterations, one warning per
+ * render call, every pixel written. */
+static void
+test_loop_cap (void)
+{
+  Rendered r = render (SL_LANGUAGE_HLSL,
+                       "float4 main (float2 uv : TEXCOORD0) : COLOR\n{\n"
+                       "  float s = 0;\n"
+                       "  for (int i = 0; i < 100000; i++)\n    s += 1;\n"
+                       "  return float4 (s, uv, 1);\n}\n", 8, 4, 4);
+  g_assert_false (r.ok);
+  g_assert_cmpstr (r.diags, ==, "<render>: warning: a loop reached the iteration cap of 65536 and was stopped\n");
+  for (int i = 0; i < 8 * 4; i++)
+    g_assert_cmpfloat (r.pixels[4 * i], ==, 65536);
+  rendered_clear (&r);
+}
+
+/* Three nested loops of 60000 (each under the cap) would run 2×10^14
+ * iterations; the per-span budget stops them.  The meson timeout bounds
+ * how long this may take; the pixels prove the program went on after the
+ * loops (w = 1) and that the loops ran until the budget was spent. */
+static void
+test_budget (void)
+{
+  Rendered r = render (SL_LANGUAGE_HLSL,
+                       "float4 main (float2 uv : TEXCOORD0) : COLOR\n{\n"
+                       "  float n = 0;\n"
+                       "  for (int i = 0; i < 60000; i++)\n"
+                       "    for (int j = 0; j < 60000; j++)\n"
+                       "      for (int k = 0; k < 60000; k++)\n"
+                       "        n += 1;\n"
+                       "  return float4 (n, uv, 1);\n}\n", 64, 64, 64);
+  g_assert_false (r.ok);
+  g_assert_cmpstr (r.diags, ==, "<render>: warning: the shader ran more than 4194304 loop "
+                   "instructions per pixel; its loops were stopped\n");
+  for (int i = 0; i < 64 * 64; i++)
+    {
+      /* Far more than one inner loop's worth, far less than all. */
+      g_assert_cmpfloat (r.pixels[4 * i], >, 60000);
+      g_assert_cmpfloat (r.pixels[4 * i], <, 4194304);
+      g_assert_cmpfloat (r.pixels[4 * i + 3], ==, 1);
+    }
+  rendered_clear (&r);
+
+  /* The same in SM4 assembly: loops without any exit at all. */
+  r = render (SL_LANGUAGE_SM4_ASM,
+              "ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\n"
+              "mov r0, l(0.0, 0.0, 0.0, 1.0)\n"
+              "loop\n loop\n  loop\n   add r0.x, r0.x, l(1.0)\n  endloop\n endloop\nendloop\n"
+              "mov o0, r0\nret\n", 64, 2, 2);
+  g_assert_false (r.ok);
+  g_assert_true (g_str_has_prefix (r.diags, "<render>: warning: a loop reached the iteration cap of 65536 and was stopped\n"
+                                   "<render>: warning: the shader ran more than 4194304"));
+  g_assert_cmpfloat (r.pixels[3], ==, 1);
+  g_assert_cmpfloat (r.pixels[0], >, 65536);
+  rendered_clear (&r);
+}
+
+/* Division by zero, NaN and infinities follow IEEE at run time and when
+ * folded (z is 0 only at run time), and integer division by zero gives
+ * the Direct3D 10 results instead of trapping. */
+static void
+test_ieee (void)
+{
+  const char *srcs[] = {
+    "float4 main (float2 uv : TEXCOORD0) : COLOR\n{\n"
+    "  float z = floor (uv.x);\n"
+    "  return float4 (1 / z, -1 / z, z / z, sqrt (z - 1));\n}\n",
+    "float4 main () : COLOR\n{\n"
+    "  float z = 0;\n"
+    "  return float4 (1 / z, -1 / z, z / z, sqrt (z - 1));\n}\n",
+  };
+  for (int k = 0; k < 2; k++)
+    {
+      Rendered r = render (SL_LANGUAGE_HLSL, srcs[k], 4, 2, 2);
+      g_assert_true (r.ok);
+      g_assert_cmpstr (r.diags, ==, "");
+      for (int i = 0; i < 8; i++)
+        {
+          g_assert_true (isinf (r.pixels[4 * i]) && r.pixels[4 * i] > 0);
+          g_assert_true (isinf (r.pixels[4 * i + 1]) && r.pixels[4 * i + 1] < 0);
+          g_assert_true (isnan (r.pixels[4 * i + 2]));
+          g_assert_true (isnan (r.pixels[4 * i + 3]));
+        }
+      rendered_clear (&r);
+    }
+  /* inf - inf, 0 * inf, NaN compares false; min/max prefer the number. */
+  Rendered r = render (SL_LANGUAGE_HLSL,
+                       "float4 main (float2 uv : TEXCOORD0) : COLOR\n{\n"
+                       "  float inf = 1 / floor (uv.x);\n"
+                       "  float nan = inf - inf;\n"
+                       "  return float4 (0 * inf, nan == nan ? 1 : 2, nan < 1 ? 1 : 2, isnan (nan) ? 3 : 4);\n}\n",
+                       2, 2, 2);
+  g_assert_true (r.ok);
+  for (int i = 0; i < 4; i++)
+    {
+      g_assert_true (isnan (r.pixels[4 * i]));
+      g_assert_cmpfloat (r.pixels[4 * i + 1], ==, 2);
+      g_assert_cmpfloat (r.pixels[4 * i + 2], ==, 2);
+      g_assert_cmpfloat (r.pixels[4 * i + 3], ==, 3);
+    }
+  rendered_clear (&r);
+  /* SM4 integer division by zero: udiv gives 0xffffffff for both the
+   * quotient and the remainder. */
+  r = render (SL_LANGUAGE_SM4_ASM,
+              "ps_4_0\ndcl_input_ps linear v0.xy\ndcl_output o0.xyzw\ndcl_temps 2\n"
+              "round_ni r0.x, v0.x\nftou r0.x, r0.x\n"
+              "udiv r1.x, r1.y, l(7), r0.x\n"
+              "mov o0.xy, r1.xyxx\nmov o0.zw, l(0, 0, 0, 1.0)\nret\n", 2, 2, 2);
+  g_assert_true (r.ok);
+  for (int i = 0; i < 4; i++)
+    {
+      g_assert_cmphex (bits (r.pixels[4 * i]), ==, 0xffffffffu);
+      g_assert_cmphex (bits (r.pixels[4 * i + 1]), ==, 0xffffffffu);
+    }
+  rendered_clear (&r);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("sl-limits-XXXXXX", NULL);
+  g_test_add_func ("/limits/source-size", test_source_size);
+  g_test_add_func ("/limits/include-depth", test_include_depth);
+  g_test_add_func ("/limits/include-cycle", test_include_cycle);
+  g_test_add_func ("/limits/macro-depth", test_macro_depth);
+  g_test_add_func ("/limits/macro-size", test_macro_size);
+  g_test_add_func ("/limits/hlsl/expression-depth", test_hlsl_expression_depth);
+  g_test_add_func ("/limits/hlsl/statement-depth", test_hlsl_statement_depth);
+  g_test_add_func ("/limits/hlsl/array-size", test_hlsl_array_size);
+  g_test_add_func ("/limits/hlsl/recursion", test_hlsl_recursion);
+  g_test_add_func ("/limits/hlsl/registers", test_hlsl_registers);
+  g_test_add_func ("/limits/d3d9/asm", test_d3d9_limits);
+  g_test_add_func ("/limits/d3d9/bytecode", test_d3d9_bytecode);
+  g_test_add_func ("/limits/sm4/asm", test_sm4_limits);
+  g_test_add_func ("/limits/sm4/dxbc", test_dxbc);
+  g_test_add_func ("/limits/run/loop-cap", test_loop_cap);
+  g_test_add_func ("/limits/run/budget", test_budget);
+  g_test_add_func ("/limits/run/ieee", test_ieee);
+  int status = g_test_run ();
+  /* Fixtures are throwaway; remove what we wrote. */
+  GDir *dir = g_dir_open (tmpdir, 0, NULL);
+  const char *name;
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      char *p = g_build_filename (tmpdir, name, NULL);
+      g_remove (p);
+      g_free (p);
+    }
+  if (dir)
+    g_dir_close (dir);
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+  return status;
+}

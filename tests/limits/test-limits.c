@@ -350,6 +350,91 @@ test_sm4_limits (void)
   g_string_free (s, TRUE);
 }
 
+static const char *const sm4_bad[][2] = {
+  { "ps_4_0\ndcl_input_ps linear r0.x\nret\n",
+    "t.asm:2:25: error: dcl_input_ps needs an input register vN\n" },
+  { "ps_4_0\ndcl_temps 2\nmov -r0, r1\nret\n",
+    "t.asm:3:6: error: a destination takes no modifier\n" },
+  { "ps_4_0\ndcl_temps 2\nmov r0, x0[r1.xy + 0]\nret\n",
+    "t.asm:3:12: error: a relative index must select one component\n" },
+  { "ps_4_0\ndcl_temps 2\nmov r0, x0[r1 + 0]\nret\n",
+    "t.asm:3:12: error: a relative index must select one component\n" },
+  { "ps_4_0\ndcl_temps 2\nmov r0, l(1, 2)\nret\n",
+    "t.asm:3:9: error: an immediate has 1 or 4 components, not 2\n" },
+  { "ps_4_0\ndcl_temps 2\nmov r0, r1.xyzq\nret\n",
+    "t.asm:3:12: error: bad component selection '.xyzq'\n" },
+  { "ps_4_0\ndcl_constantbuffer cb0, immediateIndexed\nret\n",
+    "t.asm:2:23: error: expected '['\n" },
+  { "ps_4_0\ndcl_indexableTemp x0, 4\nret\n",
+    "t.asm:2:21: error: expected '['\n" },
+  { "ps_4_0\ndcl_output r0.xyzw\nret\n",
+    "t.asm:2:19: error: dcl_output needs oN or oDepth\n" },
+  { "ps_4_0\ndcl_resource_texture2d (float,float,float,float) s0\nret\n",
+    "t.asm:2:52: error: dcl_resource needs a resource register tN\n" },
+  { "ps_4_0\ndcl_sampler t0, mode_default\nret\n",
+    "t.asm:2:16: error: dcl_sampler needs a sampler register sN\n" },
+  { "ps_4_0\ndcl_temps 2\nmov r0, l(a)\nret\n",
+    "t.asm:3:11: error: 'a' is not a number\n" },
+  { "ps_9_0\nret\n",
+    "t.asm:1:1: error: unsupported version ps_9_0 (expected ps_4_0, ps_4_1 or ps_5_0)\n" },
+  { "hello\nret\n",
+    "t.asm:1:1: error: expected a version line such as ps_4_0\n" },
+  { "ps_4_0 junk\nret\n",
+    "t.asm:1:8: error: unexpected text after the version\n" },
+  { "ps_4_0\n123\nret\n",
+    "t.asm:2:1: error: unknown instruction '123'\n" },
+  { "ps_4_0\ndcl_temps 2\nmov r0,\nret\n",
+    "t.asm:3:8: error: expected an operand\n" },
+  { "ps_4_0\ndcl_temps 2\nmov r0., r1\nret\n",
+    "t.asm:3:8: error: expected components after '.'\n" },
+  { "ps_4_0\ndcl_resource_buffer (float,float,float,float) t0\nret\n",
+    "t.asm:2:1: error: t0: only texture1d, texture2d, texture3d and texturecube resources are supported\n" },
+  { "ps_4_0\ndcl_constantbuffer cb0[1], sometimes\nret\n",
+    "t.asm:2:28: error: expected immediateIndexed or dynamicIndexed\n" },
+  { "ps_4_0\ndcl_temps 2\nmov r0 r1\nret\n",
+    "t.asm:3:8: error: expected ','\n" },
+  { "ps_4_0\ndcl_globalFlags fastest\nret\n",
+    "t.asm:2:17: error: unknown global flag 'fastest'\n" },
+  { "ps_4_0\ndcl_temps 2\nmov q0, r1\nret\n",
+    "t.asm:3:5: error: unknown register 'q0'\n" },
+  { "ps_4_0\ndcl_resource_texture2d (foo,float,float,float) t0\nret\n",
+    "t.asm:2:25: error: unknown return type 'foo'\n" },
+  { "ps_4_0\ndcl_sampler s0, mode_fast\nret\n",
+    "t.asm:2:22: error: unknown sampler mode 'fast' (expected mode_default, mode_comparison or mode_mono)\n" },
+  { "ps_4_0\ndcl_input_ps_siv linear noperspective v0.xy, colour\nret\n",
+    "t.asm:2:46: error: unknown system value 'colour'\n" },
+  { "ps_4_0\ndcl_temps 2\nmov r0.yx, r1\nret\n",
+    "t.asm:3:8: error: write mask components must be in xyzw order\n" },
+  { "ps_4_0\ndcl_temps 2\nsample_aoffimmi(9,0,0) r0, r1, t0, s0\nret\n",
+    "t.asm:3:18: error: texel offsets range from -8 to 7\n" },
+};
+static const char *const hlsl_bad[][2] = {
+  { "static float x = 1.0q;\n",
+    "t.hlsl:1:18: error: invalid suffix on number\n" },
+  { "static float x = 1 $ 2;\n",
+    "t.hlsl:1:20: error: unexpected character '$'\nt.hlsl:1:22: error: expected ';' before '2'\nt.hlsl:1:22: error: expected a declaration before '2'\n" },
+  { "static float x = 1 \xc3\xa9;\n",
+    "t.hlsl:1:20: error: unexpected non-ASCII character\n" },
+  { "static float x = \"abc;\n",
+    "t.hlsl:1:18: error: missing terminating \" character\n" },
+};
+
+/* Parser error paths of the SM4 assembler and the HLSL lexer that no other
+ * test reaches, each with its text and position. */
+static void
+test_sm4_errors (void)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (sm4_bad); i++)
+    sm4_fail (sm4_bad[i][0], sm4_bad[i][1]);
+}
+
+static void
+test_hlsl_lexer_errors (void)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (hlsl_bad); i++)
+    hlsl_fail (hlsl_bad[i][0], hlsl_bad[i][1]);
+}
+
 static void
 test_dxbc (void)
 {
@@ -568,6 +653,8 @@ main (int argc, char **argv)
   g_test_add_func ("/limits/d3d9/bytecode", test_d3d9_bytecode);
   g_test_add_func ("/limits/sm4/asm", test_sm4_limits);
   g_test_add_func ("/limits/sm4/dxbc", test_dxbc);
+  g_test_add_func ("/limits/sm4/errors", test_sm4_errors);
+  g_test_add_func ("/limits/hlsl/lexer-errors", test_hlsl_lexer_errors);
   g_test_add_func ("/limits/run/loop-cap", test_loop_cap);
   g_test_add_func ("/limits/run/budget", test_budget);
   g_test_add_func ("/limits/run/ieee", test_ieee);

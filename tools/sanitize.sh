@@ -2,8 +2,10 @@
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 # (meson's b_sanitize), in build-asan/.  Any sanitizer report fails the
 # test that produced it: UBSan halts on the first error, ASan aborts.
+# Then Valgrind memcheck over the in-process plugin tests (plain build).
 # Ends with each failed test and its first sanitizer finding, then
-# "N passed, N failed, N skipped" for each of the two passes.
+# "N passed, N failed, N skipped" for each of the two ASan passes (the
+# memcheck pass prints its own count before the summary).
 # Tests that load GEGL (the gegl-shaders CLI's run command, the plugin)
 # belong to suite 'cli', 'plugin', 'apply' or 'gegl' so that they run in
 # pass 2.
@@ -39,6 +41,23 @@ ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0:verify_asan_link_order=0" \
 meson test -C "$BUILD" --print-errorlogs --num-processes 2 \
   --timeout-multiplier 4 --logbase asan-gegl \
   --suite cli --suite plugin --suite apply --suite gegl "$@" || status=$?
+# Pass 3: Valgrind memcheck over the in-process plugin tests, in the plain
+# build (memcheck and ASan do not mix).  Leaks of GEGL's modules and babl
+# at exit are suppressed by tools/valgrind.supp; anything else definitely
+# lost, or any memory error, fails the test.
+PLAIN=${PLAIN_BUILD:-build}
+if command -v valgrind >/dev/null && [ -f "$PLAIN/build.ninja" ]; then
+  ninja -C "$PLAIN" >/dev/null
+  meson test -C "$PLAIN" --print-errorlogs --num-processes 2 \
+    --timeout-multiplier 10 --logbase valgrind \
+    --wrap="valgrind --error-exitcode=1 --leak-check=full \
+--errors-for-leak-kinds=definite --show-leak-kinds=definite \
+--suppressions=$(pwd)/tools/valgrind.supp --num-callers=40" \
+    plugin-shader-run plugin-levels plugin-metadata || status=$?
+  python3 tools/count-tests.py "$PLAIN/meson-logs/valgrind.json"
+else
+  echo "valgrind or $PLAIN/ missing: memcheck pass skipped"
+fi
 echo
 echo "=== sanitizer summary ==="
 python3 tools/sanitize-report.py "pass 1, ASan+UBSan+LSan (no GEGL)" \

@@ -1011,9 +1011,12 @@ parse_var_line (const char *line, Sm4Var *v)
             {
               v->offset = (uint32_t) atoi (off + 7);
               v->size = (uint32_t) atoi (sz + 5);
-              ok = true;
+              /* A constant buffer holds 4096 registers (65536 bytes); the
+               * defaults array is sized from this comment, so a hostile
+               * size must not reach the allocator.  As in dxbc.c. */
+              ok = v->size <= 65536 && v->offset <= 65536;
             }
-          else
+          if (!ok)
             {
               g_free (v->name);
               v->name = NULL;

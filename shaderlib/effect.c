@@ -2279,56 +2279,17 @@ sl_effect_run_set_param (SlEffectRun *run, const char *name, const float *values
   return ok;
 }
 
+static bool
+set_run_param (void *target, const char *name, const float *values, int n_values,
+               SlDiagnostics *diags)
+{
+  return sl_effect_run_set_param (target, name, values, n_values, diags);
+}
+
 bool
 sl_effect_run_set_params_string (SlEffectRun *run, const char *params, SlDiagnostics *diags)
 {
-  if (!params)
-    return true;
-  bool ok = true;
-  char **items = g_strsplit_set (params, ";\n", -1);
-  for (int i = 0; items[i]; i++)
-    {
-      char *item = g_strstrip (items[i]);
-      if (!*item)
-        continue;
-      char *eq = strchr (item, '=');
-      if (!eq)
-        {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
-                              "expected name=value, got '%s'", item);
-          ok = false;
-          continue;
-        }
-      *eq = 0;
-      char *name = g_strstrip (item);
-      char **vals = g_strsplit (eq + 1, ",", 16);
-      float fv[16];
-      int n = 0;
-      bool bad = false;
-      for (int k = 0; vals[k] && n < 16; k++)
-        {
-          char *v = g_strstrip (vals[k]), *end;
-          if (!g_ascii_strcasecmp (v, "true") || !g_ascii_strcasecmp (v, "false"))
-            fv[n++] = !g_ascii_strcasecmp (v, "true");
-          else
-            {
-              double d = g_ascii_strtod (v, &end);
-              if (end == v || *end)
-                {
-                  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
-                                      "parameter '%s': '%s' is not a number", name, v);
-                  bad = true;
-                  break;
-                }
-              fv[n++] = (float) d;
-            }
-        }
-      g_strfreev (vals);
-      if (bad || !sl_effect_run_set_param (run, name, fv, n, diags))
-        ok = false;
-    }
-  g_strfreev (items);
-  return ok;
+  return sl_parse_params_string (params, diags, set_run_param, run);
 }
 
 void

@@ -668,8 +668,15 @@ sl_binding_set_param (SlBinding *b, const char *name, const float *values, int n
   return true;
 }
 
+/* Parses "name=value; name=v,v,v" (also newline separated; true/false
+ * read as 1/0) and hands each parameter to @set.  Shared by bindings and
+ * effect runs so both accept exactly the same syntax. */
 bool
-sl_binding_set_params_string (SlBinding *b, const char *params, SlDiagnostics *diags)
+sl_parse_params_string (const char *params, SlDiagnostics *diags,
+                        bool (*set) (void *target, const char *name,
+                                     const float *values, int n_values,
+                                     SlDiagnostics *diags),
+                        void *target)
 {
   if (!params)
     return true;
@@ -716,11 +723,24 @@ sl_binding_set_params_string (SlBinding *b, const char *params, SlDiagnostics *d
             }
         }
       g_strfreev (vals);
-      if (bad || !sl_binding_set_param (b, name, fv, n, diags))
+      if (bad || !set (target, name, fv, n, diags))
         ok = false;
     }
   g_strfreev (items);
   return ok;
+}
+
+static bool
+set_binding_param (void *target, const char *name, const float *values, int n_values,
+                   SlDiagnostics *diags)
+{
+  return sl_binding_set_param (target, name, values, n_values, diags);
+}
+
+bool
+sl_binding_set_params_string (SlBinding *b, const char *params, SlDiagnostics *diags)
+{
+  return sl_parse_params_string (params, diags, set_binding_param, b);
 }
 
 void

@@ -30,4 +30,11 @@ void sl_program_info_clear (SlProgramInfo *info);
 /* Grows the default constant buffer to hold @size words. */
 void sl_program_info_reserve_constants (SlProgramInfo *info, size_t size);
 
+/* Parses a "name=value; name=v,v,v" string, calling @set per parameter. */
+bool sl_parse_params_string (const char *params, SlDiagnostics *diags,
+                             bool (*set) (void *target, const char *name,
+                                          const float *values, int n_values,
+                                          SlDiagnostics *diags),
+                             void *target);
+
 #endif

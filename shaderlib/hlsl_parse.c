@@ -1018,7 +1018,7 @@ const_eval_int (P *p, Node *e, bool *ok)
       uint32_t w = e->lit[0];
       switch (e->type->base)
         {
-        case BT_FLOAT: return (int) sl_u2f (w);
+        case BT_FLOAT: return sl_scalar_FTOI (sl_u2f (w));
         case BT_BOOL: return w ? 1 : 0;
         default: return (int32_t) w;
         }
@@ -1026,24 +1026,24 @@ const_eval_int (P *p, Node *e, bool *ok)
   if (e->kind == N_CAST)
     return const_eval_int (p, e->a, ok);
   if (e->kind == N_UNARY && e->op == '-')
-    return -const_eval_int (p, e->a, ok);
+    return sl_scalar_INEG (const_eval_int (p, e->a, ok));
   if (e->kind == N_BINARY)
     {
-      int a = const_eval_int (p, e->a, ok), b = const_eval_int (p, e->b, ok);
+      /* The VM's wrapping helpers: hostile sizes like INT_MAX * 2 must not
+       * be undefined behaviour in the compiler itself. */
+      int32_t a = const_eval_int (p, e->a, ok), b = const_eval_int (p, e->b, ok);
       switch (e->op)
         {
-        case '+': return a + b;
-        case '-': return a - b;
-        case '*': return a * b;
-        case '/': return b ? a / b : 0;
-        case '%': return b ? a % b : 0;
-        case '<' * 256 + '<': return a << (b & 31);
-        case '>' * 256 + '>': return a >> (b & 31);
+        case '+': return sl_scalar_IADD (a, b);
+        case '-': return sl_scalar_ISUB (a, b);
+        case '*': return sl_scalar_IMUL (a, b);
+        case '/': return b ? sl_scalar_IDIV (a, b) : 0;
+        case '%': return b ? sl_scalar_IMOD (a, b) : 0;
+        case '<' * 256 + '<': return (int32_t) sl_scalar_SHL ((uint32_t) a, (uint32_t) b);
+        case '>' * 256 + '>': return sl_scalar_ISHR (a, b);
         default: break;
         }
     }
-  if (e->kind == N_VAR && e->var->is_const && e->var->init && e->var->storage == STORE_STATIC)
-    return const_eval_int (p, e->var->init, ok);
   if (e->kind == N_VAR && e->var->is_const && e->var->init)
     return const_eval_int (p, e->var->init, ok);
   if (e->kind == N_INDEX || e->kind == N_MEMBER || e->kind == N_SWIZZLE)

@@ -19,6 +19,8 @@
 #include <glib/gstdio.h>
 #include <gegl.h>
 
+#include "module-dir.h"
+
 #define FORMAT "R'G'B'A float"
 
 static gchar *module_dir;
@@ -31,55 +33,14 @@ static gint   plugin_warnings;
 static void
 make_module_dir (void)
 {
-  const gchar *module  = g_getenv ("GS_PLUGIN_MODULE");
-  const gchar *sysdir  = g_getenv ("GS_GEGL_PLUGINS_DIR");
-  GError      *error   = NULL;
-  GDir        *dir;
-  const gchar *name;
-  gchar       *link;
-
-  g_assert_nonnull (module);
-  g_assert_nonnull (sysdir);
-
-  module_dir = g_dir_make_tmp ("gs-plugin-XXXXXX", &error);
-  g_assert_no_error (error);
-
-  link = g_build_filename (module_dir, "gegl-shaders.so", NULL);
-  g_assert_cmpint (symlink (module, link), ==, 0);
-  g_free (link);
-
-  dir = g_dir_open (sysdir, 0, &error);
-  g_assert_no_error (error);
-  while ((name = g_dir_read_name (dir)))
-    {
-      gchar *target = g_build_filename (sysdir, name, NULL);
-
-      link = g_build_filename (module_dir, name, NULL);
-      g_assert_cmpint (symlink (target, link), ==, 0);
-      g_free (link);
-      g_free (target);
-    }
-  g_dir_close (dir);
-
-  g_setenv ("GEGL_PATH", module_dir, TRUE);
+  module_dir = gs_test_make_module_dir ("gs-plugin-XXXXXX");
 }
 
 static void
 remove_module_dir (void)
 {
-  GDir        *dir = g_dir_open (module_dir, 0, NULL);
-  const gchar *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      gchar *path = g_build_filename (module_dir, name, NULL);
-      g_unlink (path);
-      g_free (path);
-    }
-  if (dir)
-    g_dir_close (dir);
-  g_rmdir (module_dir);
-  g_free (module_dir);
+  gs_test_remove_module_dir (module_dir);
+  module_dir = NULL;
 }
 
 /* The op warns on purpose for broken shaders: count those warnings

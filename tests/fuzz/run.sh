@@ -19,7 +19,7 @@ if [ ! -f "$BUILD/build.ninja" ]; then
   CC=clang meson setup "$BUILD" -Dfuzzing=true -Db_sanitize=address,undefined \
     -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null
 fi
-ninja -C "$BUILD" "tests/fuzz/fuzz-$harness" >/dev/null
+ninja -C "$BUILD" "tests/fuzz/fuzz-$harness" tests/fuzz/generated-seeds.stamp >/dev/null
 
 corpus="$BUILD/corpus/$harness"
 if [ ! -d "$corpus" ]; then
@@ -29,7 +29,10 @@ if [ ! -d "$corpus" ]; then
     exec) dirs="hlsl d3d9-asm sm4-asm d3d9-bytecode dxbc" ;;
     *) dirs="$harness" ;;
   esac
-  for d in $dirs; do cp tests/fuzz/seeds/"$d"/* "$corpus"/ 2>/dev/null || true; done
+  for d in $dirs; do
+    cp tests/fuzz/seeds/"$d"/* "$corpus"/ 2>/dev/null || true
+    cp "$BUILD"/tests/fuzz/generated-seeds/"$d"/* "$corpus"/ 2>/dev/null || true
+  done
   cp tests/fuzz/regressions/* "$corpus"/ 2>/dev/null || true
   case "$harness" in
     preprocess|hlsl|exec)

@@ -1,3 +1,0 @@
-ps_1_3
-tex t0
-mov r0, t0_x2

@@ -1,3 +1,0 @@
-ps_1_2
-def c0, 1, 1, 1, 1
-mov r0.rgb, c0.b

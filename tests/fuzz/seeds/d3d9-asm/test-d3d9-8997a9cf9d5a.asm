@@ -1,3 +1,0 @@
-ps_1_3
-tex t0
-texreg2ar t1, t0_bx2

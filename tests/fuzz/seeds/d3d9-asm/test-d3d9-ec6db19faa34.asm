@@ -1,3 +1,0 @@
-ps_1_2
-tex t0
-texbem t1, t0_bx2

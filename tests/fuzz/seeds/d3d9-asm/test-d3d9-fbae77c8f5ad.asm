@@ -1,2 +1,0 @@
-ps_1_4
-texld r0, t0_dw.xyw

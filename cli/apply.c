@@ -35,6 +35,7 @@
 #include <gegl.h>
 
 #include "shaderlib.h"
+#include "messages.h"
 #include "image-io.h"
 #include "render.h"
 
@@ -88,28 +89,10 @@ typedef struct
   char      *hostname;
 } Apply;
 
-static void
-print_error (const char *format,
-             ...) G_GNUC_PRINTF (1, 2);
-
-static void
-print_error (const char *format,
-             ...)
-{
-  va_list args;
-  char   *text;
-
-  va_start (args, format);
-  text = g_strdup_vprintf (format, args);
-  va_end (args);
-  fprintf (stderr, _("%s: error: %s\n"), PROGRAM, text);
-  g_free (text);
-}
-
 static int
 usage_error (const char *message)
 {
-  print_error ("%s", message);
+  gs_print_error ("%s", message);
   fprintf (stderr, _("Try '%s help apply'.\n"), PROGRAM);
   return EXIT_USAGE;
 }
@@ -271,7 +254,7 @@ find_filter (const char *name)
           if (dir != NULL)
             g_dir_close (dir);
         }
-      print_error (_("no filter or shader file '%s' (shipped filters: %s)"),
+      gs_print_error (_("no filter or shader file '%s' (shipped filters: %s)"),
                    name, known->len ? known->str : _("none found"));
       g_string_free (known, TRUE);
     }
@@ -292,13 +275,13 @@ compile_filter (const char *path)
 
   if (!g_file_get_contents (path, &source, &length, &error))
     {
-      print_error ("%s", error->message);
+      gs_print_error ("%s", error->message);
       g_error_free (error);
       return NULL;
     }
   if (length > MAX_SOURCE_BYTES)
     {
-      print_error (_("cannot read '%s': file is larger than %u MiB"), path,
+      gs_print_error (_("cannot read '%s': file is larger than %u MiB"), path,
                    MAX_SOURCE_BYTES >> 20);
       g_free (source);
       return NULL;
@@ -314,7 +297,7 @@ compile_filter (const char *path)
     fputs (text, stderr);
   g_free (text);
   if (program == NULL && sl_diagnostics_error_count (diags) == 0)
-    print_error (_("%s: compilation failed without a diagnostic"), path);
+    gs_print_error (_("%s: compilation failed without a diagnostic"), path);
   sl_diagnostics_free (diags);
   g_free (source);
   return program;
@@ -841,7 +824,7 @@ check_params (Apply *a)
       if (text != NULL && *text != '\0')
         fputs (text, stderr);
       else
-        print_error (_("invalid parameters '%s'"), a->params);
+        gs_print_error (_("invalid parameters '%s'"), a->params);
       g_free (text);
     }
   sl_diagnostics_free (diags);
@@ -906,7 +889,7 @@ gs_apply_main (int    argc,
     {
       int saved = errno;
 
-      print_error (_("cannot create '%s': %s"), a.output_dir,
+      gs_print_error (_("cannot create '%s': %s"), a.output_dir,
                    g_strerror (saved));
       status = EXIT_ERROR;
     }
@@ -950,7 +933,7 @@ gs_apply_main (int    argc,
       Item *item = a.items->pdata[i];
 
       if (item->state == ITEM_FAILED)
-        print_error ("%s: %s", item->input, item->error);
+        gs_print_error ("%s: %s", item->input, item->error);
     }
   status = a.n_failed > 0 ? EXIT_ERROR : EXIT_OK;
   apply_clear (&a);

@@ -15,25 +15,12 @@
 #include <gegl.h>
 
 #include "shaderlib.h"
+#include "messages.h"
 #include "image-io.h"
 #include "effect-cli.h"
 
 #define PROGRAM   "gegl-shaders"
 #define BAND_ROWS 16
-
-static void
-fail (const char *format, ...) G_GNUC_PRINTF (1, 2);
-
-static void
-fail (const char *format, ...)
-{
-  va_list ap;
-  va_start (ap, format);
-  char *text = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  fprintf (stderr, _("%s: error: %s\n"), PROGRAM, text);
-  g_free (text);
-}
 
 static void
 print_diags (const SlDiagnostics *diags)
@@ -68,7 +55,7 @@ compile_effect (const GsEffectArgs *a, int width, int height)
 
   if (!g_file_get_contents (a->file, &source, &length, &error))
     {
-      fail (_("cannot read '%s': %s"), a->file, error->message);
+      gs_print_error (_("cannot read '%s': %s"), a->file, error->message);
       g_error_free (error);
       return NULL;
     }
@@ -100,7 +87,7 @@ pick_technique (SlEffect *fx, const char *name)
       GString *known = g_string_new (NULL);
       for (int i = 0; i < sl_effect_get_n_techniques (fx); i++)
         g_string_append_printf (known, "%s%s", i ? ", " : "", sl_effect_get_technique (fx, i)->name);
-      fail (_("unknown technique '%s' (techniques: %s)"), name, known->str);
+      gs_print_error (_("unknown technique '%s' (techniques: %s)"), name, known->str);
       g_string_free (known, TRUE);
     }
   return t;
@@ -226,7 +213,7 @@ gs_effect_run (const GsEffectArgs *a)
       input = gs_image_load (a->input, a->linear, &error);
       if (input == NULL)
         {
-          fail ("%s", error->message);
+          gs_print_error ("%s", error->message);
           g_error_free (error);
           goto out;
         }
@@ -242,7 +229,7 @@ gs_effect_run (const GsEffectArgs *a)
     if (a->probes[2 * i] < 0 || a->probes[2 * i] >= width || a->probes[2 * i + 1] < 0
         || a->probes[2 * i + 1] >= height)
       {
-        fail (_("probe %d,%d is outside the %d×%d image"), a->probes[2 * i], a->probes[2 * i + 1], width, height);
+        gs_print_error (_("probe %d,%d is outside the %d×%d image"), a->probes[2 * i], a->probes[2 * i + 1], width, height);
         goto out;
       }
 
@@ -297,7 +284,7 @@ gs_effect_run (const GsEffectArgs *a)
       g_free (path);
       if (img == NULL)
         {
-          fail (_("texture '%s': %s"), t->name, error->message);
+          gs_print_error (_("texture '%s': %s"), t->name, error->message);
           g_error_free (error);
           goto out;
         }
@@ -316,7 +303,7 @@ gs_effect_run (const GsEffectArgs *a)
         }
       if (!known)
         {
-          fail (_("--texture %s: the effect has no image texture of that name"), a->textures[k]);
+          gs_print_error (_("--texture %s: the effect has no image texture of that name"), a->textures[k]);
           goto out;
         }
     }
@@ -334,7 +321,7 @@ gs_effect_run (const GsEffectArgs *a)
   target = gs_image_new (width, height, &error);
   if (target == NULL)
     {
-      fail ("%s", error->message);
+      gs_print_error ("%s", error->message);
       g_error_free (error);
       goto out;
     }
@@ -356,7 +343,7 @@ gs_effect_run (const GsEffectArgs *a)
   status = 0;
   if (a->output != NULL && !gs_image_save (target, a->output, a->linear, a->depth, &error))
     {
-      fail ("%s", error->message);
+      gs_print_error ("%s", error->message);
       g_error_free (error);
       status = 1;
     }

@@ -28,6 +28,7 @@
 #include <gegl.h>
 
 #include "shaderlib.h"
+#include "messages.h"
 #include "image-io.h"
 #include "render.h"
 #include "apply.h"
@@ -94,30 +95,11 @@ options_clear (Options *o)
   g_free (o->argv_view);
 }
 
-static void
-print_error (const char *format,
-             ...) G_GNUC_PRINTF (1, 2);
-
-static void
-print_error (const char *format,
-             ...)
-{
-  va_list args;
-  char   *text;
-
-  va_start (args, format);
-  text = g_strdup_vprintf (format, args);
-  va_end (args);
-  /* TRANSLATORS: prefix of the CLI's own error messages */
-  fprintf (stderr, _("%s: error: %s\n"), PROGRAM, text);
-  g_free (text);
-}
-
 static int
 usage_error (const char *command,
              const char *message)
 {
-  print_error ("%s", message);
+  gs_print_error ("%s", message);
   fprintf (stderr, _("Try '%s help %s'.\n"), PROGRAM, command);
   return EXIT_USAGE;
 }
@@ -273,7 +255,7 @@ print_command_help (const char *command,
   if (!g_str_equal (command, "check") && !g_str_equal (command, "run")
       && !g_str_equal (command, "dis") && !g_str_equal (command, "dump"))
     {
-      print_error (_("unknown command '%s'"), command);
+      gs_print_error (_("unknown command '%s'"), command);
       fprintf (stderr, _("Try '%s --help'.\n"), PROGRAM);
       return EXIT_USAGE;
     }
@@ -382,7 +364,7 @@ read_source (const char *path,
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      print_error (_("cannot read '%s': %s"), path, g_strerror (EISDIR));
+      gs_print_error (_("cannot read '%s': %s"), path, g_strerror (EISDIR));
       return FALSE;
     }
   file = g_fopen (path, "rb");
@@ -390,7 +372,7 @@ read_source (const char *path,
     {
       int saved = errno;
 
-      print_error (_("cannot read '%s': %s"), path, g_strerror (saved));
+      gs_print_error (_("cannot read '%s': %s"), path, g_strerror (saved));
       return FALSE;
     }
   text = g_string_new (NULL);
@@ -398,7 +380,7 @@ read_source (const char *path,
     {
       if (text->len + n > MAX_SOURCE_BYTES)
         {
-          print_error (_("cannot read '%s': file is larger than %u MiB"),
+          gs_print_error (_("cannot read '%s': file is larger than %u MiB"),
                        path, MAX_SOURCE_BYTES >> 20);
           ok = FALSE;
           break;
@@ -409,7 +391,7 @@ read_source (const char *path,
     {
       int saved = errno;
 
-      print_error (_("cannot read '%s': %s"), path, g_strerror (saved));
+      gs_print_error (_("cannot read '%s': %s"), path, g_strerror (saved));
       ok = FALSE;
     }
   fclose (file);
@@ -465,7 +447,7 @@ compile_file (const char    *path,
   program = sl_compile (&options, diags);
   print_diagnostics (diags);
   if (program == NULL && sl_diagnostics_error_count (diags) == 0)
-    print_error (_("%s: compilation failed without a diagnostic"), path);
+    gs_print_error (_("%s: compilation failed without a diagnostic"), path);
   sl_diagnostics_free (diags);
   g_free (source);
   return program;
@@ -758,17 +740,17 @@ apply_params (SlBinding     *binding,
           char *known = join_param_names (program);
 
           if (*known != '\0')
-            print_error (_("unknown parameter '%s' (known parameters: %s)"),
+            gs_print_error (_("unknown parameter '%s' (known parameters: %s)"),
                          name, known);
           else
-            print_error (_("unknown parameter '%s' (the shader has no "
+            gs_print_error (_("unknown parameter '%s' (the shader has no "
                            "parameters)"), name);
           g_free (known);
           status = EXIT_ERROR;
         }
       else if ((int) values->len > param_components (param))
         {
-          print_error (_("parameter '%s' has %d component(s) but %u values "
+          gs_print_error (_("parameter '%s' has %d component(s) but %u values "
                          "were given"), name, param_components (param),
                        values->len);
           status = EXIT_ERROR;
@@ -783,7 +765,7 @@ apply_params (SlBinding     *binding,
             {
               print_diagnostics (diags);
               if (sl_diagnostics_count (diags) == 0)
-                print_error (_("cannot set parameter '%s'"), name);
+                gs_print_error (_("cannot set parameter '%s'"), name);
               status = EXIT_ERROR;
             }
           sl_diagnostics_free (diags);
@@ -933,7 +915,7 @@ texture_slot (const SlProgram *program,
     {
       if (parse_int (key, 0, SL_MAX_SLOTS - 1, &slot, &end) && *end == '\0')
         return slot;
-      print_error (_("texture slot '%s' is out of range (0 to %d)"),
+      gs_print_error (_("texture slot '%s' is out of range (0 to %d)"),
                    key, SL_MAX_SLOTS - 1);
       return -1;
     }
@@ -945,7 +927,7 @@ texture_slot (const SlProgram *program,
         {
           if (info->slot < 0 || info->slot >= SL_MAX_SLOTS)
             {
-              print_error (_("sampler '%s' uses slot %d, which is out of "
+              gs_print_error (_("sampler '%s' uses slot %d, which is out of "
                              "range"), key, info->slot);
               return -1;
             }
@@ -954,9 +936,9 @@ texture_slot (const SlProgram *program,
     }
   known = join_sampler_names (program);
   if (*known != '\0')
-    print_error (_("unknown sampler '%s' (known samplers: %s)"), key, known);
+    gs_print_error (_("unknown sampler '%s' (known samplers: %s)"), key, known);
   else
-    print_error (_("unknown sampler '%s' (the shader has no samplers)"), key);
+    gs_print_error (_("unknown sampler '%s' (the shader has no samplers)"), key);
   g_free (known);
   return -1;
 }
@@ -988,7 +970,7 @@ bind_textures (RunState *s)
       g_free (path);
       if (image == NULL)
         {
-          print_error ("%s", error->message);
+          gs_print_error ("%s", error->message);
           g_error_free (error);
           return EXIT_ERROR;
         }
@@ -1108,7 +1090,7 @@ command_run (int    argc,
       s.input = gs_image_load (s.o.input, s.o.linear, &error);
       if (s.input == NULL)
         {
-          print_error ("%s", error->message);
+          gs_print_error ("%s", error->message);
           g_error_free (error);
           run_state_clear (&s);
           return EXIT_ERROR;
@@ -1126,7 +1108,7 @@ command_run (int    argc,
     if (s.probes[i].x < 0 || s.probes[i].x >= s.width
         || s.probes[i].y < 0 || s.probes[i].y >= s.height)
       {
-        print_error (_("probe %d,%d is outside the %d×%d image"),
+        gs_print_error (_("probe %d,%d is outside the %d×%d image"),
                      s.probes[i].x, s.probes[i].y, s.width, s.height);
         run_state_clear (&s);
         return EXIT_ERROR;
@@ -1135,7 +1117,7 @@ command_run (int    argc,
   s.target = gs_image_new (s.width, s.height, &error);
   if (s.target == NULL)
     {
-      print_error ("%s", error->message);
+      gs_print_error ("%s", error->message);
       g_error_free (error);
       run_state_clear (&s);
       return EXIT_ERROR;
@@ -1166,7 +1148,7 @@ command_run (int    argc,
          || sl_diagnostics_error_count (diags) == 0;
   print_diagnostics (diags);
   if (!ok && sl_diagnostics_error_count (diags) == 0)
-    print_error (_("rendering '%s' failed"), s.o.file);
+    gs_print_error (_("rendering '%s' failed"), s.o.file);
   sl_diagnostics_free (diags);
   if (!ok)
     {
@@ -1182,7 +1164,7 @@ command_run (int    argc,
   if (s.o.output != NULL
       && !gs_image_save (s.target, s.o.output, s.o.linear, s.o.depth, &error))
     {
-      print_error ("%s", error->message);
+      gs_print_error ("%s", error->message);
       g_error_free (error);
       status = EXIT_ERROR;
     }
@@ -1201,7 +1183,7 @@ command_test (int    argc,
 #ifdef HAVE_SHADER_TEST
   return gs_shader_test_main (argc, argv);
 #else
-  print_error (_("this build of %s has no shader test runner"), PROGRAM);
+  gs_print_error (_("this build of %s has no shader test runner"), PROGRAM);
   return EXIT_ERROR;
 #endif
 }
@@ -1247,7 +1229,7 @@ main (int    argc,
         }
       if (argc > 3)
         {
-          print_error (_("help takes one COMMAND"));
+          gs_print_error (_("help takes one COMMAND"));
           fprintf (stderr, _("Try '%s --help'.\n"), PROGRAM);
           return EXIT_USAGE;
         }
@@ -1266,7 +1248,7 @@ main (int    argc,
   if (g_str_equal (command, "apply"))
     return gs_apply_main (argc - 1, argv + 1);
 
-  print_error (_("unknown command '%s'"), command);
+  gs_print_error (_("unknown command '%s'"), command);
   fprintf (stderr, _("Try '%s --help'.\n"), PROGRAM);
   return EXIT_USAGE;
 }

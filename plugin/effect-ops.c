@@ -31,6 +31,7 @@
 
 #include "shaderlib.h"
 #include "effect-ops.h"
+#include "pixel-fetch.h"
 
 #define NOMINAL_SIZE 512
 
@@ -368,7 +369,7 @@ process (GeglOperation *op, GeglBuffer *input, GeglBuffer *output, const GeglRec
       if (!in->input_set)
         {
           in->whole = g_new (float, (gsize) in->bbox.width * in->bbox.height * 4);
-          gegl_buffer_get (input, &in->bbox, 1.0, f, in->whole, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+          gs_pixel_fetch (input, &in->bbox, 1.0, f, in->whole, GEGL_ABYSS_CLAMP);
           sl_texture_init_2d (&in->whole_tex, in->bbox.width, in->bbox.height, (size_t) in->bbox.width * 4,
                               in->whole);
           sl_effect_run_set_input (in->run, &in->whole_tex);
@@ -379,7 +380,7 @@ process (GeglOperation *op, GeglBuffer *input, GeglBuffer *output, const GeglRec
   else
     {
       float *src = g_new (float, (gsize) MAX (need.width, 1) * MAX (need.height, 1) * 4);
-      gegl_buffer_get (input, &need, 1.0, f, src, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+      gs_pixel_fetch (input, &need, 1.0, f, src, GEGL_ABYSS_CLAMP);
       SlTexture tile;
       sl_texture_init_2d (&tile, in->bbox.width, in->bbox.height, (size_t) need.width * 4, src);
       tile.window_x = need.x - in->bbox.x;

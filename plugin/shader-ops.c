@@ -49,6 +49,7 @@
 #include "shaderlib.h"
 #include "shader-ops.h"
 #include "effect-ops.h"
+#include "pixel-fetch.h"
 
 #define MAX_PADS 3
 #define MAX_FILE_TEXTURES 8
@@ -1862,8 +1863,7 @@ render (GeglOperation       *operation,
           draw_unref (draw);
           return FALSE;
         }
-      gegl_buffer_get (buf, &r, scale, format, pixels[pad],
-                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      gs_pixel_fetch (buf, &r, scale, format, pixels[pad], GEGL_ABYSS_NONE);
       if (pad == 0 || ! inputs[pad])
         {
           sl_texture_init_2d (&tex[pad], draw->viewport.width,

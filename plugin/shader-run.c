@@ -76,6 +76,7 @@ property_string (error, _("Errors"), "")
 
 #include "shaderlib.h"
 #include "shader-ops.h"
+#include "pixel-fetch.h"
 
 #define SHADER_RUN_FORMAT "R'G'B'A float"
 
@@ -580,8 +581,7 @@ process (GeglOperation       *operation,
       return TRUE;
     }
 
-  gegl_buffer_get (input, &fetch, 1.0, format, in_pixels,
-                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  gs_pixel_fetch (input, &fetch, 1.0, format, in_pixels, GEGL_ABYSS_NONE);
 
   /* Pre-fill with the input so discarded pixels keep it; the render
    * rectangle lies inside the fetched one. */

@@ -314,6 +314,26 @@ out = render(node)
 check(all(close(out[y * W + x], pixel_in(x, y))
           for y in range(H) for x in range(W)), "broken shader passes through")
 
+# ------------------------------------------------------- integer inputs ----
+# An 8-bit value k reaches the shader as exactly k/255 and a 16-bit one as
+# k/65535 (float32 division), so user-invert gives exactly 1 - that.
+def f32(v):
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+for fmt, pack, top in (("R'G'B'A u8", "4B", 255), ("R'G'B'A u16", "4H", 65535)):
+    ks = [i * (top // 255) for i in range(256)]
+    ibuf = Gegl.Buffer.new(fmt, 0, 0, 256, 1)
+    ibuf.set(Gegl.Rectangle.new(0, 0, 256, 1), fmt,
+             b"".join(struct.pack(pack, k, k, k, top) for k in ks))
+    g, node = graph("shader:user-invert", buf=ibuf)
+    out = render(node, 256, 1)
+    wrong = [k for k, px in zip(ks, out)
+             if px[0] != f32(1.0 - f32(f32(k) / f32(top))) or px[3] != 1.0]
+    check(not wrong, "%s input k reads as k/%d exactly (wrong for k in %s)"
+          % (fmt, top, wrong[:5]))
+
+
 # --------------------------------------------------- tiles and threads ----
 def gegl_run(args, threads, tile):
     env = dict(os.environ, GEGL_THREADS=str(threads), GEGL_TILE_SIZE=tile,

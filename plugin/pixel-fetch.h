@@ -1,0 +1,18 @@
+/* Reading a GEGL buffer as float RGBA with the project's 8-bit rule. */
+#ifndef GS_PIXEL_FETCH_H
+#define GS_PIXEL_FETCH_H
+
+#include <gegl.h>
+
+/* gegl_buffer_get() into @dst as @format (4 floats per pixel), except that
+ * an 8- or 16-bit perceptual source read as perceptual R'G'B'A float gives
+ * each value k as exactly k/255 or k/65535: babl's own integer → float
+ * conversions are one ulp off for some values. */
+void gs_pixel_fetch (GeglBuffer          *buffer,
+                     const GeglRectangle *rect,
+                     gdouble              scale,
+                     const Babl          *format,
+                     gfloat              *dst,
+                     GeglAbyssPolicy      abyss);
+
+#endif

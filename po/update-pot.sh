@@ -3,7 +3,14 @@
 # and the shipped filters' titles, descriptions, labels and tooltips
 # (extract-filter-strings.py), then merge it into every catalogue in LINGUAS.
 #   po/update-pot.sh          (run from anywhere; also: ninja update-pot)
+#   po/update-pot.sh --template-only OUT.pot
+#                             write the current template to OUT.pot and
+#                             touch nothing in po/ (the completeness test)
 set -eu
+out_only=
+if [ "${1:-}" = "--template-only" ]; then
+  out_only=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+fi
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -14,6 +21,10 @@ xgettext --from-code=UTF-8 --add-comments=TRANSLATORS: \
   -f po/POTFILES -o "$tmp/code.pot"
 python3 po/extract-filter-strings.py "$tmp/filters.pot" \
   $(ls filters/*.hlsl filters/*.asm 2>/dev/null)
+if [ -n "$out_only" ]; then
+  msgcat --use-first "$tmp/code.pot" "$tmp/filters.pot" -o "$out_only"
+  exit 0
+fi
 msgcat --use-first "$tmp/code.pot" "$tmp/filters.pot" -o po/gegl-shaders.pot
 for lang in $(cat po/LINGUAS); do
   if [ -f "po/$lang.po" ]; then

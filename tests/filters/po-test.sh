@@ -14,6 +14,20 @@ for lang in $(cat "$SRC/po/LINGUAS"); do
 done
 echo "all $(wc -l <"$SRC/po/LINGUAS") catalogues compile"
 
+# Complete against the template the sources give now (not the committed
+# one, which could be stale): no untranslated and no fuzzy entries.
+sh "$SRC/po/update-pot.sh" --template-only "$WORK/current.pot" 2>/dev/null
+for lang in $(cat "$SRC/po/LINGUAS"); do
+  msgmerge --quiet --no-fuzzy-matching -o "$WORK/$lang.po" "$SRC/po/$lang.po" "$WORK/current.pot"
+  stats=$(msgfmt --statistics -o /dev/null "$WORK/$lang.po" 2>&1)
+  case "$stats" in
+    *untranslated*|*fuzzy*)
+      echo "FAIL: po/$lang.po is incomplete: $stats (run po/update-pot.sh and translate)" >&2
+      exit 1 ;;
+  esac
+done
+echo "all catalogues translate every message of the current template"
+
 # GEGL_PATH replaces GEGL's module path: our module plus GEGL's own.
 mkdir "$WORK/modules"
 ln -s "$MODULE" "$WORK/modules/"

@@ -500,6 +500,16 @@ enum
   MOD_IN = 1 << 16, MOD_OUT = 1 << 17, MOD_INOUT = 1 << 18,
 };
 
+/* A declaration's row_major/column_major modifier, if any, on its type. */
+static Type *
+apply_majority (P *p, Type *t, unsigned mods)
+{
+  if (!(mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR)))
+    return t;
+  return type_with_major (p, t, mods & MOD_ROW_MAJOR);
+}
+
+
 static unsigned
 parse_modifiers (P *p)
 {
@@ -2869,8 +2879,7 @@ parse_struct (P *p)
           recover (p);
           continue;
         }
-      if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
-        ft = type_with_major (p, ft, mods & MOD_ROW_MAJOR);
+      ft = apply_majority (p, ft, mods);
       do
         {
           Token *ftok = peek (p);
@@ -3602,8 +3611,7 @@ parse_statement (P *p)
         }
       else
         {
-          if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
-            ty = type_with_major (p, ty, mods & MOD_ROW_MAJOR);
+          ty = apply_majority (p, ty, mods);
           result = parse_declarators (p, ty, mods, false);
         }
     }
@@ -3650,8 +3658,7 @@ parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
             error_at (p, tt->loc, "expected a parameter type before '%s'", tok_desc (tt));
             break;
           }
-        if (pm & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
-          pt = type_with_major (p, pt, pm & MOD_ROW_MAJOR);
+        pt = apply_majority (p, pt, pm);
         Token *pn = peek (p);
         const char *pname = expect_ident (p);
         if (!pname)
@@ -4180,8 +4187,7 @@ parse_typedef (P *p, bool global)
       recover (p);
       return;
     }
-  if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
-    ty = type_with_major (p, ty, mods & MOD_ROW_MAJOR);
+  ty = apply_majority (p, ty, mods);
   do
     {
       Token *nt = peek (p);
@@ -4253,8 +4259,7 @@ parse_top_level (P *p)
                   recover (p);
                   continue;
                 }
-              if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
-                ty = type_with_major (p, ty, mods & MOD_ROW_MAJOR);
+              ty = apply_majority (p, ty, mods);
               parse_declarators (p, ty, mods & ~MOD_STATIC, true);
             }
           expect (p, "}");
@@ -4281,8 +4286,7 @@ parse_top_level (P *p)
           next (p);
           continue;
         }
-      if (mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
-        ty = type_with_major (p, ty, mods & MOD_ROW_MAJOR);
+      ty = apply_majority (p, ty, mods);
       Token *name = peek (p);
       if (name->kind == TK_IDENT && peek_at (p, 1)->kind == TK_PUNCT
           && !strcmp (peek_at (p, 1)->text, "("))

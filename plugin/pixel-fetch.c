@@ -64,3 +64,80 @@ gs_pixel_fetch (GeglBuffer          *buffer,
       g_free (ints);
     }
 }
+
+typedef struct
+{
+  GeglBuffer          *buffer;
+  const GeglRectangle *rect;
+  gdouble              scale;
+  const Babl          *format;
+  gfloat              *dst;
+  GeglAbyssPolicy      abyss;
+} FetchJob;
+
+static void
+fetch_rows (gsize    offset,
+            gsize    n_rows,
+            gpointer user_data)
+{
+  const FetchJob *job  = user_data;
+  GeglRectangle   band = { job->rect->x, job->rect->y + (gint) offset,
+                           job->rect->width, (gint) n_rows };
+
+  gs_pixel_fetch (job->buffer, &band, job->scale, job->format,
+                  job->dst + offset * (gsize) job->rect->width * 4, job->abyss);
+}
+
+void
+gs_pixel_fetch_parallel (GeglBuffer          *buffer,
+                         const GeglRectangle *rect,
+                         gdouble              scale,
+                         const Babl          *format,
+                         gfloat              *dst,
+                         GeglAbyssPolicy      abyss,
+                         gint                 pixels_per_thread)
+{
+  FetchJob job = { buffer, rect, scale, format, dst, abyss };
+
+  if (rect->width <= 0 || rect->height <= 0)
+    return;
+  gegl_parallel_distribute_range (rect->height,
+                                  (gdouble) pixels_per_thread / rect->width,
+                                  fetch_rows, &job);
+}
+
+void
+gs_buffer_set_around (GeglBuffer          *buffer,
+                      const GeglRectangle *outer,
+                      const GeglRectangle *inner,
+                      gint                 level,
+                      const Babl          *format,
+                      const gfloat        *pixels)
+{
+  GeglRectangle in;
+  gsize         stride = (gsize) outer->width * 4;
+
+  if (! gegl_rectangle_intersect (&in, outer, inner))
+    {
+      gegl_buffer_set (buffer, outer, level, format, pixels,
+                       stride * sizeof (gfloat));
+      return;
+    }
+
+  /* Above, below, then left and right of @in within its rows. */
+  GeglRectangle parts[4] = {
+    { outer->x, outer->y, outer->width, in.y - outer->y },
+    { outer->x, in.y + in.height, outer->width,
+      outer->y + outer->height - (in.y + in.height) },
+    { outer->x, in.y, in.x - outer->x, in.height },
+    { in.x + in.width, in.y, outer->x + outer->width - (in.x + in.width),
+      in.height },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    if (parts[i].width > 0 && parts[i].height > 0)
+      gegl_buffer_set (buffer, &parts[i], level, format,
+                       pixels + (gsize) (parts[i].y - outer->y) * stride
+                              + (gsize) (parts[i].x - outer->x) * 4,
+                       stride * sizeof (gfloat));
+}

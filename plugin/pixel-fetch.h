@@ -15,4 +15,25 @@ void gs_pixel_fetch (GeglBuffer          *buffer,
                      gfloat              *dst,
                      GeglAbyssPolicy      abyss);
 
+/* gs_pixel_fetch() split into bands of rows read on GEGL's worker threads:
+ * for a cheap shader the conversion of the input costs as much as the
+ * shader itself and would otherwise run on one thread. */
+void gs_pixel_fetch_parallel (GeglBuffer          *buffer,
+                              const GeglRectangle *rect,
+                              gdouble              scale,
+                              const Babl          *format,
+                              gfloat              *dst,
+                              GeglAbyssPolicy      abyss,
+                              gint                 pixels_per_thread);
+
+/* Writes the parts of @outer that lie outside @inner from @pixels (which
+ * hold all of @outer, 4 floats per pixel, row stride outer->width): the
+ * ops write @inner area by area from their workers and the rest here. */
+void gs_buffer_set_around (GeglBuffer          *buffer,
+                           const GeglRectangle *outer,
+                           const GeglRectangle *inner,
+                           gint                 level,
+                           const Babl          *format,
+                           const gfloat        *pixels);
+
 #endif

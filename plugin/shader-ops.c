@@ -16,10 +16,10 @@
  * Instances keep their property values in a GValue array and a cached
  * "draw" (a prepared SlBinding for one set of constants, one viewport and
  * one mip level), rebuilt in prepare() when either changed and shared by
- * reference with process(), exactly as shader:run does.  process() fetches
- * the input once (the requested rectangle plus the sampling reach, or the
- * whole input when sampling is data dependent) and distributes the
- * rendering over GEGL's worker threads, one SlScratch each; the VM writes
+ * reference with process(), exactly as shader:run does.  process() hands
+ * the rendering to GEGL's worker threads (render-area.c): each reads the
+ * rows it renders plus the sampling reach, or all of them share one read of
+ * the whole input when sampling is data dependent; the VM writes
  * each pixel from its own inputs only, so the output does not depend on
  * tiling, chunk order or thread count.
  *
@@ -50,6 +50,7 @@
 #include "shader-ops.h"
 #include "effect-ops.h"
 #include "pixel-fetch.h"
+#include "render-area.h"
 
 #define MAX_PADS 3
 #define MAX_FILE_TEXTURES 8
@@ -1755,46 +1756,6 @@ shader_get_cached_region (GeglOperation       *operation,
   return region;
 }
 
-typedef struct
-{
-  const Draw      *draw;
-  const SlTexture *textures[SL_MAX_SLOTS];
-  GeglRectangle    out_rect;     /* level coordinates */
-  gfloat          *out;
-  GMutex           lock;
-  gchar           *failure;
-} RenderJob;
-
-static void
-render_area (const GeglRectangle *area,
-             gpointer             user_data)
-{
-  RenderJob     *job     = user_data;
-  const Draw    *draw    = job->draw;
-  SlScratch     *scratch = sl_scratch_new ();
-  SlDiagnostics *diags   = sl_diagnostics_new ();
-  SlTarget       target;
-
-  target.row_stride = (gsize) job->out_rect.width * 4;
-  target.pixels     = job->out
-                      + (gsize) (area->y - job->out_rect.y) * target.row_stride
-                      + (gsize) (area->x - job->out_rect.x) * 4;
-
-  if (! sl_binding_render (draw->binding, scratch,
-                           area->x - draw->viewport.x,
-                           area->y - draw->viewport.y,
-                           area->width, area->height,
-                           job->textures, &target, 1, diags))
-    {
-      g_mutex_lock (&job->lock);
-      if (! job->failure)
-        job->failure = format_diagnostics (diags);
-      g_mutex_unlock (&job->lock);
-    }
-  sl_diagnostics_free (diags);
-  sl_scratch_free (scratch);
-}
-
 static gboolean
 render (GeglOperation       *operation,
         GeglBuffer          *inputs[MAX_PADS],
@@ -1806,11 +1767,11 @@ render (GeglOperation       *operation,
   const Babl      *format = gegl_operation_get_format (operation, "output");
   gdouble          scale  = 1.0 / (1 << CLAMP (level, 0, N_LEVELS - 1));
   Draw            *draw   = acquire_draw (operation, level);
-  GeglRectangle    out_rect, render_rect, fetch;
+  GeglRectangle    out_rect, render_rect;
   gfloat          *pixels[MAX_PADS] = { NULL };
   SlTexture        tex[MAX_PADS];
-  gfloat          *out;
-  RenderJob        job;
+  GsRenderJob      job;
+  gchar           *failure = NULL;
 
   level    = CLAMP (level, 0, N_LEVELS - 1);
   out_rect = scale_rect (result, level);
@@ -1834,95 +1795,72 @@ render (GeglOperation       *operation,
       return TRUE;
     }
 
-  if (draw->bounded)
-    {
-      fetch.x      = render_rect.x - draw->reach_left - 1;
-      fetch.y      = render_rect.y - draw->reach_top - 1;
-      fetch.width  = render_rect.width + draw->reach_left + draw->reach_right + 2;
-      fetch.height = render_rect.height + draw->reach_top + draw->reach_bottom + 2;
-      gegl_rectangle_intersect (&fetch, &fetch, &draw->viewport);
-    }
-  else
-    fetch = draw->viewport;
+  memset (&job, 0, sizeof job);
 
-  for (gint pad = 0; pad < data->n_pads; pad++)
+  /* Aux pads are read whole; a missing one samples the primary input. */
+  for (gint pad = 1; pad < data->n_pads; pad++)
     {
-      GeglRectangle r   = pad == 0 ? fetch : draw->aux_rect[pad];
-      GeglBuffer   *buf = inputs[pad] ? inputs[pad] : inputs[0];
+      GeglRectangle r = draw->aux_rect[pad];
 
-      if (pad > 0 && ! inputs[pad])
-        r = draw->viewport;
+      if (data->pad_slot[pad] < 0 || ! inputs[pad])
+        continue;
       pixels[pad] = g_try_malloc_n ((gsize) r.width * r.height,
                                     4 * sizeof (gfloat));
       if (! pixels[pad])
         {
           g_warning ("%s: out of memory for a %d×%d region", data->op_name,
                      r.width, r.height);
-          for (gint i = 0; i < pad; i++)
+          for (gint i = 1; i < pad; i++)
             g_free (pixels[i]);
           draw_unref (draw);
           return FALSE;
         }
-      gs_pixel_fetch (buf, &r, scale, format, pixels[pad], GEGL_ABYSS_NONE);
-      if (pad == 0 || ! inputs[pad])
-        {
-          sl_texture_init_2d (&tex[pad], draw->viewport.width,
-                              draw->viewport.height, (gsize) r.width * 4,
-                              pixels[pad]);
-          tex[pad].window_x      = r.x - draw->viewport.x;
-          tex[pad].window_y      = r.y - draw->viewport.y;
-          tex[pad].window_width  = r.width;
-          tex[pad].window_height = r.height;
-        }
-      else
-        sl_texture_init_2d (&tex[pad], r.width, r.height, (gsize) r.width * 4,
-                            pixels[pad]);
-    }
-
-  out = g_malloc0_n ((gsize) out_rect.width * out_rect.height,
-                     4 * sizeof (gfloat));
-  /* Pre-filled with the input so discarded pixels keep it. */
-  for (gint y = render_rect.y; y < render_rect.y + render_rect.height; y++)
-    memcpy (out + ((gsize) (y - out_rect.y) * out_rect.width
-                   + (render_rect.x - out_rect.x)) * 4,
-            pixels[0] + ((gsize) (y - fetch.y) * fetch.width
-                         + (render_rect.x - fetch.x)) * 4,
-            (gsize) render_rect.width * 4 * sizeof (gfloat));
-
-  memset (&job, 0, sizeof job);
-  job.draw     = draw;
-  job.out_rect = out_rect;
-  job.out      = out;
-  g_mutex_init (&job.lock);
-  for (gint slot = 0; slot < SL_MAX_SLOTS; slot++)
-    job.textures[slot] = &tex[0];
-  for (gint pad = 1; pad < data->n_pads; pad++)
-    if (data->pad_slot[pad] >= 0)
+      gs_pixel_fetch (inputs[pad], &r, scale, format, pixels[pad],
+                      GEGL_ABYSS_NONE);
+      sl_texture_init_2d (&tex[pad], r.width, r.height, (gsize) r.width * 4,
+                          pixels[pad]);
       job.textures[data->pad_slot[pad]] = &tex[pad];
+    }
   for (guint i = 0; i < data->file_textures->len; i++)
     job.textures[g_array_index (data->file_textures, FileTexture, i).slot]
       = &draw->file_texture[i];
 
+  job.binding           = draw->binding;
+  job.viewport          = draw->viewport;
+  job.input             = inputs[0];
+  job.scale             = scale;
+  job.bounded           = draw->bounded;
+  job.reach_left        = draw->reach_left;
+  job.reach_top         = draw->reach_top;
+  job.reach_right       = draw->reach_right;
+  job.reach_bottom      = draw->reach_bottom;
+  job.output            = output;
+  job.level             = level;
+  job.format            = format;
+  job.pixels_per_thread = gegl_operation_get_pixels_per_thread (operation);
+
   /* The input pixels are fetched afresh for each process call. */
   sl_binding_flush_mips (draw->binding);
-  gegl_parallel_distribute_area (&render_rect,
-                                 gegl_operation_get_pixels_per_thread (operation),
-                                 GEGL_SPLIT_STRATEGY_HORIZONTAL,
-                                 render_area, &job);
-
-  if (job.failure)
+  if (! gs_render_area (&job, &render_rect, &failure))
     {
       if (g_atomic_int_compare_and_exchange (&draw->runtime_warned, 0, 1))
         g_warning ("%s: %s", data->op_name,
-                   job.failure[0] ? job.failure
-                                  : _("the shader hit an execution limit"));
-      g_free (job.failure);
+                   failure && failure[0] ? failure
+                   : _("the shader hit an execution limit"));
     }
-  g_mutex_clear (&job.lock);
+  g_free (failure);
 
-  gegl_buffer_set (output, &out_rect, level, format, out, GEGL_AUTO_ROWSTRIDE);
+  /* What lies outside the viewport stays transparent. */
+  if (! gegl_rectangle_equal (&render_rect, &out_rect))
+    {
+      gfloat *zeros = g_try_malloc0_n ((gsize) out_rect.width * out_rect.height,
+                                       4 * sizeof (gfloat));
+      if (zeros)
+        gs_buffer_set_around (output, &out_rect, &render_rect, level, format,
+                              zeros);
+      g_free (zeros);
+    }
 
-  g_free (out);
   for (gint pad = 0; pad < MAX_PADS; pad++)
     g_free (pixels[pad]);
   draw_unref (draw);

@@ -14,11 +14,10 @@
  * used by the next call.
  *
  * The op is a GeglOperationFilter that is not threaded by GEGL: process()
- * fetches the input once for the whole requested rectangle (plus the
- * sampling margin, or the whole input when sampling is data dependent) and
- * splits the rendering itself with gegl_parallel_distribute_area(), each
- * worker with its own SlScratch.  That way a shader that may read anywhere
- * does not make every worker fetch the whole image.
+ * splits the rendering itself (render-area.c): each worker reads the rows
+ * it renders plus the sampling reach, or, when sampling is data dependent,
+ * the whole input is read once and shared, so that a shader that may read
+ * anywhere does not make every worker fetch the whole image.
  *
  * Coordinates: the viewport is the input's bounding box, so TEXCOORD0 is
  * the pixel centre normalised over the input and output pixel (x,y) is
@@ -77,6 +76,7 @@ property_string (error, _("Errors"), "")
 #include "shaderlib.h"
 #include "shader-ops.h"
 #include "pixel-fetch.h"
+#include "render-area.h"
 
 #define SHADER_RUN_FORMAT "R'G'B'A float"
 
@@ -473,56 +473,6 @@ get_cached_region (GeglOperation       *operation,
   return region;
 }
 
-typedef struct
-{
-  const Draw    *draw;
-  SlTexture      texture;
-  GeglRectangle  result;     /* rectangle of out[] */
-  gfloat        *out;
-  gint           failed;     /* atomic */
-  GMutex         lock;
-  gchar         *failure;    /* first runtime diagnostic */
-} RenderJob;
-
-static void
-render_area (const GeglRectangle *area,
-             gpointer             user_data)
-{
-  RenderJob             *job     = user_data;
-  const Draw            *draw    = job->draw;
-  const SlTexture       *textures[SL_MAX_SLOTS];
-  SlScratch             *scratch = sl_scratch_new ();
-  SlDiagnostics         *diags   = sl_diagnostics_new ();
-  SlTarget               target;
-  gint                   i;
-
-  for (i = 0; i < SL_MAX_SLOTS; i++)
-    textures[i] = &job->texture;
-
-  target.row_stride = (gsize) job->result.width * 4;
-  target.pixels     = job->out
-                      + (gsize) (area->y - job->result.y) * target.row_stride
-                      + (gsize) (area->x - job->result.x) * 4;
-
-  if (! sl_binding_render (draw->binding, scratch,
-                           area->x - draw->bbox.x, area->y - draw->bbox.y,
-                           area->width, area->height,
-                           textures, &target, 1, diags))
-    {
-      g_mutex_lock (&job->lock);
-      if (! job->failure)
-        {
-          job->failure = format_diagnostics (diags);
-          if (! job->failure)
-            job->failure = g_strdup (_("the shader hit an execution limit"));
-        }
-      g_mutex_unlock (&job->lock);
-    }
-
-  sl_diagnostics_free (diags);
-  sl_scratch_free (scratch);
-}
-
 static gboolean
 process (GeglOperation       *operation,
          GeglBuffer          *input,
@@ -533,11 +483,8 @@ process (GeglOperation       *operation,
   const Babl    *format = gegl_operation_get_format (operation, "output");
   Draw          *draw;
   GeglRectangle  render;
-  GeglRectangle  fetch;
-  RenderJob      job;
-  gfloat        *in_pixels;
-  gfloat        *out_pixels;
-  gint           y;
+  GsRenderJob    job;
+  gchar         *failure = NULL;
 
   draw = acquire_draw (operation, FALSE);
 
@@ -551,79 +498,42 @@ process (GeglOperation       *operation,
       return TRUE;
     }
 
-  if (draw->bounded)
-    {
-      /* One texel more than the reach on each side covers the second tap
-       * of bilinear filtering. */
-      fetch.x      = render.x - draw->reach_left - 1;
-      fetch.y      = render.y - draw->reach_top - 1;
-      fetch.width  = render.width + draw->reach_left + draw->reach_right + 2;
-      fetch.height = render.height + draw->reach_top + draw->reach_bottom + 2;
-      gegl_rectangle_intersect (&fetch, &fetch, &draw->bbox);
-    }
-  else
-    {
-      fetch = draw->bbox;
-    }
-
-  in_pixels  = g_try_malloc_n ((gsize) fetch.width * fetch.height,
-                               4 * sizeof (gfloat));
-  out_pixels = g_try_malloc0_n ((gsize) result->width * result->height,
-                                4 * sizeof (gfloat));
-  if (! in_pixels || ! out_pixels)
-    {
-      g_warning ("shader:run: out of memory for a %d×%d region",
-                 fetch.width, fetch.height);
-      g_free (in_pixels);
-      g_free (out_pixels);
-      gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
-      draw_unref (draw);
-      return TRUE;
-    }
-
-  gs_pixel_fetch (input, &fetch, 1.0, format, in_pixels, GEGL_ABYSS_NONE);
-
-  /* Pre-fill with the input so discarded pixels keep it; the render
-   * rectangle lies inside the fetched one. */
-  for (y = render.y; y < render.y + render.height; y++)
-    memcpy (out_pixels + ((gsize) (y - result->y) * result->width
-                          + (render.x - result->x)) * 4,
-            in_pixels + ((gsize) (y - fetch.y) * fetch.width
-                         + (render.x - fetch.x)) * 4,
-            (gsize) render.width * 4 * sizeof (gfloat));
-
-  memset (&job, 0, sizeof (job));
-  job.draw   = draw;
-  job.result = *result;
-  job.out    = out_pixels;
-  g_mutex_init (&job.lock);
-  sl_texture_init_2d (&job.texture, draw->bbox.width, draw->bbox.height,
-                      (gsize) fetch.width * 4, in_pixels);
-  job.texture.window_x      = fetch.x - draw->bbox.x;
-  job.texture.window_y      = fetch.y - draw->bbox.y;
-  job.texture.window_width  = fetch.width;
-  job.texture.window_height = fetch.height;
+  memset (&job, 0, sizeof job);
+  job.binding           = draw->binding;
+  job.viewport          = draw->bbox;
+  job.input             = input;
+  job.scale             = 1.0;
+  job.bounded           = draw->bounded;
+  job.reach_left        = draw->reach_left;
+  job.reach_top         = draw->reach_top;
+  job.reach_right       = draw->reach_right;
+  job.reach_bottom      = draw->reach_bottom;
+  job.output            = output;
+  job.level             = 0;
+  job.format            = format;
+  job.pixels_per_thread = gegl_operation_get_pixels_per_thread (operation);
 
   /* The input pixels are fetched afresh for each process call. */
   sl_binding_flush_mips (draw->binding);
-  gegl_parallel_distribute_area (&render,
-                                 gegl_operation_get_pixels_per_thread (operation),
-                                 GEGL_SPLIT_STRATEGY_HORIZONTAL,
-                                 render_area, &job);
-
-  if (job.failure)
+  if (! gs_render_area (&job, &render, &failure))
     {
       if (g_atomic_int_compare_and_exchange (&draw->runtime_warned, 0, 1))
-        g_warning ("shader:run: %s", job.failure);
-      g_free (job.failure);
+        g_warning ("shader:run: %s",
+                   failure && failure[0] ? failure
+                   : _("the shader hit an execution limit"));
     }
-  g_mutex_clear (&job.lock);
+  g_free (failure);
 
-  gegl_buffer_set (output, result, 0, format, out_pixels,
-                   GEGL_AUTO_ROWSTRIDE);
+  /* What lies outside the input stays transparent. */
+  if (! gegl_rectangle_equal (&render, result))
+    {
+      gfloat *zeros = g_try_malloc0_n ((gsize) result->width * result->height,
+                                       4 * sizeof (gfloat));
+      if (zeros)
+        gs_buffer_set_around (output, result, &render, 0, format, zeros);
+      g_free (zeros);
+    }
 
-  g_free (in_pixels);
-  g_free (out_pixels);
   draw_unref (draw);
   return TRUE;
 }

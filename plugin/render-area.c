@@ -1,0 +1,221 @@
+/* See render-area.h.  Work is split twice: gegl_parallel_distribute_area()
+ * hands each worker an area, and the worker walks it in bands of rows of
+ * about BAND_PIXELS pixels: read the band (plus the sampling reach) from
+ * the input, pre-fill the output band with the input, run the shader,
+ * write the band.  Buffers grow to the largest band and are reused. */
+#include "config.h"
+
+#include "render-area.h"
+
+#include <string.h>
+
+#include "pixel-fetch.h"
+
+/* 64K pixels: 1 MiB of float RGBA in and out, which stays in L2. */
+#define BAND_PIXELS 65536
+
+typedef struct
+{
+  const GsRenderJob   *job;
+  /* Unbounded shaders: the whole viewport, read once. */
+  const gfloat        *whole;
+  SlTexture            whole_texture;
+  GMutex               lock;
+  gboolean             failed;
+  gchar               *failure;
+} Shared;
+
+typedef struct
+{
+  gfloat *pixels;
+  gsize   n_floats;
+} Buffer;
+
+static gfloat *
+buffer_reserve (Buffer *buffer,
+                gsize   n_pixels)
+{
+  if (buffer->n_floats < n_pixels * 4)
+    {
+      g_free (buffer->pixels);
+      buffer->pixels   = g_try_malloc_n (n_pixels, 4 * sizeof (gfloat));
+      buffer->n_floats = buffer->pixels ? n_pixels * 4 : 0;
+    }
+  return buffer->pixels;
+}
+
+static gint
+band_height (const GsRenderJob   *job,
+             const GeglRectangle *area)
+{
+  gint rows   = BAND_PIXELS / MAX (area->width, 1);
+  gint margin = job->bounded ? job->reach_top + job->reach_bottom + 2 : 0;
+
+  /* Keep the re-read margin a small part of each band; even heights keep
+   * the VM's 2×2 quads whole. */
+  rows = MAX (rows, 4 * margin);
+  rows = MAX (rows, 2);
+  rows += rows & 1;
+  return MIN (rows, area->height);
+}
+
+static void
+note_failure (Shared        *shared,
+              SlDiagnostics *diags)
+{
+  g_mutex_lock (&shared->lock);
+  if (! shared->failed)
+    {
+      shared->failed = TRUE;
+      if (sl_diagnostics_count (diags) > 0)
+        {
+          shared->failure = sl_diagnostics_format (diags);
+          if (shared->failure)
+            g_strchomp (shared->failure);
+        }
+    }
+  g_mutex_unlock (&shared->lock);
+}
+
+static void
+render_worker (const GeglRectangle *area,
+               gpointer             user_data)
+{
+  Shared            *shared  = user_data;
+  const GsRenderJob *job     = shared->job;
+  SlScratch         *scratch = sl_scratch_new ();
+  SlDiagnostics     *diags   = sl_diagnostics_new ();
+  Buffer             in      = { NULL, 0 };
+  Buffer             out     = { NULL, 0 };
+  const SlTexture   *textures[SL_MAX_SLOTS];
+  SlTexture          band_texture;
+  gint               rows    = band_height (job, area);
+  gboolean           ok      = TRUE;
+
+  for (gint y = area->y; y < area->y + area->height; y += rows)
+    {
+      GeglRectangle band = { area->x, y, area->width,
+                             MIN (rows, area->y + area->height - y) };
+      GeglRectangle fetch;
+      const gfloat *source;
+      gfloat       *dst;
+      SlTarget      target;
+
+      if (job->bounded)
+        {
+          /* One texel more than the reach on each side covers the
+           * second tap of bilinear filtering. */
+          fetch.x      = band.x - job->reach_left - 1;
+          fetch.y      = band.y - job->reach_top - 1;
+          fetch.width  = band.width + job->reach_left + job->reach_right + 2;
+          fetch.height = band.height + job->reach_top + job->reach_bottom + 2;
+          gegl_rectangle_intersect (&fetch, &fetch, &job->viewport);
+          source = buffer_reserve (&in, (gsize) fetch.width * fetch.height);
+          if (! source)
+            {
+              g_warning ("shader: out of memory for a %d×%d band",
+                         fetch.width, fetch.height);
+              break;
+            }
+          gs_pixel_fetch (job->input, &fetch, job->scale, job->format,
+                          in.pixels, GEGL_ABYSS_NONE);
+          sl_texture_init_2d (&band_texture, job->viewport.width,
+                              job->viewport.height, (gsize) fetch.width * 4,
+                              in.pixels);
+          band_texture.window_x      = fetch.x - job->viewport.x;
+          band_texture.window_y      = fetch.y - job->viewport.y;
+          band_texture.window_width  = fetch.width;
+          band_texture.window_height = fetch.height;
+        }
+      else
+        {
+          fetch  = job->viewport;
+          source = shared->whole;
+        }
+      for (gint slot = 0; slot < SL_MAX_SLOTS; slot++)
+        textures[slot] = job->textures[slot] ? job->textures[slot]
+                         : job->bounded ? &band_texture
+                         : &shared->whole_texture;
+
+      dst = buffer_reserve (&out, (gsize) band.width * band.height);
+      if (! dst)
+        {
+          g_warning ("shader: out of memory for a %d×%d band",
+                     band.width, band.height);
+          break;
+        }
+      for (gint r = 0; r < band.height; r++)
+        memcpy (dst + (gsize) r * band.width * 4,
+                source + ((gsize) (band.y + r - fetch.y) * fetch.width
+                          + (band.x - fetch.x)) * 4,
+                (gsize) band.width * 4 * sizeof (gfloat));
+
+      target.pixels     = dst;
+      target.row_stride = (gsize) band.width * 4;
+      if (ok && ! sl_binding_render (job->binding, scratch,
+                                     band.x - job->viewport.x,
+                                     band.y - job->viewport.y,
+                                     band.width, band.height,
+                                     textures, &target, 1, diags))
+        {
+          /* Later bands still run: each pixel is bounded on its own. */
+          note_failure (shared, diags);
+          ok = FALSE;
+        }
+      gegl_buffer_set (job->output, &band, job->level, job->format, dst,
+                       GEGL_AUTO_ROWSTRIDE);
+    }
+
+  g_free (in.pixels);
+  g_free (out.pixels);
+  sl_diagnostics_free (diags);
+  sl_scratch_free (scratch);
+}
+
+gboolean
+gs_render_area (const GsRenderJob   *job,
+                const GeglRectangle *rect,
+                gchar              **failure)
+{
+  Shared  shared;
+  gfloat *whole = NULL;
+
+  memset (&shared, 0, sizeof shared);
+  shared.job = job;
+  g_mutex_init (&shared.lock);
+
+  if (! job->bounded)
+    {
+      whole = g_try_malloc_n ((gsize) job->viewport.width * job->viewport.height,
+                              4 * sizeof (gfloat));
+      if (! whole)
+        {
+          g_warning ("shader: out of memory for a %d×%d image",
+                     job->viewport.width, job->viewport.height);
+          g_mutex_clear (&shared.lock);
+          if (failure)
+            *failure = NULL;
+          return FALSE;
+        }
+      gs_pixel_fetch_parallel (job->input, &job->viewport, job->scale,
+                               job->format, whole, GEGL_ABYSS_NONE,
+                               job->pixels_per_thread);
+      sl_texture_init_2d (&shared.whole_texture, job->viewport.width,
+                          job->viewport.height,
+                          (gsize) job->viewport.width * 4, whole);
+      shared.whole = whole;
+    }
+
+  gegl_parallel_distribute_area (rect, job->pixels_per_thread,
+                                 GEGL_SPLIT_STRATEGY_HORIZONTAL,
+                                 render_worker, &shared);
+
+  g_free (whole);
+  g_mutex_clear (&shared.lock);
+  if (failure)
+    *failure = shared.failed ? (shared.failure ? shared.failure : g_strdup (""))
+                             : NULL;
+  else
+    g_free (shared.failure);
+  return ! shared.failed;
+}

@@ -1,0 +1,41 @@
+/* Rendering a prepared shader over a rectangle of a GEGL buffer, shared by
+ * shader:run and the per-file ops. */
+#ifndef GS_RENDER_AREA_H
+#define GS_RENDER_AREA_H
+
+#include <gegl.h>
+
+#include "shaderlib.h"
+
+typedef struct
+{
+  const SlBinding *binding;
+  /* Output coordinates of viewport pixel (0,0); its size is the size of
+   * the primary texture. */
+  GeglRectangle    viewport;
+  /* Slots left NULL sample the primary input. */
+  const SlTexture *textures[SL_MAX_SLOTS];
+  GeglBuffer      *input;          /* the primary input */
+  gdouble          scale;          /* for reading @input at @level */
+  /* With a known sampling reach each band reads only its own rows plus
+   * the reach; otherwise the whole viewport is read once. */
+  gboolean         bounded;
+  gint             reach_left, reach_top, reach_right, reach_bottom;
+  GeglBuffer      *output;
+  gint             level;
+  const Babl      *format;
+  gint             pixels_per_thread;
+} GsRenderJob;
+
+/* Renders the pixels of @rect (inside the viewport, level coordinates)
+ * into the output on GEGL's worker threads.  Each worker renders bands of
+ * rows in buffers it reuses, so the pixels pass through the cache once
+ * and no large buffer is faulted in per call.  A pixel the shader
+ * discards keeps the input.  Returns TRUE when every band ran to the end;
+ * otherwise *failure (when not NULL) gets the first run-time diagnostic
+ * (possibly empty) to free. */
+gboolean gs_render_area (const GsRenderJob   *job,
+                         const GeglRectangle *rect,
+                         gchar              **failure);
+
+#endif

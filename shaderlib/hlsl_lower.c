@@ -2336,7 +2336,7 @@ allocate_sm1_samplers (HlslUnit *u, Func *f, SlIr *ir, GArray *objs, GHashTable 
       SlotGroup *g = &g_array_index (groups, SlotGroup, k);
       g->count = MAX (g->count, o->element + 1);
     }
-  qsort (groups->data, groups->len, sizeof (SlotGroup), compare_groups);
+  g_array_sort (groups, compare_groups);   /* qsort () must not see NULL */
   for (guint k = 0; k < groups->len; k++)
     {
       SlotGroup *g = &g_array_index (groups, SlotGroup, k);

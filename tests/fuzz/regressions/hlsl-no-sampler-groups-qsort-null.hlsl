@@ -1,0 +1,1 @@
+float4 main() : sv_target { return 1; }

@@ -377,10 +377,13 @@ gather (const float *base, const ptrdiff_t *off, const float border[4], Quad4 t)
 static inline void
 corner_offsets (Offsets off, const int32_t *xi, const int32_t *yi, const LevelView *v)
 {
+  /* Loaded once, outside the conditional: GCC would not vectorise masked
+   * loads of them. */
+  const ptrdiff_t stride = (ptrdiff_t) v->lv->row_stride;
+  const int32_t wx0 = v->wx0, wy0 = v->wy0;
   for (int i = 0; i < SL_SPAN; i++)
-    off[i] = (xi[i] < 0 || yi[i] < 0) ? -1
-             : (ptrdiff_t) (yi[i] - v->wy0) * (ptrdiff_t) v->lv->row_stride
-               + (ptrdiff_t) (xi[i] - v->wx0) * 4;
+    off[i] = (xi[i] | yi[i]) < 0 ? -1   /* either is -1: no short circuit */
+             : (ptrdiff_t) (yi[i] - wy0) * stride + (ptrdiff_t) (xi[i] - wx0) * 4;
 }
 
 /* Point or bilinear reads of level 0 of a 2D texture for the whole span,
@@ -439,8 +442,11 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlSampleIn
       y1[i] = iy + 1;
       fx[i] = ax;
       fy[i] = ay;
-      any_frac |= (ax != 0.0f) | (ay != 0.0f);
     }
+  /* A loop of its own: GCC 12 does not vectorise the loop above with this
+   * reduction inside. */
+  for (int i = 0; i < SL_SPAN; i++)
+    any_frac |= (fx[i] != 0.0f) | (fy[i] != 0.0f);
   address_span (x0, v.w, v.wx0, v.wx1, ss->address_u);
   address_span (y0, v.h, v.wy0, v.wy1, ss->address_v);
 
@@ -459,24 +465,27 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlSampleIn
   address_span (y1, v.h, v.wy0, v.wy1, ss->address_v);
 
   alignas (64) Quad4 t;
-  alignas (64) float wgt[SL_SPAN];
+  alignas (64) float wgt[SL_SPAN], gx[SL_SPAN], gy[SL_SPAN];
   for (int i = 0; i < SL_SPAN; i++)
     {
-      wgt[i] = (1.0f - fx[i]) * (1.0f - fy[i]);
-      for (int k = 0; k < 4; k++)
-        acc[k][i] = wgt[i] * acc[k][i];
+      gx[i] = 1.0f - fx[i];
+      gy[i] = 1.0f - fy[i];
     }
+  for (int i = 0; i < SL_SPAN; i++)
+    wgt[i] = gx[i] * gy[i];
+  for (int k = 0; k < 4; k++)
+    for (int i = 0; i < SL_SPAN; i++)
+      acc[k][i] = wgt[i] * acc[k][i];
+  /* Corners (x1,y0), (x0,y1), (x1,y1) with weights fx·gy, gx·fy, fx·fy. */
   const int32_t *cx[3] = { x1, x0, x1 }, *cy[3] = { y0, y1, y1 };
+  const float *wxs[3] = { fx, gx, fx }, *wys[3] = { gy, fy, fy };
   for (int n = 0; n < 3; n++)
     {
       corner_offsets (off, cx[n], cy[n], &v);
       gather (base, off, border, t);
+      const float *wx = wxs[n], *wy = wys[n];
       for (int i = 0; i < SL_SPAN; i++)
-        {
-          float wx = n == 1 ? 1.0f - fx[i] : fx[i];
-          float wy = n == 0 ? 1.0f - fy[i] : fy[i];
-          wgt[i] = wx * wy;
-        }
+        wgt[i] = wx[i] * wy[i];
       for (int k = 0; k < 4; k++)
         for (int i = 0; i < SL_SPAN; i++)
           acc[k][i] = wgt[i] != 0.0f ? acc[k][i] + wgt[i] * t[k][i] : acc[k][i];

@@ -50,7 +50,8 @@ typedef enum
 enum
 {
   TF_WS    = 1 << 0,   /* whitespace (or a line break) precedes it */
-  TF_MACRO = 1 << 1    /* produced by an expansion: only its line is real */
+  TF_MACRO = 1 << 1,   /* produced by an expansion: only its line is real */
+  TF_BAD   = 1 << 2    /* unterminated literal, already reported */
 };
 
 typedef struct Macro Macro;
@@ -611,7 +612,10 @@ lex_line (Pp *pp, File *f, GPtrArray *toks)
       t->off = f->pos;
       t->flags = ws ? TF_WS : 0;
       if (unterminated && !pp->skipping)
-        error_at (pp, t, "missing terminating %c character", c);
+        {
+          error_at (pp, t, "missing terminating %c character", c);
+          t->flags |= TF_BAD;
+        }
       for (size_t i = 0; i < n; i++)
         fadvance (f);
       g_ptr_array_add (toks, t);
@@ -1266,6 +1270,8 @@ ev_error (Ev *e, const Tok *at, const char *format, ...)
   if (e->failed)
     return;
   e->failed = TRUE;
+  if (at && (at->flags & TF_BAD))
+    return;
   if (!at)
     at = e->dir;
   va_list args;
@@ -1384,7 +1390,8 @@ ev_unary (Ev *e, gboolean live)
   const Tok *t = ev_peek (e);
   if (!t)
     {
-      ev_error (e, NULL, "#%s expression ends too early", e->dir->text);
+      ev_error (e, e->t->len ? e->t->pdata[e->t->len - 1] : NULL,
+                "#%s expression ends too early", e->dir->text);
       return zero;
     }
   e->i++;
@@ -1394,7 +1401,7 @@ ev_unary (Ev *e, gboolean live)
         {
           Val v = ev_cond (e, live);
           if (!is_punct (ev_peek (e), ")"))
-            ev_error (e, ev_peek (e), "missing ')' in #if expression");
+            ev_error (e, ev_peek (e) ? ev_peek (e) : t, "missing ')' in #if expression");
           else
             e->i++;
           return v;
@@ -1553,11 +1560,12 @@ ev_cond (Ev *e, gboolean live)
   Val c = ev_binary (e, 1, live);
   if (!is_punct (ev_peek (e), "?") || e->failed)
     return c;
+  const Tok *question = ev_peek (e);
   e->i++;
   Val a = ev_cond (e, live && c.v != 0);
   if (!is_punct (ev_peek (e), ":"))
     {
-      ev_error (e, ev_peek (e), "expected ':' in #if expression");
+      ev_error (e, ev_peek (e) ? ev_peek (e) : question, "expected ':' in #if expression");
       return c;
     }
   e->i++;
@@ -1580,11 +1588,17 @@ eval_if (Pp *pp, GPtrArray *toks, guint start)
   GPtrArray *rest = g_ptr_array_new ();
   for (guint i = start; i < toks->len; i++)
     g_ptr_array_add (rest, toks->pdata[i]);
+  int errors_before = pp->n_errors;
   GPtrArray *x = expand_list (pp, rest, TRUE);
   g_ptr_array_free (rest, TRUE);
-  Ev e = { pp, x, 0, FALSE, dir };
+  /* An error while expanding (a bad 'defined', a macro's arguments)
+   * already explains the line; evaluating the rest would only add a
+   * confusing second message about the tokens left behind. */
+  Ev e = { pp, x, 0, pp->n_errors != errors_before, dir };
   Val v = { 0, FALSE };
-  if (x->len == 0)
+  if (e.failed)
+    ;
+  else if (x->len == 0)
     ev_error (&e, dir, "#%s with no expression", dir->text);
   else
     {
@@ -1859,11 +1873,12 @@ find_include (Pp *pp, File *from, const char *name, gboolean angled,
 static void
 do_include (Pp *pp, File *f, GPtrArray *toks)
 {
-  const Tok *hash = toks->pdata[0];
   char *fname = NULL;
   gboolean angled = FALSE;
   guint next = 3;
   const Tok *a = toks->len > 2 ? toks->pdata[2] : NULL;
+  /* Errors point at the file name, or at 'include' when there is none. */
+  const Tok *where = a ? a : toks->pdata[1];
 
   if (a && a->kind == TK_STRING)
     {
@@ -1923,13 +1938,13 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
     }
   if (!fname)
     {
-      error_at (pp, hash, "#include expects \"FILENAME\" or <FILENAME>");
+      error_at (pp, where, "#include expects \"FILENAME\" or <FILENAME>");
       return;
     }
   extra_tokens (pp, toks, next, "include");
   if (!*fname)
     {
-      error_at (pp, hash, "empty file name in #include");
+      error_at (pp, where, "empty file name in #include");
       g_free (fname);
       return;
     }
@@ -1943,7 +1958,7 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
   char *path = find_include (pp, f, fname, angled, &data, &len);
   if (!path)
     {
-      error_at (pp, hash, "#include file %c%s%c not found", angled ? '<' : '"',
+      error_at (pp, where, "#include file %c%s%c not found", angled ? '<' : '"',
                 fname, angled ? '>' : '"');
       g_free (fname);
       return;
@@ -1979,16 +1994,16 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
         }
       g_string_append (chain, path);
       if (cycle)
-        error_at (pp, hash, "#include cycle without include guards: %s", chain->str);
+        error_at (pp, where, "#include cycle without include guards: %s", chain->str);
       else
-        error_at (pp, hash, "#include nested more than %d levels deep: %s",
+        error_at (pp, where, "#include nested more than %d levels deep: %s",
                   SL_PP_MAX_INCLUDE_DEPTH, chain->str);
       g_string_free (chain, TRUE);
       g_free (data);
       g_free (path);
       return;
     }
-  File *nf = file_new (pp, data, len, path, path, hash);
+  File *nf = file_new (pp, data, len, path, path, where);
   g_free (data);
   g_free (path);
   if (!nf)
@@ -2048,7 +2063,7 @@ do_line (Pp *pp, File *f, GPtrArray *toks, guint start)
       const Tok *name = x->pdata[i];
       if (name->kind != TK_STRING)
         {
-          error_at (pp, name, "invalid file name %s in #line directive", name->text);
+          error_at (pp, name, "invalid file name '%s' in #line directive", name->text);
           g_ptr_array_free (x, TRUE);
           return;
         }

@@ -215,9 +215,9 @@ test_if_errors (void)
   check_diag ("#if 1 / 0\nx\n#endif\n", "", "<source>:1:7: error: division by zero in #if\n");
   check_diag ("#if\n#endif\n", "", "<source>:1:2: error: #if with no expression\n");
   check_diag ("#if 1.5\n#endif\n", "", "<source>:1:5: error: invalid integer constant '1.5' in #if\n");
-  check_diag ("#if (1\n#endif\n", "", "<source>:1:2: error: missing ')' in #if expression\n");
+  check_diag ("#if (1\n#endif\n", "", "<source>:1:5: error: missing ')' in #if expression\n");
   check_diag ("#if 1 2\n#endif\n", "", "<source>:1:7: error: missing binary operator before token '2'\n");
-  check_diag ("#if 1 +\n#endif\n", "", "<source>:1:2: error: #if expression ends too early\n");
+  check_diag ("#if 1 +\n#endif\n", "", "<source>:1:7: error: #if expression ends too early\n");
   check_diag ("#if \"s\"\n#endif\n", "", "<source>:1:5: error: token '\"s\"' is not valid in #if expressions\n");
   check_diag ("#if 99999999999999999999\n#endif\n", "",
               "<source>:1:5: error: integer constant '99999999999999999999' is too large\n");
@@ -296,12 +296,12 @@ test_includes (void)
   r = run_files ("#include <x.hlsl>\n  #  include \"missing.hlsl\"\n#include\n#include foo\n"
                  "#include <x\n#include \"\"\nok\n", beside);
   g_assert_cmpstr (r.diags, ==,
-                   "main.hlsl:1:1: error: #include file <x.hlsl> not found\n"
-                   "main.hlsl:2:3: error: #include file \"missing.hlsl\" not found\n"
-                   "main.hlsl:3:1: error: #include expects \"FILENAME\" or <FILENAME>\n"
-                   "main.hlsl:4:1: error: #include expects \"FILENAME\" or <FILENAME>\n"
+                   "main.hlsl:1:10: error: #include file <x.hlsl> not found\n"
+                   "main.hlsl:2:14: error: #include file \"missing.hlsl\" not found\n"
+                   "main.hlsl:3:2: error: #include expects \"FILENAME\" or <FILENAME>\n"
+                   "main.hlsl:4:10: error: #include expects \"FILENAME\" or <FILENAME>\n"
                    "main.hlsl:5:10: error: missing terminating > character\n"
-                   "main.hlsl:6:1: error: empty file name in #include\n");
+                   "main.hlsl:6:10: error: empty file name in #include\n");
   g_assert_cmpstr (r.out, ==, "\n\n\n\n\n\nok\n");
   result_clear (&r);
 
@@ -320,7 +320,7 @@ test_include_limits (void)
   static const char *const loop[] = { "self.hlsl", "#include \"self.hlsl\"\n", NULL };
   Result r = run_files ("#include \"self.hlsl\"\nafter\n", loop);
   g_assert_cmpint (r.errors, ==, 1);
-  g_assert_cmpstr (r.diags, ==, "self.hlsl:1:1: error: #include cycle without include guards: self.hlsl -> self.hlsl\n");
+  g_assert_cmpstr (r.diags, ==, "self.hlsl:1:10: error: #include cycle without include guards: self.hlsl -> self.hlsl\n");
   g_assert_cmpstr (r.out, ==, "\nafter\n");
   result_clear (&r);
 
@@ -395,7 +395,7 @@ test_line_directive (void)
   check_diag ("#line x\n#line 0\n#line 5 six\n", "",
               "<source>:1:7: error: #line expects a line number from 1 to 2147483647, not 'x'\n"
               "<source>:2:7: error: #line expects a line number from 1 to 2147483647, not '0'\n"
-              "<source>:3:9: error: invalid file name six in #line directive\n");
+              "<source>:3:9: error: invalid file name 'six' in #line directive\n");
   /* file names with quotes and backslashes are escaped in markers */
   check_ok ("#line 3 \"C:\\\\dir\\\\f.hlsl\"\nq\n", "#line 3 \"C:\\\\dir\\\\f.hlsl\"\nq\n");
 }

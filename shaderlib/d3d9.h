@@ -97,6 +97,7 @@ typedef struct
   uint8_t  usage, usage_index;   /* dcl */
   uint8_t  tex_type;             /* dcl of a sampler: 2 2D, 3 cube, 4 volume */
   int      line, column;
+  int      op_column[6];          /* assembly text: column of each operand, else 0 */
 } D9Insn;
 
 /* A named constant from the CTAB comment (or an fxc listing header). */

@@ -706,9 +706,9 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
         }
       if (!parse_src (p, skip_ws (s + 1, close), close, &in.pred))
         return;
-      if (in.pred.type != D9_REG_PREDICATE)
+      if (in.pred.type != D9_REG_PREDICATE || in.pred.index != 0)
         {
-          perr (p, s, "the instruction predicate must be p0");
+          perr (p, skip_ws (s + 1, close), "the instruction predicate must be p0");
           return;
         }
       in.predicated = true;
@@ -731,7 +731,7 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
         p->sh->version = V30;   /* keep going to report more */
       *have_version = true;
       if (skip_ws (s, end) != end)
-        perr (p, s, "unexpected text after the version");
+        perr (p, skip_ws (s, end), "unexpected text after the version");
       return;
     }
   char *word = g_ascii_strdown (mn, mn_end - mn);
@@ -841,6 +841,8 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
       perr (p, mn, "%s takes %d operand%s, got %d", oi->name, want, want == 1 ? "" : "s", n_ops);
       return;
     }
+  for (int i = 0; i < n_ops && i < (int) G_N_ELEMENTS (in.op_column); i++)
+    in.op_column[i] = (int) (ops[i] - p->line_start) + 1;
   if (oi->n_dst || id == D9_DEF || id == D9_DEFI || id == D9_DEFB)
     {
       if (!parse_dst (p, ops[0], ope[0], &in.dst))
@@ -952,6 +954,7 @@ typedef struct
   const D9Shader *sh;
   SlDiagnostics  *diags;
   const D9Insn   *in;
+  int             operand;   /* operand being checked, or -1: sets the column */
   bool            ok;
 } V;
 
@@ -962,7 +965,10 @@ verr (V *v, const char *fmt, ...)
   va_start (ap, fmt);
   char *msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
-  sl_diagnostics_add (v->diags, SL_SEVERITY_ERROR, v->sh->file, v->in->line, v->in->column,
+  /* Text knows where each operand starts; bytecode only the instruction. */
+  int col = v->operand >= 0 && v->in->op_column[v->operand] ? v->in->op_column[v->operand]
+                                                             : v->in->column;
+  sl_diagnostics_add (v->diags, SL_SEVERITY_ERROR, v->sh->file, v->in->line, col,
                       "E-ASM", "%s", msg);
   g_free (msg);
   v->ok = false;
@@ -1060,7 +1066,7 @@ bx2_allowed_on_tex (D9Version ver, int id)
   return id != D9_TEXREG2AR && id != D9_TEXREG2GB && id != D9_TEXBEM && id != D9_TEXBEML;
 }
 
-static void
+static bool
 check_reg (V *v, const D9Param *p, bool dst)
 {
   D9Version ver = v->sh->version;
@@ -1076,6 +1082,7 @@ check_reg (V *v, const D9Param *p, bool dst)
   else if (p->relative && (ver < V30 || (p->type != D9_REG_CONST && p->type != D9_REG_INPUT) || dst))
     verr (v, "relative addressing of %s is not allowed in %s", name->str, v->sh->version_name);
   g_string_free (name, TRUE);
+  return n > 0 && p->index < n;
 }
 
 /* Counts the distinct registers of each type among the sources as
@@ -1119,6 +1126,8 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
   bool v1 = ver <= V14;
   /* Structured flow control: a stack of open blocks. */
   int stack[64], depth = 0, loop_depth = 0, phases = 0;
+  guint opened_at[64];
+  bool nesting_ok = true;
   GHashTable *labels = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < sh->insns->len; i++)
     {
@@ -1131,6 +1140,7 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
       const D9Insn *in = &g_array_index (sh->insns, D9Insn, i);
       const D9OpInfo *oi = &d9_ops[in->id];
       v.in = in;
+      v.operand = -1;
       D9Version ev = ver == V10 ? V11 : ver;
       if (ev < oi->min || ev > oi->max)
         {
@@ -1147,10 +1157,8 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
         verr (&v, "co-issued instruction has no partner");
       if (in->predicated && ver < V2X)
         verr (&v, "predication needs ps_2_x or later (this is %s)", sh->version_name);
-      if (in->predicated && !(in->pred.swizzle == D9_SWZ_IDENTITY || in->pred.swizzle == 0 ||
-                              in->pred.swizzle == 0x55 || in->pred.swizzle == 0xaa || in->pred.swizzle == 0xff)
-          && ver < V2X)
-        verr (&v, "bad predicate swizzle");
+      /* The setp page allows any swizzle on the predicate, so there is no
+       * swizzle rule to check here. */
       if (in->id == D9_PHASE && ++phases > 1)
         verr (&v, "phase may appear only once");
 
@@ -1158,6 +1166,7 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
       if (oi->n_dst || in->id == D9_DEF || in->id == D9_DEFI || in->id == D9_DEFB)
         {
           const D9Param *d = &in->dst;
+          v.operand = 0;
           check_reg (&v, d, true);
           int want = in->id == D9_DEF ? D9_REG_CONST : in->id == D9_DEFI ? D9_REG_CONSTINT
                      : in->id == D9_DEFB ? D9_REG_CONSTBOOL : -1;
@@ -1167,7 +1176,9 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
           bool writable = d->type == D9_REG_TEMP || d->type == D9_REG_COLOROUT || d->type == D9_REG_DEPTHOUT
                           || (d->type == D9_REG_TEXTURE && ver <= V13)
                           || (d->type == D9_REG_PREDICATE && in->id == D9_SETP);
-          if (want < 0 && in->id != D9_DCL && in->id != D9_TEXKILL && !writable)
+          /* p0 outside setp has its own message below. */
+          if (want < 0 && in->id != D9_DCL && in->id != D9_TEXKILL && !writable
+              && d->type != D9_REG_PREDICATE)
             verr (&v, "%s cannot be written in %s", d->type == D9_REG_CONST ? "a constant register"
                   : d->type == D9_REG_INPUT ? "an input register" : "this register", sh->version_name);
           if (in->id == D9_SETP && d->type != D9_REG_PREDICATE)
@@ -1185,7 +1196,8 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
             verr (&v, "output registers cannot be written under predication in %s", sh->version_name);
           if (ver == V20 && (in->id == D9_TEXLD || in->id == D9_TEXLDP || in->id == D9_TEXLDB) && d->mask != 0xf)
             verr (&v, "%s needs a full write mask in ps_2_0", oi->name);
-          /* Instruction modifiers. */
+          /* Instruction modifiers: written on the mnemonic. */
+          v.operand = -1;
           if (d->shift && !v1)
             verr (&v, "instruction modifier _%s%d is only available in ps_1_x (this is %s)",
                   d->shift > 0 ? "x" : "d", 1 << abs (d->shift), sh->version_name);
@@ -1203,6 +1215,7 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
             verr (&v, "_sat is not allowed on %s", oi->name);
           if ((d->dstmod & D9_DST_SAT) && (d->type == D9_REG_DEPTHOUT || d->type == D9_REG_PREDICATE))
             verr (&v, "_sat is not allowed on this destination");
+          v.operand = 0;
           if (in->id == D9_DCL)
             {
               bool ok = d->type == D9_REG_SAMPLER || d->type == D9_REG_TEXTURE || d->type == D9_REG_INPUT
@@ -1218,7 +1231,10 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
       for (int k = 0; k < oi->n_src; k++)
         {
           const D9Param *s = &in->src[k];
-          check_reg (&v, s, false);
+          v.operand = oi->n_dst + k;
+          /* A register the version lacks says all there is to say. */
+          if (!check_reg (&v, s, false))
+            continue;
           int m = s->srcmod;
           const char *suffix = srcmod_suffix (m);
           bool tex_op = (oi->flags & D9F_T) && ver <= V13;
@@ -1283,28 +1299,43 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
                 verr (&v, "pow needs replicate swizzles on its sources");
             }
         }
+      v.operand = -1;
       check_read_ports (&v, in);
+      v.operand = oi->n_dst;
       if (in->id == D9_CND && ver <= V13 && !(in->src[0].type == D9_REG_TEMP && in->src[0].index == 0
                                                && in->src[0].swizzle == 0xff))
         verr (&v, "cnd compares r0.a in %s", sh->version_name);
+      v.operand = 0;
       if ((in->id == D9_SINCOS || in->id == D9_SINCOS2) && (in->dst.mask & ~3u || !in->dst.mask))
         verr (&v, "sincos writes .x, .y or .xy");
       if (in->id == D9_CRS && (in->dst.mask & 8))
         verr (&v, "crs writes only x, y and z");
+      v.operand = oi->n_dst;
       if ((in->id == D9_CALL || in->id == D9_CALLNZ)
           && !g_hash_table_contains (labels, GINT_TO_POINTER (in->src[0].index + 1)))
         verr (&v, "call of undefined label l%u", in->src[0].index);
+      v.operand = 0;
       if (in->id == D9_BEM && (in->dst.mask != 0x3))
         verr (&v, "bem writes .rg (.xy)");
+      v.operand = -1;
 
-      /* Nesting. */
+      /* Nesting; past the limit the structure is unknown, so checking
+       * it further would only report unmatched ends. */
+      if (!nesting_ok)
+        continue;
       switch (in->id)
         {
         case D9_IF: case D9_IFC: case D9_REP: case D9_LOOP:
           if (depth == 64)
-            verr (&v, "flow control is nested too deeply");
+            {
+              verr (&v, "flow control is nested too deeply");
+              nesting_ok = false;
+            }
           else
-            stack[depth++] = in->id;
+            {
+              opened_at[depth] = i;
+              stack[depth++] = in->id;
+            }
           if (in->id == D9_REP || in->id == D9_LOOP)
             {
               if (++loop_depth > 4)
@@ -1345,10 +1376,14 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
           break;
         }
     }
-  if (depth)
+  if (depth && nesting_ok)
     {
-      v.in = &g_array_index (sh->insns, D9Insn, sh->insns->len - 1);
-      verr (&v, "unterminated flow-control block at the end of the shader");
+      /* Reported at the innermost block left open. */
+      v.in = &g_array_index (sh->insns, D9Insn, opened_at[depth - 1]);
+      v.operand = -1;
+      int open = stack[depth - 1] < 0 ? -stack[depth - 1] - 1 : stack[depth - 1];
+      verr (&v, "%s is not closed by %s before the end of the shader", d9_ops[open].name,
+            open == D9_REP ? "endrep" : open == D9_LOOP ? "endloop" : "endif");
     }
   g_hash_table_destroy (labels);
   return v.ok;

@@ -40,5 +40,5 @@ printf 'ps_1_3\ntex t0\ntexreg2ar t1, t0_bx2\n' > bad.asm
 status=0
 "$CLI" dis bad.asm > out 2> err || status=$?
 [ "$status" -eq 1 ] || fail "dis of a bad shader exited $status, expected 1"
-grep -qx 'bad.asm:3:1: error: _bx2 is not allowed on texreg2ar in ps_1_3' err || fail "diagnostic: $(cat err)"
+grep -qx 'bad.asm:3:15: error: _bx2 is not allowed on texreg2ar in ps_1_3' err || fail "diagnostic: $(cat err)"
 echo ok

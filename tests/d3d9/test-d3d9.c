@@ -254,7 +254,7 @@ static void
 test_errors (void)
 {
   /* _bx2 on texture instructions, per version. */
-  expect_error ("ps_1_3\ntex t0\ntexreg2ar t1, t0_bx2\n", "t.asm:3:1: error: _bx2 is not allowed on texreg2ar in ps_1_3");
+  expect_error ("ps_1_3\ntex t0\ntexreg2ar t1, t0_bx2\n", "t.asm:3:15: error: _bx2 is not allowed on texreg2ar in ps_1_3");
   expect_error ("ps_1_3\ntex t0\ntexreg2gb t1, t0_bx2\n", "_bx2 is not allowed on texreg2gb in ps_1_3");
   expect_error ("ps_1_2\ntex t0\ntexbem t1, t0_bx2\n", "_bx2 is not allowed on texbem in ps_1_2");
   expect_error ("ps_1_3\ntex t0\ntexbeml t1, t0_bx2\n", "_bx2 is not allowed on texbeml in ps_1_3");
@@ -268,7 +268,7 @@ test_errors (void)
   expect_error ("ps_1_4\ndef c0, 1, 1, 1, 1\nmov r0, -c0\n", "source modifiers are not allowed on constants in ps_1_4");
   expect_error ("ps_1_4\ntexld r0, t0_dw.xyw\n", "_dw is only allowed on texcrd in ps_1_4");
   /* Swizzles per version. */
-  expect_error ("ps_2_0\ndef c0, 1, 1, 1, 1\nmov oC0, c0.yxzw\n", "t.asm:3:1: error: swizzle .yxzw needs ps_2_x or later (this is ps_2_0)");
+  expect_error ("ps_2_0\ndef c0, 1, 1, 1, 1\nmov oC0, c0.yxzw\n", "t.asm:3:10: error: swizzle .yxzw needs ps_2_x or later (this is ps_2_0)");
   expect_error ("ps_1_4\ndef c0, 1, 1, 1, 1\nmov r0, c0.yzxw\n", "swizzle .yzxw needs ps_2_0 or later (this is ps_1_4)");
   expect_error ("ps_1_3\ndef c0, 1, 1, 1, 1\nmov r0, c0.x\n", "replicate swizzle .x needs ps_1_4 or later (this is ps_1_3)");
   expect_error ("ps_1_1\ndef c0, 1, 1, 1, 1\nmov r0, c0.y\n", "replicate swizzle .y needs ps_1_4 or later (this is ps_1_1)");
@@ -288,7 +288,7 @@ test_errors (void)
   expect_error ("ps_3_0\ndcl t0\n", "register t0 is not available in ps_3_0");
   expect_error ("ps_2_0\ndef c0, 1, 1, 1, 1\nmov r0, c0\n+mov r1, c0\n", "co-issue (+) needs ps_1_x (this is ps_2_0)");
   expect_error ("ps_2_0\ndef c0, 1, 1, 1, 1\n(p0) mov r0, c0\n", "predication needs ps_2_x or later (this is ps_2_0)");
-  expect_error ("ps_2_x\ndefi i0, 1, 0, 0, 0\nrep i0\nmov r0, c0\n", "unterminated flow-control block");
+  expect_error ("ps_2_x\ndefi i0, 1, 0, 0, 0\nrep i0\nmov r0, c0\n", "rep is not closed by endrep before the end of the shader");
   expect_error ("ps_2_x\ncall l3\n", "call of undefined label l3");
   expect_error ("ps_2_0\ndef c0, 1, 1, 1, 1\nrcp r0, c0\n", "rcp needs a replicate swizzle");
   expect_error ("ps_1_9\n", "unknown shader version 'ps_1_9'");

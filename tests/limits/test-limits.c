@@ -268,10 +268,10 @@ test_d3d9_limits (void)
 {
   d9_fail ("ps_3_0\nmov r4294967296, c0\n", "t.asm:2:5: error: register index is too large\n");
   d9_fail ("ps_3_0\nmov r32, c0\nmov oC0, r32\n",
-           "t.asm:2:1: error: register r32 is out of range in ps_3_0 (32 available)\n"
-           "t.asm:3:1: error: register r32 is out of range in ps_3_0 (32 available)\n");
-  d9_fail ("ps_2_0\nmov oC0, c32\n", "t.asm:2:1: error: register c32 is out of range in ps_2_0 (32 available)\n");
-  d9_fail ("ps_3_0\ndcl_2d s16\n", "t.asm:2:1: error: register s16 is out of range in ps_3_0 (16 available)\n");
+           "t.asm:2:5: error: register r32 is out of range in ps_3_0 (32 available)\n"
+           "t.asm:3:10: error: register r32 is out of range in ps_3_0 (32 available)\n");
+  d9_fail ("ps_2_0\nmov oC0, c32\n", "t.asm:2:10: error: register c32 is out of range in ps_2_0 (32 available)\n");
+  d9_fail ("ps_3_0\ndcl_2d s16\n", "t.asm:2:8: error: register s16 is out of range in ps_3_0 (16 available)\n");
   GString *s = g_string_new ("ps_3_0\ndefi i0, 2, 0, 1, 0\n");
   for (int i = 0; i < 6; i++)
     g_string_append (s, "rep i0\n");

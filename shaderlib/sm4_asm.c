@@ -98,6 +98,7 @@ typedef struct
   int            line;
   const char    *file;
   SlDiagnostics *diags;
+  const char    *operand;   /* start of the last operand read: for errors about it */
   bool           failed;
 } Rd;
 
@@ -392,6 +393,7 @@ parse_operand (Rd *r, Sm4Operand *o, bool dst, bool float_ctx)
 {
   memset (o, 0, sizeof *o);
   skip_blank (r);
+  r->operand = r->p;
   if (accept (r, '-'))
     o->modifier |= SM4_MOD_NEG;
   if (accept (r, '|'))
@@ -589,7 +591,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
         return false;
       if (in->ops[0].type != SM4_REG_CB || in->ops[0].has_rel[1])
         {
-          rerror (r, r->p, "dcl_constantbuffer needs cbN[size]");
+          rerror (r, r->operand, "dcl_constantbuffer needs cbN[size]");
           return false;
         }
       in->n_ops = 1;
@@ -612,7 +614,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
         return false;
       if (in->ops[0].type != SM4_REG_SAMPLER)
         {
-          rerror (r, r->p, "dcl_sampler needs a sampler register sN");
+          rerror (r, r->operand, "dcl_sampler needs a sampler register sN");
           return false;
         }
       in->n_ops = 1;
@@ -663,7 +665,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
           return false;
         if (in->ops[0].type != SM4_REG_RESOURCE)
           {
-            rerror (r, r->p, "dcl_resource needs a resource register tN");
+            rerror (r, r->operand, "dcl_resource needs a resource register tN");
             return false;
           }
         in->ops[0].n_comp = 0;
@@ -695,7 +697,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
           return false;
         if (in->ops[0].type != SM4_REG_INPUT)
           {
-            rerror (r, r->p, "%s needs an input register vN", sm4_ops[in->op].mnemonic);
+            rerror (r, r->operand, "%s needs an input register vN", sm4_ops[in->op].mnemonic);
             return false;
           }
         in->n_ops = 1;
@@ -720,7 +722,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
         return false;
       if (in->ops[0].type != SM4_REG_OUTPUT && in->ops[0].type != SM4_REG_DEPTH)
         {
-          rerror (r, r->p, "dcl_output needs oN or oDepth");
+          rerror (r, r->operand, "dcl_output needs oN or oDepth");
           return false;
         }
       in->n_ops = 1;
@@ -879,11 +881,13 @@ parse_insn (Rd *r, Sm4Insn *in)
           for (int c = 0; c < 3; c++)
             {
               uint32_t v;
+              skip_blank (r);
+              const char *at = r->p;
               if (!parse_literal (r, false, &v))
                 return false;
               if ((int32_t) v < -8 || (int32_t) v > 7)
                 {
-                  rerror (r, r->p, "texel offsets range from -8 to 7");
+                  rerror (r, at, "texel offsets range from -8 to 7");
                   return false;
                 }
               in->offset[c] = (int8_t) (int32_t) v;

@@ -352,7 +352,7 @@ test_sm4_limits (void)
 
 static const char *const sm4_bad[][2] = {
   { "ps_4_0\ndcl_input_ps linear r0.x\nret\n",
-    "t.asm:2:25: error: dcl_input_ps needs an input register vN\n" },
+    "t.asm:2:21: error: dcl_input_ps needs an input register vN\n" },
   { "ps_4_0\ndcl_temps 2\nmov -r0, r1\nret\n",
     "t.asm:3:6: error: a destination takes no modifier\n" },
   { "ps_4_0\ndcl_temps 2\nmov r0, x0[r1.xy + 0]\nret\n",
@@ -368,11 +368,11 @@ static const char *const sm4_bad[][2] = {
   { "ps_4_0\ndcl_indexableTemp x0, 4\nret\n",
     "t.asm:2:21: error: expected '['\n" },
   { "ps_4_0\ndcl_output r0.xyzw\nret\n",
-    "t.asm:2:19: error: dcl_output needs oN or oDepth\n" },
+    "t.asm:2:12: error: dcl_output needs oN or oDepth\n" },
   { "ps_4_0\ndcl_resource_texture2d (float,float,float,float) s0\nret\n",
-    "t.asm:2:52: error: dcl_resource needs a resource register tN\n" },
+    "t.asm:2:50: error: dcl_resource needs a resource register tN\n" },
   { "ps_4_0\ndcl_sampler t0, mode_default\nret\n",
-    "t.asm:2:16: error: dcl_sampler needs a sampler register sN\n" },
+    "t.asm:2:13: error: dcl_sampler needs a sampler register sN\n" },
   { "ps_4_0\ndcl_temps 2\nmov r0, l(a)\nret\n",
     "t.asm:3:11: error: 'a' is not a number\n" },
   { "ps_9_0\nret\n",
@@ -406,7 +406,7 @@ static const char *const sm4_bad[][2] = {
   { "ps_4_0\ndcl_temps 2\nmov r0.yx, r1\nret\n",
     "t.asm:3:8: error: write mask components must be in xyzw order\n" },
   { "ps_4_0\ndcl_temps 2\nsample_aoffimmi(9,0,0) r0, r1, t0, s0\nret\n",
-    "t.asm:3:18: error: texel offsets range from -8 to 7\n" },
+    "t.asm:3:17: error: texel offsets range from -8 to 7\n" },
 };
 static const char *const hlsl_bad[][2] = {
   { "static float x = 1.0q;\n",

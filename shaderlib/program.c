@@ -415,6 +415,9 @@ struct SlBinding
   uint32_t         mip_slots;      /* texture slots that may read another level */
   GMutex           mip_lock;
   GPtrArray       *mip_cache;      /* MipChain */
+  /* SlVmEnv.runaway: a separate word because renders see a const binding;
+   * cleared by each prepare. */
+  unsigned        *runaway;
 };
 
 typedef struct
@@ -542,6 +545,7 @@ SlBinding *
 sl_binding_new (SlProgram *program)
 {
   SlBinding *b = g_new0 (SlBinding, 1);
+  b->runaway = g_new0 (unsigned, 1);
   b->program = sl_program_ref (program);
   b->n_constants = MAX (program->info.constants_size, 4);
   b->constants = g_new0 (uint32_t, b->n_constants);
@@ -572,6 +576,7 @@ sl_binding_free (SlBinding *b)
   g_ptr_array_unref (b->mip_cache);
   g_mutex_clear (&b->mip_lock);
   g_free (b->constants);
+  g_free (b->runaway);
   g_free (b);
 }
 
@@ -859,6 +864,7 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
   b->span = sl_span_emit (ir);
   sl_ir_free (ir);
   b->prepared = true;
+  g_atomic_int_set ((gint *) b->runaway, 0);
   return true;
 }
 
@@ -907,6 +913,7 @@ sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int wid
     .n_constants = b->n_constants,
     .viewport_width = b->width,
     .viewport_height = b->height,
+    .runaway = b->runaway,
   };
   for (int i = 0; i < SL_MAX_SLOTS; i++)
     {

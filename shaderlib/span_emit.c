@@ -451,6 +451,11 @@ sl_span_emit (const SlIr *ir)
   prog->const_regs = (uint32_t *) g_array_free (const_regs, FALSE);
   prog->const_bits = (uint32_t *) g_array_free (const_bits, FALSE);
   prog->max_depth = max_depth;
+  prog->cost_before = g_new (uint32_t, prog->n_code + 1);
+  prog->cost_before[0] = 0;
+  for (int i = 0; i < prog->n_code; i++)
+    prog->cost_before[i + 1] = prog->cost_before[i]
+                               + (prog->code[i].op == SL_OP_SAMPLE ? SL_VM_SAMPLE_COST : 1);
 
   g_array_free (open, TRUE);
   g_array_free (e.free_regs, TRUE);
@@ -474,6 +479,7 @@ sl_span_program_free (SlSpanProgram *prog)
   g_free (prog->samples);
   g_free (prog->const_regs);
   g_free (prog->const_bits);
+  g_free (prog->cost_before);
   g_free (prog);
 }
 

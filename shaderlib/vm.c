@@ -27,11 +27,15 @@
  *
  * Run-time limits: each loop stops at its own iteration cap, and each span
  * has a budget of SL_VM_SPAN_BUDGET loop-body instructions, charged at the
- * back edge (the body's length, whether or not every instruction ran), so
- * nested loops cannot multiply caps into hours.  Once the budget is spent
- * every loop exits at its next ENDLOOP; with no backward jump left the
- * rest of the program runs at most once and still writes the pixels.  The
- * charge is one subtraction per iteration, not per instruction. */
+ * back edge (the body's cost, whether or not every instruction ran; a
+ * texture read counts SL_VM_SAMPLE_COST), so nested loops cannot multiply
+ * caps into hours.  Once the budget is spent every loop exits at its next
+ * ENDLOOP; with no backward jump left the rest of the program runs at most
+ * once and still writes the pixels.  The charge is one subtraction per
+ * iteration, not per instruction.  A span that hits a cap or the budget
+ * marks its binding as running away (SlVmEnv.runaway): every later span
+ * of that binding then starts with an empty budget, so a shader that
+ * never ends costs one span's budget, not one per span of the image. */
 #include "vm.h"
 
 #include "scalar_ops.h"
@@ -213,7 +217,8 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
   SlReg *R = st->regs;
   Masks m;
   unsigned stopped = 0;
-  uint32_t budget = SL_VM_SPAN_BUDGET;
+  unsigned earlier = env->runaway ? (unsigned) g_atomic_int_get ((gint *) env->runaway) : 0;
+  uint32_t budget = earlier ? 0 : SL_VM_SPAN_BUDGET;
   memset (&m.cf, 0xff, sizeof m.cf);
   memset (&m.brk, 0, sizeof m.brk);
   memset (&m.cont, 0, sizeof m.cont);
@@ -436,12 +441,12 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
               }
             if (again)
               {
-                uint32_t cost = (uint32_t) (pc - in->jump);
+                uint32_t cost = prog->cost_before[pc] - prog->cost_before[in->jump];
                 if (cost >= budget)
                   {
                     /* Stays at zero: every loop still open exits. */
                     budget = 0;
-                    stopped |= SL_VM_STOPPED_BUDGET;
+                    stopped |= earlier ? earlier : SL_VM_STOPPED_BUDGET;
                     again = false;
                   }
                 else
@@ -495,6 +500,8 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
           break;
         }
     }
+  if (stopped && !earlier && env->runaway)
+    g_atomic_int_or ((guint *) env->runaway, stopped);
   return stopped;
 }
 

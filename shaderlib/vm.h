@@ -66,7 +66,13 @@ typedef struct
   int         n_outputs;       /* colour targets */
   bool        writes_output[8][4];
   bool        uses_constants_indexed;
+  /* cost_before[i]: the run-time budget's cost of code[0..i), n_code + 1
+   * entries.  A texture read costs SL_VM_SAMPLE_COST (it does the work of
+   * dozens of arithmetic instructions), anything else 1. */
+  uint32_t   *cost_before;
 } SlSpanProgram;
+
+#define SL_VM_SAMPLE_COST 16
 
 /* Per-thread state for running span programs.  Reused between render
  * calls: fresh memory per call would cost page faults. */
@@ -91,6 +97,12 @@ typedef struct
   const uint32_t       *constants;
   size_t                n_constants;
   int                   viewport_width, viewport_height;
+  /* Shared by every render of one binding (may be NULL): the
+   * SL_VM_STOPPED_* bits of the first span that ran away.  Once set, later
+   * spans run each loop once and report the same bits, so a runaway
+   * shader costs one span's budget per binding instead of one per span —
+   * hours on a large image otherwise. */
+  unsigned             *runaway;
 } SlVmEnv;
 
 /* Why the last render stopped loops early (SlVmState.stopped bits). */

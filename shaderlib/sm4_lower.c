@@ -984,6 +984,12 @@ reflect (Lw *l)
           };
           if (p.offset + p.size > info->constants_size)
             continue;   /* outside the declared buffer: unused by the code */
+          /* A damaged table may claim millions of elements in a few words;
+           * a real variable has no more components than four per word of
+           * its size (the last register of an array may be partly used). */
+          if ((uint64_t) p.rows * p.columns * MAX (p.array_size, 1)
+              > 4 * (uint64_t) p.size + 16)
+            continue;
           if (v->defaults)
             {
               int n = p.rows * p.columns * MAX (p.array_size, 1);

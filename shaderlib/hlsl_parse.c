@@ -35,6 +35,7 @@ typedef struct
   bool        in_switch;   /* innermost breakable statement is a switch */
   Scope      *param_scope; /* parameters of the function being parsed */
   bool        row_major_default;
+  SlLoc       major_loc;   /* last row_major/column_major modifier seen */
   Type       *t_error, *t_void, *t_float, *t_int, *t_uint, *t_bool, *t_string;
 } P;
 
@@ -148,9 +149,8 @@ static char *type_name (P *p, const Type *t);
  * one (not a vector, struct or array of matrices), and a type whose
  * majority was already given explicitly may only be given the same one. */
 static Type *
-type_with_major (P *p, Type *t, bool row_major)
+type_with_major (P *p, Type *t, bool row_major, SlLoc loc)
 {
-  SlLoc loc = peek (p)->loc;
   if (t->kind == TY_ERROR)
     return t;
   if (t->kind == TY_NUM && t->cls == NUM_MATRIX)
@@ -211,8 +211,8 @@ type_name (P *p, const Type *t)
     case TY_ERROR: return "<error>";
     case TY_STRING: return "string";
     case TY_STRUCT: return (char *) (t->name ? t->name : "struct");
-    case TY_SAMPLER: return "sampler";
-    case TY_TEXTURE: return "texture";
+    case TY_SAMPLER: return (char *) (t->name ? t->name : "sampler");
+    case TY_TEXTURE: return (char *) (t->name ? t->name : "texture");
     case TY_ARRAY:
       g_snprintf (buf, sizeof buf, "%s[%d]", type_name (p, t->elem), t->len);
       return sl_arena_strdup (p->arena, buf);
@@ -276,6 +276,29 @@ static const char *
 tok_desc (Token *t)
 {
   return t->kind == TK_EOF ? "end of file" : t->text;
+}
+
+/* After a malformed operand: drop the rest of the expression (balanced
+ * brackets included) up to the ';', ',' or closing bracket that ends it,
+ * so that one mistake gives one message. */
+static void
+skip_rest_of_expression (P *p)
+{
+  int depth = 0;
+  while (peek (p)->kind != TK_EOF)
+    {
+      if (is (p, "(") || is (p, "[") || is (p, "{"))
+        depth++;
+      else if (is (p, ")") || is (p, "]") || is (p, "}"))
+        {
+          if (depth == 0)
+            return;
+          depth--;
+        }
+      else if (depth == 0 && (is (p, ";") || is (p, ",")))
+        return;
+      next (p);
+    }
 }
 
 static bool
@@ -506,7 +529,7 @@ apply_majority (P *p, Type *t, unsigned mods)
 {
   if (!(mods & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR)))
     return t;
-  return type_with_major (p, t, mods & MOD_ROW_MAJOR);
+  return type_with_major (p, t, mods & MOD_ROW_MAJOR, p->major_loc);
 }
 
 
@@ -543,6 +566,9 @@ parse_modifiers (P *p)
                                            : !strcmp (t->text, "inout") ? MOD_INOUT : 0);
       if (bit && (mods & bit))
         error_at (p, t->loc, "modifier '%s' given twice", t->text);
+      /* A majority error names the modifier, not the declared name. */
+      if (bit & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
+        p->major_loc = t->loc;
       mods |= bit;
       next (p);
     }
@@ -588,19 +614,27 @@ parse_type (P *p)
       /* Outside tessellation shaders a patch is a constant array. */
       next (p);
       next (p);
+      Token *et = peek (p);
       Type *elem = parse_type (p);
+      if (!elem)
+        {
+          /* Name the bad element type once, then read on as if it were
+           * one, so the rest of the declaration parses. */
+          error_at (p, et->loc, "expected an element type in %s<>", t->text);
+          if (et->kind == TK_IDENT)
+            next (p);
+          elem = p->t_error;
+        }
       int n = 0;
       expect (p, ",");
-      parse_const_int_expr (p, &n);
+      Token *nt = peek (p);
+      bool n_ok = parse_const_int_expr (p, &n);
       expect (p, ">");
-      if (!elem || elem->kind == TY_ERROR)
+      if (elem->kind == TY_ERROR)
+        return p->t_error;
+      if (n_ok && n < 1)
         {
-          error_at (p, t->loc, "expected an element type in %s<>", t->text);
-          return p->t_error;
-        }
-      if (n < 1)
-        {
-          error_at (p, t->loc, "%s needs at least one element", t->text);
+          error_at (p, nt->loc, "%s needs at least one element", t->text);
           return p->t_error;
         }
       Type *r = type_array (p, elem, n);
@@ -639,16 +673,19 @@ parse_type (P *p)
       (void) n;
       int rows = 1, cols = 4;
       expect (p, ",");
+      SlLoc first_loc = peek (p)->loc, cols_loc = first_loc;
       parse_const_int_expr (p, is_matrix ? &rows : &cols);
       if (is_matrix)
         {
           expect (p, ",");
+          cols_loc = peek (p)->loc;
           parse_const_int_expr (p, &cols);
         }
       expect (p, ">");
       if (rows < 1 || rows > 4 || cols < 1 || cols > 4)
         {
-          error_at (p, t->loc, "%s dimensions must be between 1 and 4", is_matrix ? "matrix" : "vector");
+          error_at (p, rows < 1 || rows > 4 ? first_loc : cols_loc,
+                    "%s dimensions must be between 1 and 4", is_matrix ? "matrix" : "vector");
           return p->t_error;
         }
       Type *r = hlsl_type_num (p->arena, base, is_matrix ? NUM_MATRIX : NUM_VECTOR, rows, cols);
@@ -1145,9 +1182,8 @@ binary_type_ex (P *p, SlLoc loc, Type *a, Type *b, BaseType base, bool nest)
     return hlsl_type_num (p->arena, base, a->cls, a->rows, a->cols);
   if (a->cls == NUM_VECTOR && b->cls == NUM_VECTOR)
     {
+      /* convert() warns about the operand that loses components. */
       int n = MIN (a->cols, b->cols);
-      if (a->cols != b->cols)
-        warn_at (p, loc, "implicit truncation of vector type");
       return hlsl_type_num (p->arena, base, NUM_VECTOR, 1, n);
     }
   if (a->cls == NUM_MATRIX && b->cls == NUM_MATRIX)
@@ -1158,8 +1194,6 @@ binary_type_ex (P *p, SlLoc loc, Type *a, Type *b, BaseType base, bool nest)
           error_at (p, loc, "cannot combine '%s' and '%s'", type_name (p, a), type_name (p, b));
           return p->t_error;
         }
-      if (r != a->rows || c != a->cols || r != b->rows || c != b->cols)
-        warn_at (p, loc, "implicit truncation of matrix type");
       return hlsl_type_num (p->arena, base, NUM_MATRIX, r, c);
     }
   /* vector with matrix: allowed when the sizes match */
@@ -1542,8 +1576,12 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
   int max_args = id == INTR_TEX2DLOD && !p->u->reshade ? 2 : intrinsic_max[id];
   if ((int) args->len < intrinsic_min[id] || (int) args->len > max_args)
     {
-      error_at (p, loc, "'%s' takes %d to %d arguments, not %u", name->text, intrinsic_min[id],
-                max_args, args->len);
+      if (intrinsic_min[id] == max_args)
+        error_at (p, loc, "'%s' takes %d argument%s, not %u", name->text, max_args,
+                  max_args == 1 ? "" : "s", args->len);
+      else
+        error_at (p, loc, "'%s' takes %d to %d arguments, not %u", name->text, intrinsic_min[id],
+                  max_args, args->len);
       return error_node (p, loc);
     }
   Node *call = new_node (p, N_INTRINSIC, loc, NULL);
@@ -1766,6 +1804,7 @@ parse_postfix (P *p)
           if (name->kind != TK_IDENT)
             {
               error_at (p, name->loc, "expected a member name after '.'");
+              skip_rest_of_expression (p);
               return error_node (p, name->loc);
             }
           next (p);
@@ -1791,6 +1830,15 @@ parse_postfix (P *p)
               expect (p, ")");
               e = make_call (p, name, e, args);
               g_ptr_array_free (args, TRUE);
+              continue;
+            }
+          if (is (p, "("))
+            {
+              /* v.Sample (…) on a non-object: one message, not a
+               * swizzle error and a syntax error after it. */
+              error_at (p, name->loc, "'%s' has no method '%s'", type_name (p, e->type), name->text);
+              skip_rest_of_expression (p);
+              e = error_node (p, name->loc);
               continue;
             }
           if (e->type->kind == TY_STRUCT)
@@ -1842,16 +1890,13 @@ parse_postfix (P *p)
               e = error_node (p, t->loc);
               continue;
             }
-          if (idx->type->kind != TY_NUM || idx->type->n_comp != 1)
+          /* A vector index is truncated (convert() warns). */
+          if (idx->type->kind != TY_NUM
+              || (idx->type->n_comp != 1 && idx->type->cls != NUM_VECTOR))
             {
-              if (idx->type->kind == TY_NUM && idx->type->cls == NUM_VECTOR)
-                warn_at (p, idx->loc, "implicit truncation of vector type");
-              else
-                {
-                  error_at (p, idx->loc, "array index must be a scalar");
-                  e = error_node (p, t->loc);
-                  continue;
-                }
+              error_at (p, idx->loc, "array index must be a scalar");
+              e = error_node (p, t->loc);
+              continue;
             }
           Node *n = new_node (p, N_INDEX, t->loc, et);
           n->a = e;
@@ -2474,9 +2519,8 @@ intrinsic_type (P *p, Node *call)
          * matrix·vector → vector(rows); matrix·matrix → matrix. */
         int xr = x->cls == NUM_VECTOR ? 1 : x->rows, xc = x->cols;
         int yr = y->cls == NUM_VECTOR ? y->cols : y->rows, yc = y->cls == NUM_VECTOR ? 1 : y->cols;
+        /* When xc != yr, coerce() warns about the truncated operand. */
         int inner = MIN (xc, yr);
-        if (xc != yr)
-          warn_at (p, call->loc, "implicit truncation in 'mul'");
         Type *xt = x->cls == NUM_VECTOR ? hlsl_type_num (p->arena, b, NUM_VECTOR, 1, inner)
                                         : hlsl_type_num (p->arena, b, NUM_MATRIX, xr, inner);
         Type *yt = y->cls == NUM_VECTOR ? hlsl_type_num (p->arena, b, NUM_VECTOR, 1, inner)
@@ -2698,6 +2742,10 @@ parse_semantics (P *p, const char **semantic, int *reg_kind, int *reg_index)
       if (t->kind != TK_IDENT)
         {
           error_at (p, t->loc, "expected a semantic after ':'");
+          /* Take the bad token as the semantic so the declaration goes on. */
+          if (t->kind != TK_EOF && !is (p, "{") && !is (p, ";") && !is (p, ",") && !is (p, ")")
+              && !is (p, "="))
+            next (p);
           return;
         }
       next (p);
@@ -2785,6 +2833,7 @@ parse_array_suffix (P *p, Type *t, bool allow_unsized, int *unsized)
 {
   /* Dimensions apply outermost first: float a[2][3] is 2 arrays of 3. */
   int dims[8], n = 0;
+  SlLoc first_loc = peek (p)->loc;
   while (accept (p, "["))
     {
       int len = 0;
@@ -2797,8 +2846,9 @@ parse_array_suffix (P *p, Type *t, bool allow_unsized, int *unsized)
       else
         {
           Token *lt = peek (p);
-          parse_const_int_expr (p, &len);
-          if (len <= 0 || len > SL_MAX_ARRAY_COMPONENTS)
+          if (!parse_const_int_expr (p, &len))
+            len = 1;   /* already reported */
+          else if (len <= 0 || len > SL_MAX_ARRAY_COMPONENTS)
             {
               error_at (p, lt->loc, "array size must be between 1 and %d", SL_MAX_ARRAY_COMPONENTS);
               len = 1;
@@ -2813,7 +2863,7 @@ parse_array_suffix (P *p, Type *t, bool allow_unsized, int *unsized)
       t = type_array (p, t, dims[i] < 0 ? 1 : dims[i]);
       if ((size_t) t->n_comp > SL_MAX_ARRAY_COMPONENTS)
         {
-          error_at (p, peek (p)->loc, "array is too large");
+          error_at (p, first_loc, "array is too large");
           return p->t_error;
         }
     }
@@ -2824,6 +2874,7 @@ static Type *
 parse_struct (P *p)
 {
   Token *kw = next (p);  /* struct */
+  Token *name_tok = peek (p);
   const char *name = NULL;
   if (peek (p)->kind == TK_IDENT)
     name = next (p)->text;
@@ -2841,7 +2892,7 @@ parse_struct (P *p)
         }
       if (is (p, ","))
         {
-          error_at (p, peek (p)->loc, "a struct can derive from only one struct");
+          error_at (p, peek_at (p, 1)->loc, "a struct can derive from only one struct");
           while (!is (p, "{") && peek (p)->kind != TK_EOF)
             next (p);
         }
@@ -2851,7 +2902,10 @@ parse_struct (P *p)
       Type *t = name ? g_hash_table_lookup (p->types, name) : NULL;
       if (!t)
         {
-          error_at (p, kw->loc, "unknown struct '%s'", name ? name : "");
+          if (name)
+            error_at (p, name_tok->loc, "unknown struct '%s'", name);
+          else
+            error_at (p, kw->loc, "expected a struct name or '{' after 'struct'");
           return p->t_error;
         }
       return t;
@@ -2880,12 +2934,16 @@ parse_struct (P *p)
           continue;
         }
       ft = apply_majority (p, ft, mods);
+      bool bad_name = false;
       do
         {
           Token *ftok = peek (p);
           const char *fname = expect_ident (p);
           if (!fname)
-            break;
+            {
+              bad_name = true;
+              break;
+            }
           Type *full = parse_array_suffix (p, ft, false, NULL);
           Field f = { .name = fname, .type = full, .offset = t->n_comp };
           parse_semantics (p, &f.semantic, NULL, NULL);
@@ -2897,7 +2955,10 @@ parse_struct (P *p)
           g_array_append_val (fields, f);
         }
       while (accept (p, ","));
-      expect (p, ";");
+      if (bad_name)
+        recover (p);   /* past this member's ';', quietly */
+      else
+        expect (p, ";");
     }
   expect (p, "}");
   t->n_fields = fields->len;
@@ -3140,7 +3201,14 @@ typedef struct
   int  unroll_cap;     /* [unroll(n)]: n; [unroll]: -1 */
   bool unroll, loop, fastopt, branch, flatten;
   SlLoc loc;
+  SlLoc unroll_loc, loop_loc, branch_loc, flatten_loc;
 } Attrs;
+
+static SlLoc
+loc_later (SlLoc a, SlLoc b)
+{
+  return a.line > b.line || (a.line == b.line && a.column > b.column) ? a : b;
+}
 
 static void
 parse_attributes (P *p, Attrs *at)
@@ -3193,6 +3261,7 @@ parse_attributes (P *p, Attrs *at)
       if (!strcmp (name->text, "unroll"))
         {
           at->unroll = true;
+          at->unroll_loc = name->loc;
           at->unroll_cap = -1;
           if (first)
             {
@@ -3203,19 +3272,21 @@ parse_attributes (P *p, Attrs *at)
             }
         }
       else if (!strcmp (name->text, "loop"))
-        at->loop = true;
+        at->loop = true, at->loop_loc = name->loc;
       else if (!strcmp (name->text, "fastopt"))
-        at->fastopt = true;
+        at->fastopt = true, at->loop_loc = name->loc;
       else if (!strcmp (name->text, "branch"))
-        at->branch = true;
+        at->branch = true, at->branch_loc = name->loc;
       else if (!strcmp (name->text, "flatten"))
-        at->flatten = true;
+        at->flatten = true, at->flatten_loc = name->loc;
     }
   g_ptr_array_free (seen, TRUE);
+  /* A conflict is reported at the second of the two attributes. */
   if (at->unroll && (at->loop || at->fastopt))
-    error_at (p, at->loc, "[unroll] conflicts with [%s]", at->loop ? "loop" : "fastopt");
+    error_at (p, loc_later (at->unroll_loc, at->loop_loc), "[unroll] conflicts with [%s]",
+              at->loop ? "loop" : "fastopt");
   if (at->branch && at->flatten)
-    error_at (p, at->loc, "[branch] conflicts with [flatten]");
+    error_at (p, loc_later (at->branch_loc, at->flatten_loc), "[branch] conflicts with [flatten]");
 }
 
 static Node *
@@ -3298,7 +3369,7 @@ for_trip_count (P *p, Node *s)
 /* Whether a statement contains a 'break' of the enclosing switch (not
  * one of a nested loop) or a 'return'. */
 static bool
-leaves_switch (Node *s, bool *has_loop, bool *has_return)
+leaves_switch (Node *s, Node **has_loop, Node **has_return)
 {
   if (!s)
     return false;
@@ -3306,8 +3377,11 @@ leaves_switch (Node *s, bool *has_loop, bool *has_return)
     {
     case S_BREAK:
       return true;
+    case S_CONTINUE:   /* an error of its own in a switch: no fall-through error too */
+      return true;
     case S_RETURN:
-      *has_return = true;
+      if (!*has_return)
+        *has_return = s;
       return true;
     case S_BLOCK:
       {
@@ -3324,8 +3398,9 @@ leaves_switch (Node *s, bool *has_loop, bool *has_return)
       }
     case S_FOR: case S_WHILE: case S_DO:
       {
-        *has_loop = true;
-        bool dummy = false;
+        if (!*has_loop)
+          *has_loop = s;
+        Node *dummy = NULL;
         leaves_switch (s->d, &dummy, has_return);
         return false;
       }
@@ -3342,7 +3417,7 @@ static void
 check_switch (P *p, GPtrArray *items, bool in_loop)
 {
   int n_default = 0;
-  bool has_loop = false, has_return = false;
+  Node *has_loop = NULL, *has_return = NULL;
   for (guint i = 0; i < items->len; i++)
     {
       Node *it = g_ptr_array_index (items, i);
@@ -3381,11 +3456,9 @@ check_switch (P *p, GPtrArray *items, bool in_loop)
         error_at (p, label->loc, "case falls through to the next one");
     }
   if (p->u->shader_model < 40 && has_loop)
-    error_at (p, p->toks[p->pos > 0 ? p->pos - 1 : 0].loc,
-              "loops inside a switch need shader model 4.0");
+    error_at (p, has_loop->loc, "loops inside a switch need shader model 4.0");
   else if (p->u->shader_model < 40 && in_loop && has_return)
-    error_at (p, p->toks[p->pos > 0 ? p->pos - 1 : 0].loc,
-              "returning from a switch inside a loop needs shader model 4.0");
+    error_at (p, has_return->loc, "returning from a switch inside a loop needs shader model 4.0");
 }
 
 static Node *
@@ -3647,6 +3720,7 @@ parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
   bool any_default = false;
   if (is (p, "void") && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, ")"))
     next (p);   /* f(void) */
+  bool bad_param = false;
   if (!is (p, ")"))
     do
       {
@@ -3656,13 +3730,17 @@ parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
         if (!pt)
           {
             error_at (p, tt->loc, "expected a parameter type before '%s'", tok_desc (tt));
+            bad_param = true;
             break;
           }
         pt = apply_majority (p, pt, pm);
         Token *pn = peek (p);
         const char *pname = expect_ident (p);
         if (!pname)
-          break;
+          {
+            bad_param = true;
+            break;
+          }
         Var *v = SL_NEW (p->arena, Var);
         v->name = pname;
         v->loc = pn->loc;
@@ -3687,7 +3765,23 @@ parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
         g_ptr_array_add (defaults, def);
       }
     while (accept (p, ","));
-  expect (p, ")");
+  if (bad_param)
+    {
+      /* One message per bad parameter list: skip to its ')' quietly. */
+      int nest = 0;
+      while (peek (p)->kind != TK_EOF && !is (p, "{") && !is (p, ";")
+             && !(nest == 0 && is (p, ")")))
+        {
+          if (is (p, "("))
+            nest++;
+          else if (is (p, ")"))
+            nest--;
+          next (p);
+        }
+      accept (p, ")");
+    }
+  else
+    expect (p, ")");
   parse_semantics (p, &f->semantic, NULL, NULL);
   f->n_params = params->len;
   f->params = SL_NEW_N (p->arena, Var *, params->len + 1);

@@ -497,7 +497,7 @@ test_intrinsics (void)
     { "sampler2D s; float4 main(float4 p : SV_Position) : SV_Target { return tex2Dfetch(s, int2(p.xy)); }",
       "error: undeclared function 'tex2Dfetch'" },
     { "sampler2D s; float4 main(float2 t : TEXCOORD) : SV_Target { return tex2Dlod(s, float4(t, 0, 0), int2(1, 0)); }",
-      "error: 'tex2Dlod' takes 2 to 2 arguments, not 3" },
+      "error: 'tex2Dlod' takes 2 arguments, not 3" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS (strict); i++)
     {

@@ -218,7 +218,7 @@ test_hlsl_array_size (void)
              "t.hlsl:1:16: error: array size must be between 1 and 65536\n");
   /* 300 × 300 × 16 components: each size is fine, the total is not. */
   hlsl_fail ("static float4x4 a[300][300];\nfloat4 main () : COLOR { return 0; }\n",
-             "t.hlsl:1:28: error: array is too large\n");
+             "t.hlsl:1:18: error: array is too large\n");
   hlsl_fail ("static float a[0];\nfloat4 main () : COLOR { return 0; }\n",
              "t.hlsl:1:16: error: array size must be between 1 and 65536\n");
   hlsl_fail ("float4 big[70000];\nfloat4 main () : COLOR { return big[0]; }\n",

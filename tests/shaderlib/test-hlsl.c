@@ -126,7 +126,7 @@ static void
 test_rejections (void)
 {
   expect_errors ("column_major float4 v;\nfloat4 main() : COLOR { return v; }\n",
-                 "t.hlsl:1:21: error: column_major applies only to matrix types, not 'float4'\n");
+                 "t.hlsl:1:1: error: column_major applies only to matrix types, not 'float4'\n");
   expect_errors ("float4 main() : COLOR\n{\n    float4 technique = 0;\n    return technique;\n}\n",
                  "t.hlsl:3:12: error: 'technique' is a reserved word\n");
   expect_errors ("uint4 v;\n"
@@ -145,7 +145,7 @@ test_rejections (void)
                  "    [loop] [unroll(2)] for (int i = 0; i < 4; i++) {}\n"
                  "    return 0;\n"
                  "}\n",
-                 "t.hlsl:3:5: error: [unroll] conflicts with [loop]\n");
+                 "t.hlsl:3:13: error: [unroll] conflicts with [loop]\n");
   expect_errors ("float a : register(c0);\nfloat b : register(c0);\n"
                  "float4 main() : COLOR { return a + b; }\n",
                  "t.hlsl:2:7: error: 'a' and 'b' are both bound to c0\n");

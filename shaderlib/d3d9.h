@@ -22,6 +22,27 @@ typedef enum
   V10, V11, V12, V13, V14, V20, V2X, V2SW, V30, V3SW
 } D9Version;
 
+/* ps_2_x is a family: D3DPSHADERCAPS2_0 says what a device adds to ps_2_0,
+ * and the fxc profiles ps_2_a and ps_2_b fix those caps (the
+ * D3DXGetPixelShaderProfile page: "same as ps_2_0" plus the listed
+ * capabilities).  A shader written as "ps_2_x" names no device, so it gets
+ * the most any ps_2_x device may report; bytecode cannot tell the three
+ * apart (all are version 2.1) and is read as ps_2_x.  The bits are the
+ * D3DPS20CAPS_* values. */
+enum
+{
+  D9_CAP_ARBITRARY_SWIZZLE = 1, D9_CAP_GRADIENT = 2, D9_CAP_PREDICATION = 4,
+  D9_CAP_NO_DEPENDENT_READ_LIMIT = 8, D9_CAP_NO_TEX_LIMIT = 16
+};
+
+typedef struct
+{
+  uint8_t  caps;            /* D9_CAP_* */
+  uint8_t  num_temps;       /* NumTemps: 12 … 32 */
+  uint8_t  static_depth;    /* StaticFlowControlDepth: 0 … 4 */
+  uint8_t  dynamic_depth;   /* DynamicFlowControlDepth: 0 or 24 */
+} D9Caps2x;
+
 /* Register types: the D3DSPR_* numbers of the token format. */
 enum
 {
@@ -117,6 +138,7 @@ typedef struct
   const char *file;
   D9Version   version;
   const char *version_name;  /* "ps_2_a" as written */
+  D9Caps2x    caps;          /* meaningful for ps_2_x (V2X) only */
   GArray     *insns;         /* D9Insn */
   GArray     *constants;     /* D9Constant */
   const char *creator;       /* CTAB creator string or NULL */
@@ -125,6 +147,8 @@ typedef struct
 D9Shader   *d9_shader_new      (const char *file);
 void        d9_shader_free     (D9Shader *shader);
 const char *d9_version_name    (D9Version v);
+/* The caps of a ps_2_x profile by name ("ps_2_a"); false if @name is none. */
+bool        d9_profile_caps    (const char *name, D9Caps2x *caps);
 void        d9_version_token   (D9Version v, int *major, int *minor);
 
 /* d3d9_asm.c: text → instructions (validated). */

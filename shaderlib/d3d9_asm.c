@@ -47,6 +47,39 @@ d9_version_token (D9Version v, int *major, int *minor)
   *minor = mi[v];
 }
 
+/* The ps_2_x profiles.  ps_2_a and ps_2_b are the D3DXGetPixelShaderProfile
+ * page's lists: ps_2_0 plus, for ps_2_a, at least 22 temporaries,
+ * arbitrary swizzle, gradient instructions, predication, no dependent-read
+ * limit and no texture-instruction limit; for ps_2_b, 32 temporaries and
+ * no texture-instruction limit.  Neither list has flow control, and the
+ * Flow Control Limitations page says ps_2_0 has none, so both have static
+ * and dynamic depth 0 (the ps_2_x page: a depth of 0 means the
+ * instructions are unsupported).  "ps_2_x" on its own keeps everything a
+ * ps_2_x device may report (D3DPS20_MAX_*: 32 temporaries, static depth
+ * 4, dynamic depth 24, all cap bits), so any ps_2_x listing assembles. */
+static const struct
+{
+  const char *name;
+  D9Caps2x    caps;
+} profiles_2x[] = {
+  { "ps_2_x", { 0x1f, 32, 4, 24 } },
+  { "ps_2_a", { D9_CAP_ARBITRARY_SWIZZLE | D9_CAP_GRADIENT | D9_CAP_PREDICATION
+                | D9_CAP_NO_DEPENDENT_READ_LIMIT | D9_CAP_NO_TEX_LIMIT, 22, 0, 0 } },
+  { "ps_2_b", { D9_CAP_NO_TEX_LIMIT, 32, 0, 0 } },
+};
+
+bool
+d9_profile_caps (const char *name, D9Caps2x *caps)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS (profiles_2x); i++)
+    if (!g_ascii_strcasecmp (name, profiles_2x[i].name))
+      {
+        *caps = profiles_2x[i].caps;
+        return true;
+      }
+  return false;
+}
+
 D9Shader *
 d9_shader_new (const char *file)
 {
@@ -55,6 +88,7 @@ d9_shader_new (const char *file)
   s->file = sl_arena_strdup (s->arena, file ? file : "<source>");
   s->insns = g_array_new (FALSE, TRUE, sizeof (D9Insn));
   s->constants = g_array_new (FALSE, TRUE, sizeof (D9Constant));
+  s->caps = profiles_2x[0].caps;   /* bytecode 2.1 names no profile */
   return s;
 }
 
@@ -138,13 +172,14 @@ reg_text (GString *out, const D9Param *p)
 /* Per-version register counts; 0 = not available.  From the "Registers"
  * tables of the ps_1_1–ps_3_0 reference pages. */
 static int
-reg_count (D9Version v, int type, bool as_dst)
+reg_count (const D9Shader *sh, int type, bool as_dst)
 {
+  D9Version v = sh->version;
   bool v1 = v <= V13;
   switch (type)
     {
     case D9_REG_TEMP:
-      return v <= V13 ? 2 : v == V14 ? 6 : v == V20 ? 12 : 32;
+      return v <= V13 ? 2 : v == V14 ? 6 : v == V20 ? 12 : v == V2X ? sh->caps.num_temps : 32;
     case D9_REG_CONST:
       return v <= V14 ? 8 : v <= V2X ? 32 : v == V30 ? 224 : 8192;
     case D9_REG_TEXTURE:
@@ -157,7 +192,7 @@ reg_count (D9Version v, int type, bool as_dst)
     case D9_REG_CONSTBOOL:
       return v >= V2X ? 16 : 0;
     case D9_REG_PREDICATE:
-      return v >= V2X ? 1 : 0;
+      return v == V2X ? !!(sh->caps.caps & D9_CAP_PREDICATION) : v > V2X;
     case D9_REG_LOOP:
       return v >= V30 ? 1 : 0;
     case D9_REG_COLOROUT:
@@ -675,6 +710,7 @@ parse_version (P *p, const char *s, const char *e)
       {
         p->sh->version = names[i].v;
         p->sh->version_name = sl_arena_strdup (p->sh->arena, names[i].name);
+        d9_profile_caps (names[i].name, &p->sh->caps);
         return true;
       }
   perr (p, s, "unknown shader version '%s' (expected ps_1_1 … ps_3_0)", buf);
@@ -1044,6 +1080,9 @@ check_swizzle (V *v, const D9Param *s, uint8_t dst_mask, bool tex_1_4)
     }
   if (ver < V2X)
     verr (v, "swizzle .%s needs ps_2_x or later (this is %s)", txt, v->sh->version_name);
+  else if (ver == V2X && !(v->sh->caps.caps & D9_CAP_ARBITRARY_SWIZZLE))
+    verr (v, "swizzle .%s needs arbitrary swizzle: ps_2_a, ps_2_x or ps_3_0 (this is %s)", txt,
+          v->sh->version_name);
 }
 
 static bool
@@ -1070,12 +1109,15 @@ static bool
 check_reg (V *v, const D9Param *p, bool dst)
 {
   D9Version ver = v->sh->version;
-  int n = reg_count (ver, p->type, dst);
+  int n = reg_count (v->sh, p->type, dst);
   GString *name = g_string_new (NULL);
   D9Param bare = *p;
   bare.relative = false;
   reg_text (name, &bare);
-  if (n == 0)
+  if (n == 0 && ver == V2X && p->type == D9_REG_PREDICATE)
+    verr (v, "register %s needs predication: ps_2_a, ps_2_x or ps_3_0 (this is %s)", name->str,
+          v->sh->version_name);
+  else if (n == 0)
     verr (v, "register %s is not available in %s", name->str, v->sh->version_name);
   else if (p->index >= n)
     verr (v, "register %s is out of range in %s (%d available)", name->str, v->sh->version_name, n);
@@ -1118,6 +1160,36 @@ check_read_ports (V *v, const D9Insn *in)
     }
 }
 
+/* The capability of the ps_2_x family that @in needs and @sh's profile
+ * lacks, or NULL.  Gradient instructions are dsx, dsy and texldd (ps_2_x
+ * page, "Gradient Instructions"); setp is the predication instruction.
+ * Flow control is split as the Flow Control Limitations page counts it:
+ * if_comp, if p0 and break_comp nest dynamically, the rest statically;
+ * else/endif/endrep/ret/label/break only exist inside or around those. */
+static const char *
+missing_cap (const D9Shader *sh, const D9Insn *in)
+{
+  const D9Caps2x *c = &sh->caps;
+  switch (in->id)
+    {
+    case D9_DSX: case D9_DSY: case D9_TEXLDD:
+      return c->caps & D9_CAP_GRADIENT ? NULL : "gradient instructions";
+    case D9_SETP:
+      return c->caps & D9_CAP_PREDICATION ? NULL : "predication";
+    default:
+      break;
+    }
+  if (!(d9_ops[in->id].flags & D9F_F))
+    return NULL;
+  bool dynamic = in->id == D9_IFC || in->id == D9_BREAKC
+                 || (in->id == D9_IF && in->src[0].type == D9_REG_PREDICATE);
+  bool is_static = in->id == D9_IF || in->id == D9_REP || in->id == D9_CALL || in->id == D9_CALLNZ
+                   || in->id == D9_LOOP;
+  int depth = dynamic ? c->dynamic_depth : is_static ? c->static_depth
+              : MAX (c->static_depth, c->dynamic_depth);
+  return depth ? NULL : "flow control";
+}
+
 bool
 d9_validate (D9Shader *sh, SlDiagnostics *diags)
 {
@@ -1151,6 +1223,17 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
             verr (&v, "%s is not available in %s", oi->name, sh->version_name);
           continue;
         }
+      /* What a ps_2_x profile's caps leave out; one message per
+       * instruction, as for an instruction of the wrong version. */
+      const char *missing = ver == V2X ? missing_cap (sh, in) : NULL;
+      if (missing)
+        {
+          verr (&v, "%s needs %s: %s or ps_3_0 (this is %s)", oi->name, missing,
+                strcmp (missing, "flow control") ? "ps_2_a, ps_2_x" : "ps_2_x", sh->version_name);
+          continue;
+        }
+      if (in->predicated && ver == V2X && !(sh->caps.caps & D9_CAP_PREDICATION))
+        verr (&v, "predication needs ps_2_a, ps_2_x or ps_3_0 (this is %s)", sh->version_name);
       if (in->coissue && !v1)
         verr (&v, "co-issue (+) needs ps_1_x (this is %s)", sh->version_name);
       if (in->coissue && i == 0)

@@ -250,6 +250,36 @@ test_flow (void)
                 11, 11, 11, 11);
 }
 
+/* The ps_2_x profiles: each program uses what its profile has and the
+ * other lacks (validator rules and messages: tests/diagnostics). */
+static void
+test_profiles (void)
+{
+  /* ps_2_a: r21, gradients (dsx/dsy of TEXCOORD0 are 1/8 across and
+     down), texldd, arbitrary swizzle, predication.  At (6, 2) the texel
+     is (.8125, .3125, .25, 1); p0 = texel > .5 = (1, 0, 0, 1). */
+  expect_pixel ("ps_2_a caps", "ps_2_a\ndef c0, 0.5, 8, 0, 1\ndcl t0.xy\ndcl_2d s0\ndsx r21, t0\ndsy r20, t0\n"
+                "texldd r0, t0, s0, r21, r20\nmov r1, r0.yxzw\nadd r2.x, r21.x, r20.y\nmul r2.x, r2.x, c0.y\n"
+                "setp_gt p0, r0, c0.x\n(p0) add r1, r1, r2.x\nmov oC0, r1\n", NULL, 6, 2,
+                ty (2) + 2, tx (6), 0.25f, 3);
+  /* ps_2_b: r29-r31 and the ps_2_0 swizzles.  At (1, 6) the texel is
+     (.1875, .8125, .25, 1): r30 = .yzxw, plus 2·r30 + r31.wzyx. */
+  expect_pixel ("ps_2_b caps", "ps_2_b\ndef c0, 0.5, 2, 0, 1\ndcl t0.xy\ndcl_2d s0\ntexld r31, t0, s0\n"
+                "mov r30, r31.yzxw\nmad r29, r30, c0.y, r31.wzyx\nmov oC0, r29\n", NULL, 1, 6,
+                2 * ty (6) + 1, 2 * 0.25f + 0.25f, 2 * tx (1) + ty (6), 2 + tx (1));
+  /* ps_2_x alone keeps all of it: r31, dsx, static and dynamic flow
+     control, arbitrary swizzle, predication. */
+  expect_pixel ("ps_2_x caps", "ps_2_x\ndefi i0, 3, 0, 0, 0\ndef c0, 0.5, 8, 0, 1\ndcl t0.xy\ndsx r31, t0\n"
+                "mov r0, c0.z\nrep i0\nadd r0, r0, r31.x\nendrep\nsetp_gt p0, t0.yxzw, c0.x\n"
+                "(p0) mov r0.x, c0.w\nif p0.x\nadd r0.y, r0.y, c0.w\nendif\nmov oC0, r0\n", NULL, 1, 6,
+                1, 1.375f, 0.375f, 0.375f);
+  /* What one profile has, the other refuses. */
+  expect_error ("ps_2_b\ndcl t0.xy\ndsx r21, t0\nmov oC0, r21\n",
+                "t.asm:3:1: error: dsx needs gradient instructions: ps_2_a, ps_2_x or ps_3_0 (this is ps_2_b)");
+  expect_error ("ps_2_a\ndcl t0.xy\ndcl_2d s0\ntexld r31, t0, s0\nmov oC0, r31\n",
+                "t.asm:4:7: error: register r31 is out of range in ps_2_a (22 available)");
+}
+
 static void
 test_errors (void)
 {
@@ -508,6 +538,7 @@ main (void)
   test_arithmetic ();
   test_textures ();
   test_flow ();
+  test_profiles ();
   test_errors ();
   test_read_ports ();
   test_bytecode ();

@@ -8,7 +8,9 @@
  * instruction's version range; the register, modifier and swizzle rules
  * live in the small tables below.  Every message names the rule and the
  * version the shader declared, e.g. "_bx2 is not allowed on texreg2ar in
- * ps_1_3".
+ * ps_1_3".  ps_2_a and ps_2_b share the ps_2_x version and differ only in
+ * their caps (profiles_2x), which the register, swizzle and instruction
+ * checks consult for ps_2_x.
  *
  * fxc listings start with a comment header that names the constants
  * ("// Registers: … Amount c0 1"); the parser reads it into the same

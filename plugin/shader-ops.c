@@ -792,10 +792,11 @@ choice_type (ShaderClassData *data,
   values = g_new0 (GEnumValue, g_strv_length (parts) + 1);
   for (guint i = 0; parts[i]; i++)
     {
-      GString *nick = g_string_new (NULL);
+      GString *nick;
 
       if (! parts[i][0])
         continue;
+      nick = g_string_new (NULL);
       for (const gchar *p = parts[i]; *p; p++)
         if (g_ascii_isalnum (*p))
           g_string_append_c (nick, g_ascii_tolower (*p));
@@ -1030,7 +1031,8 @@ draw_unref (Draw *draw)
 struct Instance
 {
   GMutex      mutex;
-  GValue     *values;       /* [n_props + 1], index = property id */
+  GValue     *values;       /* [n_values = n_props + 1], index = property id */
+  guint       n_values;
   GByteArray *key;          /* what the cached draws were built for */
   Draw       *draws[N_LEVELS];
   gchar      *warned_for;   /* last runtime failure reported */
@@ -1048,6 +1050,10 @@ instance_free (gpointer p)
     g_clear_pointer (&inst->images[i], image_unref);
   if (inst->key)
     g_byte_array_unref (inst->key);
+  for (guint i = 0; i < inst->n_values; i++)
+    if (G_IS_VALUE (&inst->values[i]))
+      g_value_unset (&inst->values[i]);
+  g_free (inst->values);
   g_free (inst->warned_for);
   g_mutex_clear (&inst->mutex);
   g_free (inst);
@@ -1062,7 +1068,8 @@ shader_instance_init (GTypeInstance *instance,
   Instance        *inst = g_new0 (Instance, 1);
 
   g_mutex_init (&inst->mutex);
-  inst->values = g_new0 (GValue, data->n_props + 1);
+  inst->n_values = data->n_props + 1;
+  inst->values   = g_new0 (GValue, inst->n_values);
   g_object_set_qdata_full (G_OBJECT (instance), instance_quark, inst,
                            instance_free);
 }

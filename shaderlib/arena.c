@@ -11,9 +11,17 @@ typedef struct ArenaChunk
   max_align_t        data[];
 } ArenaChunk;
 
+typedef struct ArenaOwned
+{
+  struct ArenaOwned *next;
+  void              *data;
+  GDestroyNotify     destroy;
+} ArenaOwned;
+
 struct SlArena
 {
   ArenaChunk *head;
+  ArenaOwned *owned;
   size_t      total;
 };
 
@@ -28,6 +36,9 @@ sl_arena_free (SlArena *arena)
 {
   if (!arena)
     return;
+  /* The records live in the chunks, so they go first. */
+  for (ArenaOwned *o = arena->owned; o; o = o->next)
+    o->destroy (o->data);
   ArenaChunk *c = arena->head;
   while (c)
     {
@@ -72,6 +83,16 @@ char *
 sl_arena_strdup (SlArena *arena, const char *s)
 {
   return s ? sl_arena_strndup (arena, s, strlen (s)) : NULL;
+}
+
+void
+sl_arena_own (SlArena *arena, void *data, GDestroyNotify destroy)
+{
+  ArenaOwned *o = sl_arena_alloc (arena, sizeof *o);
+  o->data = data;
+  o->destroy = destroy;
+  o->next = arena->owned;
+  arena->owned = o;
 }
 
 size_t

@@ -3154,7 +3154,10 @@ parse_declarators (P *p, Type *base, unsigned mods, bool global)
       if (global)
         check_register (p, v);
       if (accept (p, "<"))
-        v->annotations = parse_annotations (p);
+        {
+          v->annotations = parse_annotations (p);
+          sl_arena_own (p->arena, v->annotations, (GDestroyNotify) g_array_unref);
+        }
       if (global && t->kind == TY_SAMPLER && accept (p, "{"))
         {
           v->declared = SL_NEW (p->arena, SlSamplerState);

@@ -30,6 +30,9 @@ void    *sl_arena_alloc   (SlArena *arena, size_t size);   /* zeroed */
 char    *sl_arena_strdup  (SlArena *arena, const char *s);
 char    *sl_arena_strndup (SlArena *arena, const char *s, size_t n);
 size_t   sl_arena_total   (const SlArena *arena);
+/* Hands @data to the arena: @destroy runs on it when the arena is freed,
+ * for the few GLib containers whose owner lives in the arena. */
+void     sl_arena_own     (SlArena *arena, void *data, GDestroyNotify destroy);
 
 #define SL_NEW(arena, type) ((type *) sl_arena_alloc ((arena), sizeof (type)))
 #define SL_NEW_N(arena, type, n) ((type *) sl_arena_alloc ((arena), sizeof (type) * (size_t) (n)))

@@ -9,6 +9,7 @@ instead of a scroll of stack traces.
 A failure whose output holds no sanitizer line (a plain assertion or a
 wrong exit status) shows its last non-empty output line instead."""
 import json
+import os
 import re
 import sys
 
@@ -41,6 +42,9 @@ def first_finding(text):
 def main():
     label, path = sys.argv[1], sys.argv[2]
     failed = []
+    if not os.path.exists(path):
+        print(f"{label}: not run")
+        return
     with open(path, encoding="utf-8") as log:
         for line in log:
             if not line.strip():

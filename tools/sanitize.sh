@@ -10,6 +10,7 @@
 # belong to suite 'cli', 'plugin', 'apply' or 'gegl' so that they run in
 # pass 2.
 #   tools/sanitize.sh [meson test arguments…]
+# PASSES="1 2" (say) runs only those passes; .ci/run uses that.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-asan}
@@ -21,32 +22,42 @@ ninja -C "$BUILD" >/dev/null
 ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_stack_use_after_return=1}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
+PASSES=${PASSES:-1 2 3}
+want () { case " $PASSES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+rm -f "$BUILD/meson-logs/asan-shaderlib.json" "$BUILD/meson-logs/asan-gegl.json"
 status=0
 # Pass 1, with LeakSanitizer: everything that does not load GEGL
 # (shaderlib unit tests, fuzz smoke runs, the conformance runner).  GLib
 # is built without frame pointers, so a leak's stack stops at g_malloc:
 # re-run that test with ASAN_OPTIONS=fast_unwind_on_malloc=0 for the full
 # stack (it triples the run time, hence not the default).
+if want 1; then
 meson test -C "$BUILD" --print-errorlogs --num-processes 2 \
   --timeout-multiplier 4 --logbase asan-shaderlib \
   --no-suite cli --no-suite plugin --no-suite apply --no-suite gegl \
   "$@" || status=$?
+fi
 # Pass 2, without leak checking: GEGL and babl keep process-lifetime
 # allocations (and unload modules, which hides the stacks) so LSan cannot
 # tell ours from theirs there; Valgrind covers the plugin instead (README).
 # The uninstrumented gegl tool and python load our instrumented module, so
 # the ASan runtime is preloaded.
+if want 2; then
 LD_PRELOAD=$(gcc -print-file-name=libasan.so) \
 ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0:verify_asan_link_order=0" \
 meson test -C "$BUILD" --print-errorlogs --num-processes 2 \
   --timeout-multiplier 4 --logbase asan-gegl \
   --suite cli --suite plugin --suite apply --suite gegl "$@" || status=$?
+fi
 # Pass 3: Valgrind memcheck over the in-process plugin tests, in the plain
 # build (memcheck and ASan do not mix).  Leaks of GEGL's modules and babl
 # at exit are suppressed by tools/valgrind.supp; anything else definitely
 # lost, or any memory error, fails the test.
 PLAIN=${PLAIN_BUILD:-build}
-if command -v valgrind >/dev/null && [ -f "$PLAIN/build.ninja" ]; then
+rm -f "$PLAIN/meson-logs/valgrind.json"
+if ! want 3; then
+  :
+elif command -v valgrind >/dev/null && [ -f "$PLAIN/build.ninja" ]; then
   ninja -C "$PLAIN" >/dev/null
   meson test -C "$PLAIN" --print-errorlogs --num-processes 2 \
     --timeout-multiplier 10 --logbase valgrind \

@@ -4404,7 +4404,16 @@ bool
 hlsl_parse (HlslUnit *u, const char *text, const char *filename)
 {
   P p = { .u = u, .arena = u->arena };
+  int before = sl_diagnostics_count (u->diags);
   p.toks = sl_hlsl_tokenize (u->arena, text, filename, u->diags, &p.n_toks);
+  /* The lexer dropped what it could not read: parsing the rest would
+   * report the hole (expected ';' before …) as a second error. */
+  int lex_errors = sl_diagnostics_count (u->diags) - before;
+  if (lex_errors > 0)
+    {
+      u->n_errors += lex_errors;
+      return false;
+    }
   p.types = g_hash_table_new (g_str_hash, g_str_equal);
   p.intrinsics = g_hash_table_new (g_str_hash, g_str_equal);
   for (int i = 0; i < INTR_COUNT; i++)

@@ -3705,6 +3705,116 @@ parse_statement (P *p)
   return result;
 }
 
+/* ---- "not all control paths return a value" -----------------------
+ * The D3D compiler rejects a non-void function whose end is reachable
+ * (error X3507).  The analysis is structural and deliberately simple, so
+ * that it never claims a return that might not happen: a path ends at
+ * 'return'; 'discard' does not end one (the pixel goes on running, and the
+ * D3D compiler treats a switch case ending in discard as falling through
+ * too, see check_switch); 'if' needs both branches; a switch needs a
+ * default and no break out of it; a loop ends every path only when its
+ * condition is absent or a nonzero literal and no break leaves it.  An
+ * 'if' whose condition is a literal has only the branch it takes: the D3D
+ * compiler accepts 'if (1) { return x; }' at the end of a function (vkd3d's
+ * scope.shader_test). */
+
+typedef struct
+{
+  bool brk;    /* a reachable 'break' leaves the innermost loop/switch */
+  bool cont;   /* a reachable 'continue' goes to the innermost loop's test */
+} Exits;
+
+/* A condition's value when the parser can tell: 1, 0, or -1 (unknown).
+ * const_eval_int truncates floats, which would make 0.5 false. */
+static int
+literal_truth (P *p, Node *cond)
+{
+  Node *e = cond;
+  while (e->kind == N_CAST)
+    e = e->a;
+  if (e->type->kind == TY_NUM && e->type->base == BT_FLOAT)
+    {
+      if (e->kind != N_LIT || !e->lit || e->type->n_comp != 1)
+        return -1;
+      return (e->lit[0] & 0x7fffffffu) != 0;
+    }
+  bool ok = true;
+  int v = const_eval_int (p, cond, &ok);
+  return ok ? v != 0 : -1;
+}
+
+static bool
+always_true (P *p, Node *cond)
+{
+  return !cond || literal_truth (p, cond) == 1;   /* !cond: for (;;) */
+}
+
+/* Whether control can run past the end of statement s. */
+static bool
+can_fall_through (P *p, Node *s, Exits *ex)
+{
+  if (!s)
+    return true;
+  switch (s->kind)
+    {
+    case S_RETURN:
+      return false;
+    case S_BREAK:
+      ex->brk = true;
+      return false;
+    case S_CONTINUE:
+      ex->cont = true;
+      return false;
+    case S_BLOCK:
+      for (int i = 0; i < s->n_args; i++)
+        if (!can_fall_through (p, s->args[i], ex))
+          return false;   /* the rest is unreachable */
+      return true;
+    case S_IF:
+      {
+        int v = literal_truth (p, s->a);
+        if (v >= 0)
+          return can_fall_through (p, v ? s->b : s->c, ex);
+        bool a = can_fall_through (p, s->b, ex);
+        bool b = can_fall_through (p, s->c, ex);
+        return a || b;
+      }
+    case S_FOR: case S_WHILE: case S_DO:
+      {
+        Exits in = { false, false };
+        bool body = can_fall_through (p, s->d, &in);
+        if (always_true (p, s->b))
+          return in.brk;
+        /* A do-while whose every pass returns never tests its condition. */
+        if (s->kind == S_DO)
+          return body || in.brk || in.cont;
+        return true;
+      }
+    case S_SWITCH:
+      {
+        /* Labels are S_EXPR items with op 1 (case) or 2 (default); each
+         * makes the code after it reachable again. */
+        Exits in = { false, false };
+        bool has_default = false, reach = true;
+        for (int i = 0; i < s->n_args; i++)
+          {
+            Node *it = s->args[i];
+            if (it->kind == S_EXPR && it->op)
+              {
+                has_default |= it->op == 2;
+                reach = true;
+              }
+            else if (reach)
+              reach = can_fall_through (p, it, &in);
+          }
+        ex->cont |= in.cont;   /* a continue in a switch is the loop's */
+        return !has_default || in.brk || reach;
+      }
+    default:
+      return true;
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Top level                                                            */
 /* ------------------------------------------------------------------ */
@@ -3836,7 +3946,16 @@ parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
       int saved_loop = p->loop_depth;
       p->loop_depth = 0;
       p->param_scope = p->scope;
+      int errors_before = p->u->n_errors;
       target->body = parse_block (p);
+      /* After an error the body may be cut short by recovery: no
+       * second message about its end. */
+      Token *close = &p->toks[p->pos - 1];
+      Exits ex = { false, false };
+      if (p->u->n_errors == errors_before && ret->kind != TY_VOID && ret->kind != TY_ERROR
+          && can_fall_through (p, target->body, &ex))
+        error_at (p, close->kind == TK_PUNCT && !strcmp (close->text, "}") ? close->loc : name_tok->loc,
+                  "not all control paths of '%s' return a value", f->name);
       p->param_scope = NULL;
       p->loop_depth = saved_loop;
       p->cur_func = saved;

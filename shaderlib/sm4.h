@@ -108,6 +108,7 @@ typedef struct
   bool        has_rel[3];   /* index i adds a register value */
   Sm4RelIndex rel[3];
   uint32_t    imm[4];       /* SM4_REG_IMM32 values */
+  int         column;       /* of the operand in the listing; 0 from bytecode */
 } Sm4Operand;
 
 #define SM4_MAX_OPERANDS 6

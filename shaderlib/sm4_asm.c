@@ -394,6 +394,7 @@ parse_operand (Rd *r, Sm4Operand *o, bool dst, bool float_ctx)
   memset (o, 0, sizeof *o);
   skip_blank (r);
   r->operand = r->p;
+  o->column = (int) (r->p - r->line_start) + 1;
   if (accept (r, '-'))
     o->modifier |= SM4_MOD_NEG;
   if (accept (r, '|'))
@@ -431,6 +432,7 @@ parse_operand (Rd *r, Sm4Operand *o, bool dst, bool float_ctx)
         {
           if (c == 4)
             {
+              skip_blank (r);   /* at the fifth component */
               rerror (r, r->p, "an immediate has 1 or 4 components");
               return false;
             }

@@ -46,7 +46,8 @@ typedef struct
   const char      *file;
   bool             failed;
   uint32_t         varying_warned;   /* v# already reported as reading 0 */
-  int              line, column;
+  int              line, column;     /* of the instruction being lowered */
+  GPtrArray       *said;             /* its errors so far, "column:message" */
 
   uint32_t        *r;        /* n_r*4 variables */
   int              n_r;
@@ -66,6 +67,35 @@ typedef struct
   int              n_icb;      /* words */
 } Lw;
 
+static void
+at_insn (Lw *l, const Sm4Insn *in)
+{
+  l->line = in->line;
+  l->column = in->column;
+  g_ptr_array_set_size (l->said, 0);
+}
+
+/* An operand is read once per destination component, so an error about
+ * it would otherwise repeat up to four times: each error is reported
+ * once per instruction and column. */
+static void
+vlerr (Lw *l, int column, const char *fmt, va_list ap)
+{
+  char *msg = g_strdup_vprintf (fmt, ap);
+  char *key = g_strdup_printf ("%d:%s", column, msg);
+  l->failed = true;
+  for (guint i = 0; i < l->said->len; i++)
+    if (!strcmp (g_ptr_array_index (l->said, i), key))
+      {
+        g_free (key);
+        g_free (msg);
+        return;
+      }
+  g_ptr_array_add (l->said, key);
+  sl_diagnostics_add (l->diags, SL_SEVERITY_ERROR, l->file, l->line, column, "E-SM4", "%s", msg);
+  g_free (msg);
+}
+
 static void lerr (Lw *l, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
 
 static void
@@ -73,11 +103,21 @@ lerr (Lw *l, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
+  vlerr (l, l->column, fmt, ap);
   va_end (ap);
-  sl_diagnostics_add (l->diags, SL_SEVERITY_ERROR, l->file, l->line, l->column, "E-SM4", "%s", msg);
-  g_free (msg);
-  l->failed = true;
+}
+
+/* An error about operand @o: at the operand when the listing gave its
+ * column (bytecode operands have none), else at the instruction. */
+static void oerr (Lw *l, const Sm4Operand *o, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+
+static void
+oerr (Lw *l, const Sm4Operand *o, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vlerr (l, o->column ? o->column : l->column, fmt, ap);
+  va_end (ap);
 }
 
 /* The SM4 limit (64 blocks deep per subroutine) is enforced because the
@@ -85,6 +125,12 @@ lerr (Lw *l, const char *fmt, ...)
  * nested loops would otherwise take minutes.  Reported once, where the
  * 65th level opens. */
 #define MAX_CF_DEPTH 64
+
+/* An open if/else/loop and where it opened. */
+typedef struct
+{
+  int kind, line, column;    /* SM4_IF, SM4_ELSE or SM4_LOOP */
+} Block;
 
 static void
 check_nesting (Lw *l, const GArray *cf)
@@ -131,7 +177,7 @@ rel_value (Lw *l, const Sm4Operand *o, int k)
     {
       if (ri->index >= l->n_r)
         {
-          lerr (l, "r%u is not declared (dcl_temps %d)", ri->index, l->n_r);
+          oerr (l, o, "r%u is not declared (dcl_temps %d)", ri->index, l->n_r);
           return sl_ir_const_i (l->ir, 0);
         }
       base = l->r[ri->index * 4 + ri->comp];
@@ -140,7 +186,7 @@ rel_value (Lw *l, const Sm4Operand *o, int k)
     {
       if (ri->index >= MAX_IO || !l->v_decl[ri->index])
         {
-          lerr (l, "v%u is not declared", ri->index);
+          oerr (l, o, "v%u is not declared (dcl_input_ps)", ri->index);
           return sl_ir_const_i (l->ir, 0);
         }
       base = l->v[ri->index][ri->comp];
@@ -164,11 +210,12 @@ select_by_index (Lw *l, uint32_t idx, const uint32_t *cands, int n, int stride)
 }
 
 static XTemp *
-xtemp (Lw *l, uint32_t n)
+xtemp (Lw *l, const Sm4Operand *o)
 {
+  uint32_t n = o->idx[0];
   if (n >= MAX_X || !l->x[n].vals)
     {
-      lerr (l, "x%u is not declared (dcl_indexableTemp)", n);
+      oerr (l, o, "x%u is not declared (dcl_indexableTemp)", n);
       return NULL;
     }
   return &l->x[n];
@@ -189,7 +236,7 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
     case SM4_REG_TEMP:
       if (o->idx[0] >= (uint32_t) l->n_r)
         {
-          lerr (l, "r%u is not declared (dcl_temps %d)", o->idx[0], l->n_r);
+          oerr (l, o, "r%u is not declared (dcl_temps %d)", o->idx[0], l->n_r);
           return sl_ir_const_u (ir, 0);
         }
       v = l->r[o->idx[0] * 4 + k];
@@ -197,7 +244,7 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
     case SM4_REG_INPUT:
       if (o->idx[0] >= MAX_IO || !l->v_decl[o->idx[0]])
         {
-          lerr (l, "v%u is not declared (dcl_input_ps)", o->idx[0]);
+          oerr (l, o, "v%u is not declared (dcl_input_ps)", o->idx[0]);
           return sl_ir_const_u (ir, 0);
         }
       v = l->v[o->idx[0]][k];
@@ -205,14 +252,14 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
     case SM4_REG_OUTPUT:
       if (o->idx[0] >= 8 || !l->o_mask[o->idx[0]])
         {
-          lerr (l, "o%u is not declared (dcl_output)", o->idx[0]);
+          oerr (l, o, "o%u is not declared (dcl_output)", o->idx[0]);
           return sl_ir_const_u (ir, 0);
         }
       v = l->o[o->idx[0]][k];
       break;
     case SM4_REG_INDEXABLE_TEMP:
       {
-        XTemp *x = xtemp (l, o->idx[0]);
+        XTemp *x = xtemp (l, o);
         if (!x)
           return sl_ir_const_u (ir, 0);
         if (o->has_rel[1])
@@ -221,7 +268,7 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
           v = x->vals[o->idx[1] * 4 + k];
         else
           {
-            lerr (l, "x%u[%u] is out of range (size %d)", o->idx[0], o->idx[1], x->size);
+            oerr (l, o, "x%u[%u] is out of range (size %d)", o->idx[0], o->idx[1], x->size);
             return sl_ir_const_u (ir, 0);
           }
       }
@@ -231,7 +278,14 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
         uint32_t s = o->idx[0];
         if (s >= MAX_CB || !l->cb_decl[s])
           {
-            lerr (l, "cb%u is not declared (dcl_constantbuffer)", s);
+            oerr (l, o, "cb%u is not declared (dcl_constantbuffer)", s);
+            return sl_ir_const_u (ir, 0);
+          }
+        /* A literal index past the declared size would read the next
+         * buffer's words (they are laid out one after another). */
+        if (!o->has_rel[1] && o->idx[1] >= l->cb_regs[s])
+          {
+            oerr (l, o, "cb%u[%u] is out of range (size %u)", s, o->idx[1], l->cb_regs[s]);
             return sl_ir_const_u (ir, 0);
           }
         v = sl_ir_new_value (ir, kind_of (t), SL_VALUE_TEMP);
@@ -254,7 +308,7 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
         int n = l->n_icb / 4;
         if (!l->icb)
           {
-            lerr (l, "icb is read but there is no dcl_immediateConstantBuffer");
+            oerr (l, o, "icb is read but there is no dcl_immediateConstantBuffer");
             return sl_ir_const_u (ir, 0);
           }
         if (o->has_rel[0])
@@ -268,11 +322,14 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
         else if (o->idx[0] < (uint32_t) n)
           v = sl_ir_const (ir, kind_of (t), l->icb[o->idx[0] * 4 + k]);
         else
-          v = sl_ir_const_u (ir, 0);
+          {
+            oerr (l, o, "icb[%u] is out of range (size %d)", o->idx[0], n);
+            return sl_ir_const_u (ir, 0);
+          }
       }
       break;
     default:
-      lerr (l, "this operand cannot be read");
+      oerr (l, o, "this operand cannot be read");
       return sl_ir_const_u (ir, 0);
     }
   if (o->modifier & SM4_MOD_ABS)
@@ -305,7 +362,7 @@ write_dst (Lw *l, const Sm4Operand *o, int c, uint32_t val)
     case SM4_REG_TEMP:
       if (o->idx[0] >= (uint32_t) l->n_r)
         {
-          lerr (l, "r%u is not declared (dcl_temps %d)", o->idx[0], l->n_r);
+          oerr (l, o, "r%u is not declared (dcl_temps %d)", o->idx[0], l->n_r);
           return;
         }
       sl_ir_mov (ir, l->r[o->idx[0] * 4 + c], val);
@@ -313,14 +370,14 @@ write_dst (Lw *l, const Sm4Operand *o, int c, uint32_t val)
     case SM4_REG_OUTPUT:
       if (o->idx[0] >= 8 || !l->o_mask[o->idx[0]])
         {
-          lerr (l, "o%u is not declared (dcl_output)", o->idx[0]);
+          oerr (l, o, "o%u is not declared (dcl_output)", o->idx[0]);
           return;
         }
       sl_ir_mov (ir, l->o[o->idx[0]][c], val);
       return;
     case SM4_REG_INDEXABLE_TEMP:
       {
-        XTemp *x = xtemp (l, o->idx[0]);
+        XTemp *x = xtemp (l, o);
         if (!x)
           return;
         if (o->has_rel[1])
@@ -336,11 +393,11 @@ write_dst (Lw *l, const Sm4Operand *o, int c, uint32_t val)
         else if (o->idx[1] < (uint32_t) x->size)
           sl_ir_mov (ir, x->vals[o->idx[1] * 4 + c], val);
         else
-          lerr (l, "x%u[%u] is out of range (size %d)", o->idx[0], o->idx[1], x->size);
+          oerr (l, o, "x%u[%u] is out of range (size %d)", o->idx[0], o->idx[1], x->size);
         return;
       }
     default:
-      lerr (l, "this operand cannot be written");
+      oerr (l, o, "this operand cannot be written");
       return;
     }
 }
@@ -411,7 +468,7 @@ texture_slot (Lw *l, const Sm4Operand *t)
 {
   if (t->type != SM4_REG_RESOURCE || t->idx[0] >= SL_MAX_SLOTS || !l->tex_decl[t->idx[0]])
     {
-      lerr (l, "t%u is not a declared texture (dcl_resource_texture*)", t->idx[0]);
+      oerr (l, t, "t%u is not a declared texture (dcl_resource_texture*)", t->idx[0]);
       return -1;
     }
   return (int) t->idx[0];
@@ -428,14 +485,14 @@ lower_sample (Lw *l, const Sm4Insn *in)
     return;
   if (so->type != SM4_REG_SAMPLER || so->idx[0] >= SL_MAX_SLOTS || !l->samp_decl[so->idx[0]])
     {
-      lerr (l, "%s: s%u is not a declared sampler (dcl_sampler)", mn, so->idx[0]);
+      oerr (l, so, "%s: s%u is not a declared sampler (dcl_sampler)", mn, so->idx[0]);
       return;
     }
   int ss = (int) so->idx[0];
   int mode = l->samp_mode[ss];
   if (!mode_allows (mode, in->op))
     {
-      lerr (l, "%s cannot use sampler s%d: it is declared %s, which serves only %s", mn, ss,
+      oerr (l, so, "%s cannot use sampler s%d: it is declared %s, which serves only %s", mn, ss,
             mode_names[mode],
             mode == SM4_SAMPLER_DEFAULT ? "sample, sample_b, sample_l and sample_d"
             : mode == SM4_SAMPLER_COMPARISON ? "sample_c and sample_c_lz" : "sample_l");
@@ -548,7 +605,8 @@ lower_resinfo (Lw *l, const Sm4Insn *in)
 }
 
 /* Input component → INPUT imm, or -1 (error reported, or a user varying
- * that reads 0). */
+ * that reads 0), or -2 when the signature lacks it (the caller reports
+ * the missing components together). */
 static int
 input_imm (Lw *l, int reg, int comp, int sysval, int plain_index)
 {
@@ -590,10 +648,7 @@ input_imm (Lw *l, int reg, int comp, int sysval, int plain_index)
       return -1;
     }
   if (l->sh->inputs->len)
-    {
-      lerr (l, "v%d.%c is not in the input signature", reg, xyzw[comp]);
-      return -1;
-    }
+    return -2;
   if (plain_index >= 8)
     {
       lerr (l, "v%d: only 8 texture coordinate inputs exist", reg);
@@ -611,8 +666,7 @@ declare (Lw *l)
   for (guint i = 0; i < l->sh->insns->len; i++)
     {
       const Sm4Insn *in = &g_array_index (l->sh->insns, Sm4Insn, i);
-      l->line = in->line;
-      l->column = in->column;
+      at_insn (l, in);
       const Sm4Operand *o = &in->ops[0];
       switch (in->op)
         {
@@ -635,7 +689,10 @@ declare (Lw *l)
             uint32_t n = in->data[0];
             if (n >= MAX_X || l->x[n].vals)
               {
-                lerr (l, "x%u: bad or repeated dcl_indexableTemp", n);
+                if (n >= MAX_X)
+                  lerr (l, "x%u: at most %d indexable temporaries", n, MAX_X);
+                else
+                  lerr (l, "x%u is declared twice", n);
                 break;
               }
             l->x[n].size = (int) in->data[1];
@@ -666,10 +723,14 @@ declare (Lw *l)
               for (int c = 0; c < 4; c++)
                 l->v[n][c] = sl_ir_const_u (ir, 0);
             l->v_decl[n] = true;
+            char missing[5] = "";
+            int n_missing = 0;
             for (int c = 0; c < 4; c++)
               if (dst_mask (o) & (1u << c))
                 {
                   int imm = input_imm (l, (int) n, c, sv, plain_inputs);
+                  if (imm == -2)
+                    missing[n_missing++] = xyzw[c];
                   if (imm < 0)
                     continue;
                   uint32_t d = sl_ir_new_value (ir, SL_KIND_FLOAT, SL_VALUE_TEMP);
@@ -678,6 +739,8 @@ declare (Lw *l)
                   /* SV_IsFrontFace is a boolean: all bits set when front facing */
                   l->v[n][c] = sv == 9 ? sl_ir_op1 (ir, SL_OP_FTOB, SL_KIND_BOOL, d) : d;
                 }
+            if (n_missing)
+              lerr (l, "v%u.%s is not in the input signature", n, missing);
             if (sv == 0)
               plain_inputs++;
           }
@@ -737,9 +800,14 @@ declare (Lw *l)
           l->cb_regs[o->idx[0]] = o->idx[1];
           break;
         case SM4_DCL_ICB:
-          if (in->n_data % 4 || in->n_data > 4096 * 4)
+          if (l->icb)
             {
-              lerr (l, "dcl_immediateConstantBuffer needs at most 4096 four-component entries");
+              lerr (l, "dcl_immediateConstantBuffer appears twice");
+              break;
+            }
+          if (!in->n_data || in->n_data % 4 || in->n_data > 4096 * 4)
+            {
+              lerr (l, "dcl_immediateConstantBuffer needs 1 to 4096 four-component entries");
               break;
             }
           l->icb = in->data;
@@ -766,10 +834,11 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
   const Sm4OpInfo *info = &sm4_ops[in->op];
   Sm4Type t = (Sm4Type) info->type;
   uint32_t res[4] = { 0, 0, 0, 0 };
-  int top = cf->len ? g_array_index (cf, int, cf->len - 1) : -1;
+  Block open = { .kind = 0, .line = in->line, .column = in->column };
+  int top = cf->len ? g_array_index (cf, Block, cf->len - 1).kind : -1;
   bool in_loop = false;
   for (guint i = 0; i < cf->len; i++)
-    if (g_array_index (cf, int, i) == SM4_LOOP)
+    if (g_array_index (cf, Block, i).kind == SM4_LOOP)
       in_loop = true;
   switch ((Sm4Lower) info->lower)
     {
@@ -837,7 +906,7 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
                                         read_src (l, &in->ops[2], c, t), read_src (l, &in->ops[3], c, t));
                 else if (d == 0)
                   {
-                    lerr (l, "%s: the high 32 bits of the product are not supported; write null there",
+                    oerr (l, &in->ops[0], "%s: the high 32 bits of the product are not supported; write null there",
                           info->mnemonic);
                     return;
                   }
@@ -877,7 +946,8 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
     case SM4L_IF:
       check_nesting (l, cf);
       sl_ir_ctrl (ir, SL_OP_IF, test_cond (l, in), 0);
-      g_array_append_val (cf, (int) { SM4_IF });
+      open.kind = SM4_IF;
+      g_array_append_val (cf, open);
       return;
     case SM4L_ELSE:
       if (top != SM4_IF)
@@ -886,7 +956,7 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
           return;
         }
       sl_ir_ctrl (ir, SL_OP_ELSE, SL_IR_NONE, 0);
-      g_array_index (cf, int, cf->len - 1) = SM4_ELSE;
+      g_array_index (cf, Block, cf->len - 1).kind = SM4_ELSE;
       return;
     case SM4L_ENDIF:
       if (top != SM4_IF && top != SM4_ELSE)
@@ -900,7 +970,8 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
     case SM4L_LOOP:
       check_nesting (l, cf);
       sl_ir_ctrl (ir, SL_OP_LOOP, SL_IR_NONE, SL_HLSL_LOOP_CAP);
-      g_array_append_val (cf, (int) { SM4_LOOP });
+      open.kind = SM4_LOOP;
+      g_array_append_val (cf, open);
       return;
     case SM4L_ENDLOOP:
       if (top != SM4_LOOP)
@@ -1051,24 +1122,25 @@ SlIr *
 sm4_lower (const Sm4Shader *sh, const char *filename, SlProgramInfo *info, SlDiagnostics *diags)
 {
   Lw l = { .sh = sh, .ir = sl_ir_new (), .info = info, .diags = diags,
-           .file = filename ? filename : "<source>" };
+           .file = filename ? filename : "<source>", .said = g_ptr_array_new_with_free_func (g_free) };
   SlIr *ir = l.ir;
   info->shader_model = sh->major * 10 + sh->minor;
   declare (&l);
-  GArray *cf = g_array_new (FALSE, FALSE, sizeof (int));
+  GArray *cf = g_array_new (FALSE, FALSE, sizeof (Block));
   sl_ir_ctrl (ir, SL_OP_FBEGIN, SL_IR_NONE, 0);
   for (guint i = 0; i < sh->insns->len && !ir->overflow; i++)
     {
       const Sm4Insn *in = &g_array_index (sh->insns, Sm4Insn, i);
-      l.line = in->line;
-      l.column = in->column;
+      at_insn (&l, in);
       lower_insn (&l, in, cf);
     }
   if (cf->len && !l.failed)
     {
-      l.line = l.column = 0;
-      lerr (&l, "%s is not closed at the end of the program",
-            g_array_index (cf, int, cf->len - 1) == SM4_LOOP ? "loop" : "if");
+      /* at the innermost open block: where a missing end belongs */
+      const Block *b = &g_array_index (cf, Block, cf->len - 1);
+      l.line = b->line;
+      l.column = b->column;
+      lerr (&l, "%s is not closed at the end of the program", b->kind == SM4_LOOP ? "loop" : "if");
     }
   g_array_free (cf, TRUE);
   sl_ir_ctrl (ir, SL_OP_FEND, SL_IR_NONE, 0);
@@ -1086,6 +1158,7 @@ sm4_lower (const Sm4Shader *sh, const char *filename, SlProgramInfo *info, SlDia
     reflect (&l);
   info->n_outputs = ir->n_outputs;
   g_free (l.r);
+  g_ptr_array_free (l.said, TRUE);
   for (int i = 0; i < MAX_X; i++)
     g_free (l.x[i].vals);
   if (l.failed)

@@ -442,7 +442,7 @@ main (void)
 
   /* 4. Other errors, with positions. */
   fails_with ("undeclared temp", "ps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, r3.xyzw\nret\n", (size_t) -1,
-              "t:3:1: error: r3 is not declared", NULL);
+              "t:3:14: error: r3 is not declared", NULL);
   fails_with ("unknown instruction", "ps_4_0\ndcl_output o0.xyzw\n  frobnicate o0.xyzw\n", (size_t) -1,
               "t:3:3: error: unknown instruction 'frobnicate'", NULL);
   fail_lang = SL_LANGUAGE_SM4_ASM;

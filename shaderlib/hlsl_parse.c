@@ -1630,7 +1630,23 @@ parse_primary (P *p)
     {
       error_at (p, loc, "expression nested too deeply");
       p->depth--;
-      recover (p);
+      /* Skip only this operand, up to the ')' or ',' its enclosing
+       * levels are waiting for, so that they close without errors. */
+      int depth = 0;
+      while (peek (p)->kind != TK_EOF)
+        {
+          if (is (p, "(") || is (p, "[") || is (p, "{"))
+            depth++;
+          else if (is (p, ")") || is (p, "]") || is (p, "}"))
+            {
+              if (depth == 0)
+                break;
+              depth--;
+            }
+          else if (depth == 0 && (is (p, ";") || is (p, ",")))
+            break;
+          next (p);
+        }
       return error_node (p, loc);
     }
   Node *result = NULL;
@@ -4073,6 +4089,18 @@ parse_compile_target (P *p, bool check_names)
   if (fn->kind != TK_IDENT)
     {
       error_at (p, fn->loc, "expected a function to compile");
+      /* Up to what ends the target, which the caller expects: one
+       * message, not one more for each token left over. */
+      int depth = 0;
+      while (peek (p)->kind != TK_EOF
+             && !(depth == 0 && (is (p, ";") || is (p, "}") || is (p, ")"))))
+        {
+          if (is (p, "(") || is (p, "{") || is (p, "["))
+            depth++;
+          else if (is (p, ")") || is (p, "}") || is (p, "]"))
+            depth--;
+          next (p);
+        }
       return;
     }
   next (p);
@@ -4245,8 +4273,14 @@ parse_state_entries_into (P *p, SlSamplerState *st)
           if (k < 0)
             error_at (p, t->loc, "unknown state function '%s'", t->text);
           else if (n < state_functions[k].min || n > state_functions[k].max)
-            error_at (p, t->loc, "'%s' takes %d to %d arguments, not %d", t->text,
-                      state_functions[k].min, state_functions[k].max, n);
+            {
+              if (state_functions[k].min == state_functions[k].max)
+                error_at (p, t->loc, "'%s' takes %d argument%s, not %d", t->text,
+                          state_functions[k].min, state_functions[k].min == 1 ? "" : "s", n);
+              else
+                error_at (p, t->loc, "'%s' takes %d to %d arguments, not %d", t->text,
+                          state_functions[k].min, state_functions[k].max, n);
+            }
           accept (p, ";");
           continue;
         }
@@ -4497,9 +4531,9 @@ parse_top_level (P *p)
             next (p);
           continue;
         }
-      if (is (p, ";") && ty->kind == TY_STRUCT)
+      if (is (p, ";") && (ty->kind == TY_STRUCT || ty->kind == TY_ERROR))
         {
-          next (p);
+          next (p);   /* a bad type has its message already */
           continue;
         }
       ty = apply_majority (p, ty, mods);

@@ -54,7 +54,8 @@ fi
 # at exit are suppressed by tools/valgrind.supp; anything else definitely
 # lost, or any memory error, fails the test.
 PLAIN=${PLAIN_BUILD:-build}
-rm -f "$PLAIN/meson-logs/valgrind.json"
+# meson appends the wrapper's name to the log base.
+rm -f "$PLAIN/meson-logs/valgrind-valgrind.json"
 if ! want 3; then
   :
 elif command -v valgrind >/dev/null && [ -f "$PLAIN/build.ninja" ]; then
@@ -65,7 +66,7 @@ elif command -v valgrind >/dev/null && [ -f "$PLAIN/build.ninja" ]; then
 --errors-for-leak-kinds=definite --show-leak-kinds=definite \
 --suppressions=$(pwd)/tools/valgrind.supp --num-callers=40" \
     plugin-shader-run plugin-levels plugin-metadata || status=$?
-  python3 tools/count-tests.py "$PLAIN/meson-logs/valgrind.json"
+  python3 tools/count-tests.py "$PLAIN/meson-logs/valgrind-valgrind.json"
 else
   echo "valgrind or $PLAIN/ missing: memcheck pass skipped"
 fi

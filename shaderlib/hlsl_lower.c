@@ -15,6 +15,7 @@
 #include "scalar_ops.h"
 
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 typedef struct
@@ -1976,6 +1977,16 @@ lower_stmt (L *l, Node *s)
 /* Entry point                                                          */
 /* ------------------------------------------------------------------ */
 
+/* The digits of a semantic or register suffix.  atoi would overflow into
+ * a negative index that passes every "< n" check (fuzz-exec found
+ * SV_Target5555…); a huge number stays huge instead. */
+static int
+semantic_number (const char *digits)
+{
+  guint64 v = g_ascii_strtoull (digits, NULL, 10);
+  return v > INT_MAX / 2 ? INT_MAX / 2 : (int) v;
+}
+
 static bool
 semantic_is (const char *sem, const char *name, int *index)
 {
@@ -1991,7 +2002,7 @@ semantic_is (const char *sem, const char *name, int *index)
   for (const char *q = rest; *q; q++)
     if (!g_ascii_isdigit (*q))
       return false;
-  *index = atoi (rest);
+  *index = semantic_number (rest);
   return true;
 }
 
@@ -2017,7 +2028,7 @@ bind_input (L *l, Type *t, const char *sem, uint32_t *vals, SlLoc loc)
               size_t n = strlen (sem);
               while (n > 0 && g_ascii_isdigit (sem[n - 1]))
                 n--;
-              esem = g_strdup_printf ("%.*s%d", (int) n, sem, atoi (sem + n) + i);
+              esem = g_strdup_printf ("%.*s%d", (int) n, sem, semantic_number (sem + n) + i);
             }
           bool ok = bind_input (l, t->elem, esem ? esem : sem, vals + i * t->elem->n_comp, loc);
           g_free (esem);
@@ -2602,7 +2613,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
           && !g_ascii_strncasecmp (o->var->semantic, "TEXUNIT", 7))
         {
           o->var->reg_kind = 's';
-          o->var->reg_index = atoi (o->var->semantic + 7);
+          o->var->reg_index = semantic_number (o->var->semantic + 7);
         }
       if (o->var->reg_kind == 's' || o->var->reg_kind == 't')
         {

@@ -563,7 +563,8 @@ static void
 set_data (Sm4Insn *in, const uint32_t *words, int n)
 {
   in->data = g_new (uint32_t, MAX (n, 1));
-  memcpy (in->data, words, n * sizeof (uint32_t));
+  if (n > 0)   /* @words may be NULL then */
+    memcpy (in->data, words, n * sizeof (uint32_t));
   in->n_data = n;
 }
 

@@ -1679,6 +1679,7 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
     .include_dirs = (const char *const *) dirs->pdata,
     .defines = (const char *const *) defs->pdata,
     .read_file = read_with_builtins,
+    .max_output = SL_MAX_SOURCE_BYTES,   /* as for a single shader */
   };
   size_t length = options->length == (size_t) -1 ? strlen (options->source) : options->length;
   text = sl_preprocess (options->source, length, &ppo, diags);

@@ -212,6 +212,8 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
     .include_dirs = options->include_dirs,
     .defines = (const char *const *) defines->pdata,
     .read_file = read_include,
+    /* Macros must not build a bigger program than a source may be. */
+    .max_output = SL_MAX_SOURCE_BYTES,
   };
   text = sl_preprocess (options->source, length, &ppo, diags);
   g_ptr_array_free (defines, TRUE);

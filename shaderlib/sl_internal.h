@@ -47,7 +47,10 @@ typedef struct
 
 /* ---- limits (reported as diagnostics, never crashes) ------------------- */
 
-#define SL_MAX_SOURCE_BYTES      (16u << 20)
+/* A source, and what the preprocessor makes of it: the HLSL parser needs
+ * about 125 bytes per source byte, so 4 MiB bounds a compile to roughly
+ * half a GiB inside the host; real effects stay well under 1 MiB. */
+#define SL_MAX_SOURCE_BYTES      (4u << 20)
 #define SL_MAX_IR_VALUES         (1u << 20)
 #define SL_MAX_IR_INSNS          (1u << 20)
 #define SL_MAX_NESTING           256      /* expressions/statements */

@@ -106,14 +106,30 @@ write_file (const char *name, const char *text)
 static void
 test_source_size (void)
 {
-  size_t n = (16u << 20) + 1;
+  size_t n = (4u << 20) + 1;
   char *src = g_malloc (n);
   memset (src, ' ', n);
   expect_fail (SL_LANGUAGE_HLSL, "big.hlsl", src, n,
-               "big.hlsl: error: source is 16777217 bytes; the limit is 16777216\n");
+               "big.hlsl: error: source is 4194305 bytes; the limit is 4194304\n");
   expect_fail (SL_LANGUAGE_D3D9_BYTECODE, "big.ps", src, n,
-               "big.ps: error: source is 16777217 bytes; the limit is 16777216\n");
+               "big.ps: error: source is 4194305 bytes; the limit is 4194304\n");
   g_free (src);
+
+  /* Macros cannot build a bigger program than a source may be: five
+   * levels of tenfold expansion of a 100-byte body make 10 MB. */
+  GString *bomb = g_string_new ("#define A a = a + b + c + d + e + f + g + h + i + j + k + l + m + n + o + p + q + r + s + t + u + v + w;\n");
+  const char *levels = "ABCDEF";
+  for (int k = 1; k < 6; k++)
+    {
+      g_string_append_printf (bomb, "#define %c", levels[k]);
+      for (int r = 0; r < 10; r++)
+        g_string_append_printf (bomb, " %c", levels[k - 1]);
+      g_string_append_c (bomb, '\n');
+    }
+  g_string_append (bomb, "F\n");
+  expect_fail (SL_LANGUAGE_HLSL, "bomb.hlsl", bomb->str, bomb->len,
+               "bomb.hlsl: error: preprocessed output is larger than 4194304 bytes\n");
+  g_string_free (bomb, TRUE);
 }
 
 static void
@@ -281,12 +297,13 @@ test_d3d9_limits (void)
   d9_fail (s->str, "t.asm:7:1: error: rep and loop nest at most 4 deep in ps_3_0\n"
            "t.asm:8:1: error: rep and loop nest at most 4 deep in ps_3_0\n");
   g_string_free (s, TRUE);
-  /* 300000 instructions lower to more IR than SL_MAX_IR_INSNS. */
+  /* 100000 matrix products lower to more IR than SL_MAX_IR_INSNS in a
+   * source under SL_MAX_SOURCE_BYTES. */
   s = g_string_new ("ps_3_0\n");
-  for (int i = 0; i < 300000; i++)
-    g_string_append (s, "mad r0, r0, r0, c0\n");
+  for (int i = 0; i < 100000; i++)
+    g_string_append (s, "m4x4 r0, r0, c0\n");
   g_string_append (s, "mov oC0, r0\n");
-  d9_fail (s->str, "t.asm:300002:1: error: shader is too large\n");
+  d9_fail (s->str, "t.asm:100002:1: error: shader is too large\n");
   g_string_free (s, TRUE);
 }
 
@@ -342,8 +359,8 @@ test_sm4_limits (void)
   sm4_fail (s->str, "t.asm:66:1: error: flow control blocks nest more than 64 deep\n");
   g_string_free (s, TRUE);
   s = g_string_new ("ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\n");
-  for (int i = 0; i < 300000; i++)
-    g_string_append (s, "mad r0, r0, r0, r0\n");
+  for (int i = 0; i < 140000; i++)
+    g_string_append (s, "mad r0,r0,r0,r0\n");
   g_string_append (s, "mov o0, r0\nret\n");
   sm4_fail (s->str, "t.asm:131074:1: error: the program is too large\n");
   g_string_free (s, TRUE);

@@ -319,8 +319,11 @@ read_signature (Blob b, GArray *sig)
       if (!rd32 (b, e, &name) || !rd32 (b, e + 4, &idx) || !rd32 (b, e + 8, &sv) || !rd32 (b, e + 16, &reg)
           || e + 22 > b.size)
         return;
-      Sm4SigElem el = { .semantic = rdstr (b, name), .index = (int) idx, .sysval = (int) sv,
-                        .reg = (int) reg, .mask = b.data[e + 20] & 15, .used = b.data[e + 21] & 15 };
+      /* A damaged table's 0xC4000000 must not become a negative index
+       * that passes every "< n" check downstream. */
+      Sm4SigElem el = { .semantic = rdstr (b, name), .index = (int) MIN (idx, 0xffffu),
+                        .sysval = (int) MIN (sv, 0xffffu), .reg = (int) MIN (reg, 0xffffu),
+                        .mask = b.data[e + 20] & 15, .used = b.data[e + 21] & 15 };
       g_array_append_val (sig, el);
     }
 }

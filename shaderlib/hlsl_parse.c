@@ -61,9 +61,19 @@ static const int intrinsic_max[] = {
 
 static void
 error_at (P *p, SlLoc loc, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+/* After this many errors the parser stops: what follows so many mistakes
+ * is rarely worth reading, and error recovery over a long run of garbage
+ * can cost seconds (fuzz-exec). */
+#define MAX_PARSE_ERRORS 100
+
 static void
 error_at (P *p, SlLoc loc, const char *fmt, ...)
 {
+  if (p->u->n_errors >= MAX_PARSE_ERRORS)
+    {
+      p->u->n_errors++;
+      return;
+    }
   va_list ap;
   va_start (ap, fmt);
   char *msg = g_strdup_vprintf (fmt, ap);
@@ -83,7 +93,14 @@ error_at (P *p, SlLoc loc, const char *fmt, ...)
   sl_diagnostics_add (p->u->diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column,
                       "E-HLSL", "%s", msg);
   g_free (msg);
-  p->u->n_errors++;
+  if (++p->u->n_errors == MAX_PARSE_ERRORS)
+    {
+      sl_diagnostics_add (p->u->diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column,
+                          "E-HLSL", "too many errors (%d); the rest is not checked",
+                          MAX_PARSE_ERRORS);
+      /* Every parsing loop ends at the end of the tokens. */
+      p->pos = p->n_toks - 1;
+    }
 }
 
 static void
@@ -248,6 +265,8 @@ peek_at (P *p, int k)
 static Token *
 next (P *p)
 {
+  if (p->u->n_errors >= MAX_PARSE_ERRORS)
+    p->pos = p->n_toks - 1;   /* stay at the end once stopped */
   Token *t = &p->toks[p->pos];
   if (t->kind != TK_EOF)
     p->pos++;

@@ -623,9 +623,9 @@ input_imm (Lw *l, int reg, int comp, int sysval, int plain_index)
       while (!(e->mask & (1u << first)))
         first++;
       int k = comp - first;
-      if (!g_ascii_strcasecmp (e->semantic, "TEXCOORD") && e->index < 8)
+      if (!g_ascii_strcasecmp (e->semantic, "TEXCOORD") && e->index >= 0 && e->index < 8)
         return SL_INPUT_TEXCOORD + 4 * e->index + k;
-      if (!g_ascii_strcasecmp (e->semantic, "COLOR") && e->index < 2)
+      if (!g_ascii_strcasecmp (e->semantic, "COLOR") && e->index >= 0 && e->index < 2)
         return SL_INPUT_COLOR + 4 * e->index + k;
       if (!g_ascii_strcasecmp (e->semantic, "SV_POSITION") || !g_ascii_strcasecmp (e->semantic, "VPOS"))
         return SL_INPUT_POSITION + k;

@@ -103,6 +103,23 @@ write_file (const char *name, const char *text)
 
 /* ---- source and preprocessor -------------------------------------- */
 
+/* The parser stops after 100 errors and says so once: 150 bad lines give
+ * exactly the first 100 errors and the stop. */
+static void
+test_hlsl_error_count (void)
+{
+  GString *src = g_string_new (NULL), *want = g_string_new (NULL);
+  for (int i = 0; i < 150; i++)
+    g_string_append_printf (src, "float x%d = ;\n", i);
+  for (int i = 0; i < 100; i++)
+    g_string_append_printf (want, "t.hlsl:%d:%d: error: expected an expression before ';'\n",
+                            i + 1, i < 10 ? 12 : 13);
+  g_string_append (want, "t.hlsl:100:13: error: too many errors (100); the rest is not checked\n");
+  hlsl_fail (src->str, want->str);
+  g_string_free (src, TRUE);
+  g_string_free (want, TRUE);
+}
+
 static void
 test_source_size (void)
 {
@@ -682,6 +699,7 @@ main (int argc, char **argv)
   g_test_add_func ("/limits/include-cycle", test_include_cycle);
   g_test_add_func ("/limits/macro-depth", test_macro_depth);
   g_test_add_func ("/limits/macro-size", test_macro_size);
+  g_test_add_func ("/limits/hlsl/error-count", test_hlsl_error_count);
   g_test_add_func ("/limits/hlsl/expression-depth", test_hlsl_expression_depth);
   g_test_add_func ("/limits/hlsl/statement-depth", test_hlsl_statement_depth);
   g_test_add_func ("/limits/hlsl/array-size", test_hlsl_array_size);

@@ -441,7 +441,8 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
               }
             if (again)
               {
-                uint32_t cost = prog->cost_before[pc] - prog->cost_before[in->jump];
+                uint32_t cost = prog->cost_before[pc] - prog->cost_before[in->jump]
+                                + SL_VM_LOOP_COST;
                 if (cost >= budget)
                   {
                     /* Stays at zero: every loop still open exits. */

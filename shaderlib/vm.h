@@ -73,6 +73,9 @@ typedef struct
 } SlSpanProgram;
 
 #define SL_VM_SAMPLE_COST 16
+/* Each iteration's own cost (back edge, masks, counter) on top of its
+ * body: without it a one-instruction loop ran 4 million times per span. */
+#define SL_VM_LOOP_COST 8
 
 /* Per-thread state for running span programs.  Reused between render
  * calls: fresh memory per call would cost page faults. */

@@ -371,7 +371,12 @@ parse_index (Rd *r, Sm4Operand *o, int k)
     }
   o->has_rel[k] = true;
   o->rel[k].type = id[0] == 'r' ? SM4_REG_TEMP : SM4_REG_INPUT;
-  o->rel[k].index = (uint8_t) atoi (id + 1);
+  /* The identifier is n bytes of the source, which need not end in a NUL
+   * (fuzz-exec: atoi read past a buffer ending in "v10"). */
+  unsigned index = 0;
+  for (int i = 1; i < n && g_ascii_isdigit (id[i]); i++)
+    index = MIN (index * 10 + (unsigned) (id[i] - '0'), 255u);
+  o->rel[k].index = (uint8_t) index;
   if (r->p >= r->end || *r->p != '.' || r->p + 1 >= r->end || comp_of (r->p[1]) < 0
       || (r->p + 2 < r->end && g_ascii_isalpha (r->p[2])))
     {

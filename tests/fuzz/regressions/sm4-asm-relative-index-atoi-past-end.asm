@@ -1,0 +1,2 @@
+ps_4_0
+dcl_constantbuffer cb0[v10

@@ -754,7 +754,9 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
             rerror (r, s, "dcl_indexableTemp needs xN[size], components");
             return false;
           }
-        w[0] = (uint32_t) atoi (id + 1);
+        w[0] = 0;   /* digits within the identifier: the source need not end in a NUL */
+        for (int i = 1; i < n && g_ascii_isdigit (id[i]); i++)
+          w[0] = MIN (w[0] * 10 + (uint32_t) (id[i] - '0'), 65535u);
         if (!expect (r, '[') || !parse_uint (r, &w[1]) || !expect (r, ']') || !expect (r, ',')
             || !parse_uint (r, &w[2]))
           return false;

@@ -1651,21 +1651,7 @@ parse_primary (P *p)
       p->depth--;
       /* Skip only this operand, up to the ')' or ',' its enclosing
        * levels are waiting for, so that they close without errors. */
-      int depth = 0;
-      while (peek (p)->kind != TK_EOF)
-        {
-          if (is (p, "(") || is (p, "[") || is (p, "{"))
-            depth++;
-          else if (is (p, ")") || is (p, "]") || is (p, "}"))
-            {
-              if (depth == 0)
-                break;
-              depth--;
-            }
-          else if (depth == 0 && (is (p, ";") || is (p, ",")))
-            break;
-          next (p);
-        }
+      skip_rest_of_expression (p);
       return error_node (p, loc);
     }
   Node *result = NULL;

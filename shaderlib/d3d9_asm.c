@@ -597,7 +597,7 @@ header_comment (P *p, const char *s, const char *end)
           int elements = 0;
           if (br)
             {
-              elements = atoi (br + 1);
+              elements = (int) MAX (sl_parse_decimal (br + 1, 65535), 0);
               *br = 0;
             }
           g_hash_table_insert (p->param_types, g_strdup (name),
@@ -615,8 +615,8 @@ header_comment (P *p, const char *s, const char *end)
           D9Constant c = { 0 };
           c.name = sl_arena_strdup (p->sh->arena, name);
           c.regset = reg[0] == 'b' ? 0 : reg[0] == 'i' ? 1 : reg[0] == 'c' ? 2 : 3;
-          c.reg_index = (uint16_t) atoi (reg + 1);
-          c.reg_count = (uint16_t) MAX (size, 1);
+          c.reg_index = (uint16_t) sl_parse_decimal (reg + 1, 65535);
+          c.reg_count = (uint16_t) CLAMP (size, 1, 65535);
           c.cls = c.regset == 3 ? 4 : 1;
           c.type = c.regset == 0 ? 1 : c.regset == 1 ? 2 : c.regset == 2 ? 3 : 12;
           c.rows = 1;
@@ -780,6 +780,7 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
   uint8_t dstmod = 0;
   bool have_compare = false;
   const char *mod_error = NULL;
+  bool usage_error = false;
   D9Version v = p->sh->version;
   for (int i = 1; parts[i]; i++)
     {
@@ -802,9 +803,13 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
                 size_t n = strlen (usage_names[u]);
                 if (!strncmp (m, usage_names[u], n) && (!m[n] || g_ascii_isdigit (m[n])))
                   {
+                    /* The token holds the usage index in four bits. */
+                    long index = m[n] ? sl_parse_decimal (m + n, 1000) : 0;
                     in.usage = (uint8_t) u;
-                    in.usage_index = (uint8_t) atoi (m + n);
+                    in.usage_index = (uint8_t) MIN (index, 15);
                     found = true;
+                    if (index > 15)
+                      usage_error = true;
                     break;
                   }
               }
@@ -827,6 +832,12 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
       else if (!strcmp (m, "d8")) shift = -3;
       else if (!mod_error)
         mod_error = m;
+    }
+  if (usage_error)
+    {
+      perr (p, mn, "usage index out of range (0 to 15)");
+      g_strfreev (parts);
+      return;
     }
   if (mod_error)
     {

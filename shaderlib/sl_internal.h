@@ -64,4 +64,21 @@ typedef struct
 #define SL_VM_SPAN_BUDGET        (1u << 22)
 #define SL_MAX_ARRAY_COMPONENTS  65536
 
+/* The decimal number at @s (after blanks), saturated at @max; -1 when no
+ * digit follows.  For counts and register numbers read out of source text
+ * and comments: atoi overflows (undefined behaviour, and in practice a
+ * negative index that slips past every "< n" check) and takes a sign. */
+static inline long
+sl_parse_decimal (const char *s, long max)
+{
+  while (*s == ' ' || *s == '\t')
+    s++;
+  if (*s < '0' || *s > '9')
+    return -1;
+  long v = 0;
+  for (; *s >= '0' && *s <= '9'; s++)
+    v = v > (max - (*s - '0')) / 10 ? max : v * 10 + (*s - '0');
+  return v;
+}
+
 #endif

@@ -1011,7 +1011,7 @@ parse_var_line (const char *line, Sm4Var *v)
           char *br = strchr (nm, '[');
           if (br)
             {
-              v->elements = (uint16_t) atoi (br + 1);
+              v->elements = (uint16_t) MAX (sl_parse_decimal (br + 1, 65535), 0);
               *br = 0;
             }
           v->name = g_strdup (nm);
@@ -1023,12 +1023,14 @@ parse_var_line (const char *line, Sm4Var *v)
           const char *sz = strstr (line, "Size:");
           if (off && sz)
             {
-              v->offset = (uint32_t) atoi (off + 7);
-              v->size = (uint32_t) atoi (sz + 5);
+              long offset = sl_parse_decimal (off + 7, 1 << 20);
+              long size = sl_parse_decimal (sz + 5, 1 << 20);
+              v->offset = (uint32_t) MAX (offset, 0);
+              v->size = (uint32_t) MAX (size, 0);
               /* A constant buffer holds 4096 registers (65536 bytes); the
                * defaults array is sized from this comment, so a hostile
                * size must not reach the allocator.  As in dxbc.c. */
-              ok = v->size <= 65536 && v->offset <= 65536;
+              ok = offset >= 0 && size >= 0 && v->size <= 65536 && v->offset <= 65536;
             }
           if (!ok)
             {
@@ -1055,11 +1057,11 @@ parse_sig_line (const char *line, GArray *sig)
     {
       Sm4SigElem e = { 0 };
       e.semantic = g_strdup (f[0]);
-      e.index = atoi (f[1]);
+      e.index = (int) sl_parse_decimal (f[1], 65535);
       for (const char *m = f[2]; *m; m++)
         if (comp_of (*m) >= 0)
           e.mask |= 1u << comp_of (*m);
-      e.reg = atoi (f[3]);
+      e.reg = (int) sl_parse_decimal (f[3], 65535);
       e.sysval = !strcmp (f[4], "POS") ? 1 : !strcmp (f[4], "FFACE") ? 9 : !strcmp (f[4], "TARGET") ? 64 : 0;
       if (n >= 7)
         for (const char *m = f[6]; *m; m++)
@@ -1158,7 +1160,7 @@ parse_header (Sm4Shader *sh, const char *text, size_t length)
               while (*bind && !g_ascii_isdigit (*bind))
                 bind++;
               if (*bind)
-                b.slot = atoi (bind);
+                b.slot = (int) sl_parse_decimal (bind, 65535);
               b.dim = 4;
               if (n >= 5)
                 b.dim = !strcmp (f[3], "1d") ? 2 : !strcmp (f[3], "3d") ? 8 : !strcmp (f[3], "cube") ? 9 : 4;

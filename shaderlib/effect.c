@@ -74,6 +74,7 @@ typedef struct
   SlEffectPass pub;
   const char  *entry;        /* mangled entry point */
   const char  *profile;      /* NULL = default */
+  SlLoc        profile_loc;
   SlLoc        loc;
 } PassDraft;
 
@@ -1133,20 +1134,23 @@ blend_op (const char *w, SlBlendOp *op)
 /* A shader value: `compile ps_3_0 F()`, `CompileShader(ps_4_0, F())`,
  * `F` or NULL.  Returns the mangled entry or NULL. */
 static const char *
-shader_value (Scan *s, const char **profile, SlLoc *loc)
+shader_value (Scan *s, const char **profile, SlLoc *profile_loc, SlLoc *loc)
 {
   int end = value_end (s);
   const char *entry = NULL;
   *profile = NULL;
   *loc = peek (s)->loc;
+  *profile_loc = *loc;
   if (accept (s, "compile"))
     {
+      *profile_loc = peek (s)->loc;
       if (peek (s)->kind == TK_IDENT)
         *profile = sl_arena_strdup (s->arena, next (s)->text);
     }
   else if (accept (s, "CompileShader"))
     {
       expect (s, "(");
+      *profile_loc = peek (s)->loc;
       if (peek (s)->kind == TK_IDENT)
         *profile = sl_arena_strdup (s->arena, next (s)->text);
       expect (s, ",");
@@ -1217,14 +1221,14 @@ parse_pass (Scan *s, TechDraft *td)
           if (!strcmp (k, "SetPixelShader") || !strcmp (k, "SetVertexShader"))
             {
               next (s);
-              const char *profile;
-              SlLoc el;
+              const char *profile = NULL;
+              SlLoc el = key->loc, pl = key->loc;
               int close = value_end (s);
               const char *e = NULL;
               if (!is (s, ")"))
                 {
                   /* stop the value at the call's ')' */
-                  e = shader_value (s, &profile, &el);
+                  e = shader_value (s, &profile, &pl, &el);
                 }
               (void) close;
               accept (s, ")");
@@ -1232,6 +1236,7 @@ parse_pass (Scan *s, TechDraft *td)
                 {
                   pd.entry = e;
                   pd.profile = profile;
+                  pd.profile_loc = pl;
                   pd.loc = el;
                 }
               else if (e)
@@ -1262,12 +1267,13 @@ parse_pass (Scan *s, TechDraft *td)
       if (!g_ascii_strcasecmp (k, "PixelShader") || !g_ascii_strcasecmp (k, "VertexShader"))
         {
           const char *profile;
-          SlLoc el;
-          const char *e = shader_value (s, &profile, &el);
+          SlLoc el, pl;
+          const char *e = shader_value (s, &profile, &pl, &el);
           if (!g_ascii_strcasecmp (k, "PixelShader"))
             {
               pd.entry = e;
               pd.profile = profile;
+              pd.profile_loc = pl;
               pd.loc = el;
             }
           else
@@ -1714,11 +1720,22 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
         {
           PassDraft *pd = &g_array_index (td->passes, PassDraft, pi);
           const char *profile = pd->profile;
+          bool profile_ok;
           if (profile && (g_str_has_prefix (profile, "vs_") || g_str_has_prefix (profile, "cs_")))
             {
               sl_diagnostics_add (diags, SL_SEVERITY_ERROR, pd->loc.file, pd->loc.line, pd->loc.column,
                                   "E-EFFECT", "pixel shader of pass '%s' is compiled for %s", pd->pub.name,
                                   profile);
+              continue;
+            }
+          /* Checked here, where the technique's position is known:
+           * sl_compile can only blame the whole file. */
+          sl_profile_model (profile, &profile_ok);
+          if (!profile_ok)
+            {
+              sl_diagnostics_add (diags, SL_SEVERITY_ERROR, pd->profile_loc.file, pd->profile_loc.line,
+                                  pd->profile_loc.column, "E-PROFILE",
+                                  "unknown profile '%s' (expected ps_2_0, ps_3_0, ps_4_0, …)", profile);
               continue;
             }
           char *key = g_strdup_printf ("%s|%s", pd->entry, profile ? profile : "");

@@ -101,8 +101,8 @@ sl_language_name (SlLanguage language)
 }
 
 /* "ps_3_0" → 30, "ps_4_0_level_9_1" → 40, NULL/"auto" → 0. */
-static int
-profile_model (const char *profile, bool *ok)
+int
+sl_profile_model (const char *profile, bool *ok)
 {
   *ok = true;
   if (!profile || !*profile || !strcmp (profile, "auto"))
@@ -188,7 +188,7 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
       goto out;
     }
   bool profile_ok;
-  int sm = profile_model (options->profile, &profile_ok);
+  int sm = sl_profile_model (options->profile, &profile_ok);
   if (!profile_ok)
     {
       sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-PROFILE",

@@ -64,6 +64,14 @@ typedef struct
 #define SL_VM_SPAN_BUDGET        (1u << 22)
 #define SL_MAX_ARRAY_COMPONENTS  65536
 
+/* ---- program.c ---------------------------------------------------------- */
+
+/* The shader model of a pixel profile name ("ps_3_0" → 30, "ps_4_0_level_9_1"
+ * → 40, NULL or "auto" → 0); *ok is false for anything else. */
+int sl_profile_model (const char *profile, bool *ok);
+
+/* ---- parsing numbers out of text ------------------------------------------ */
+
 /* The decimal number at @s (after blanks), saturated at @max; -1 when no
  * digit follows.  For counts and register numbers read out of source text
  * and comments: atoi overflows (undefined behaviour, and in practice a

@@ -67,4 +67,15 @@ grep -q "unknown technique 'Nope' (techniques: SeparableBlur)" err || { cat err 
 printf 'float4 PS(float2 uv : TEXCOORD) : SV_Target { return nothing; }\ntechnique T { pass { PixelShader = PS; } }\n' > broken.fx
 run_cli 1 check broken.fx
 grep -q "^broken.fx:1:54: error: undeclared identifier 'nothing'" err || { cat err >&2; fail "error location"; }
+# An unknown profile in a technique is reported where it is written, in
+# both the D3D9 and the D3D10 spelling, and a vertex profile for a pixel
+# shader names the pass.
+printf 'float4 PS(float2 uv : TEXCOORD) : SV_Target { return 1; }\ntechnique T {\n  pass P { PixelShader = compile ps_9_9 PS(); }\n  pass Q { SetPixelShader(CompileShader(px_4_0, PS())); }\n  pass R { PixelShader = compile vs_3_0 PS(); }\n}\n' > profile.fx
+run_cli 1 check profile.fx
+cat > expected <<'END'
+profile.fx:3:34: error: unknown profile 'ps_9_9' (expected ps_2_0, ps_3_0, ps_4_0, …)
+profile.fx:4:41: error: unknown profile 'px_4_0' (expected ps_2_0, ps_3_0, ps_4_0, …)
+profile.fx:5:41: error: pixel shader of pass 'R' is compiled for vs_3_0
+END
+diff expected err >&2 || fail "profile diagnostics"
 echo "effects CLI: all passed"

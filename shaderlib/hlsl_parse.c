@@ -4046,6 +4046,59 @@ is_shader_object_type (Token *t)
   return false;
 }
 
+/* D3D10 effect state objects: they configure the output merger and the
+ * rasteriser, which a pixel-shader runtime does not have, so their blocks
+ * are read for syntax and dropped. */
+static bool
+is_state_object_type (Token *t)
+{
+  return t->kind == TK_IDENT
+         && (!strcmp (t->text, "BlendState") || !strcmp (t->text, "DepthStencilState")
+             || !strcmp (t->text, "RasterizerState"));
+}
+
+/* BlendState name[n] <annotations> [=] { State[i] = value; … }, …; */
+static void
+parse_state_object (P *p)
+{
+  next (p);
+  do
+    {
+      if (!expect_ident (p))
+        {
+          recover (p);
+          return;
+        }
+      if (accept (p, "["))
+        {
+          int n;
+          parse_const_int_expr (p, &n);
+          expect (p, "]");
+        }
+      skip_annotations (p);
+      accept (p, "=");
+      if (!is (p, "{"))
+        continue;
+      Token *open = next (p);
+      int depth = 1;
+      while (depth && peek (p)->kind != TK_EOF)
+        {
+          if (is (p, "{"))
+            depth++;
+          else if (is (p, "}"))
+            depth--;
+          next (p);
+        }
+      if (depth)
+        {
+          error_at (p, open->loc, "unterminated state block");
+          return;
+        }
+    }
+  while (accept (p, ","));
+  expect (p, ";");
+}
+
 /* Skips a parenthesised list after its '(' and returns the number of
  * top-level arguments. */
 static int
@@ -4490,6 +4543,11 @@ parse_top_level (P *p)
       if (is_shader_object_type (t))
         {
           parse_shader_object (p);
+          continue;
+        }
+      if (is_state_object_type (t))
+        {
+          parse_state_object (p);
           continue;
         }
       /* fx_5_0's 'single' modifier on a buffer (not a keyword otherwise). */

@@ -67,6 +67,28 @@ grep -q "unknown technique 'Nope' (techniques: SeparableBlur)" err || { cat err 
 printf 'float4 PS(float2 uv : TEXCOORD) : SV_Target { return nothing; }\ntechnique T { pass { PixelShader = PS; } }\n' > broken.fx
 run_cli 1 check broken.fx
 grep -q "^broken.fx:1:54: error: undeclared identifier 'nothing'" err || { cat err >&2; fail "error location"; }
+# D3D10 state objects (blend, depth-stencil, rasteriser) and the pass
+# calls that set them do not change what the pixel shader computes.
+cat > state.fx <<'END'
+Texture2D tex; SamplerState samp;
+BlendState NoBlend { AlphaToCoverageEnable = FALSE; BlendEnable[0] = FALSE; };
+DepthStencilState NoDepth { DepthEnable = FALSE; DepthWriteMask = ZERO; };
+RasterizerState RS { CullMode = None; };
+float4 PS(float4 p : SV_Position, float2 uv : TEXCOORD) : SV_Target { return tex.Sample(samp, uv).bgra; }
+technique10 T { pass P {
+  SetBlendState(NoBlend, float4(0, 0, 0, 0), 0xFFFFFFFF);
+  SetDepthStencilState(NoDepth, 0);
+  SetRasterizerState(RS);
+  SetPixelShader(CompileShader(ps_4_0, PS())); } }
+END
+printf 'Texture2D tex; SamplerState samp;\nfloat4 main(float2 uv : TEXCOORD) : SV_Target { return tex.Sample(samp, uv).bgra; }\n' > plain.hlsl
+run_cli 0 run state.fx -i input.png $probes
+mv out state.out
+grep -q "pass state 'SetBlendState' is ignored" err || { cat err >&2; fail "state note"; }
+run_cli 0 run plain.hlsl -i input.png $probes
+cmp state.out out || fail "state objects change the result"
+[ "$(wc -l < out)" -eq 48 ] || fail "expected 48 probes"
+
 # An unknown profile in a technique is reported where it is written, in
 # both the D3D9 and the D3D10 spelling, and a vertex profile for a pixel
 # shader names the pass.

@@ -273,6 +273,7 @@ decode_program (Sm4Shader *sh, Blob b, const char *file, SlDiagnostics *diags)
         case SM4_DCL_GLOBAL_FLAGS:
           break;
         case SM4_DCL_RESOURCE: case SM4_DCL_INPUT_PS_SIV: case SM4_DCL_INPUT_PS_SGV:
+        case SM4_DCL_INPUT_SIV: case SM4_DCL_INPUT_SGV:
           decode_operand (&t, &in.ops[0], 0);
           in.n_ops = 1;
           w[0] = next (&t);

@@ -681,8 +681,10 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
         return true;
       }
     case SM4_DCL_INPUT_PS: case SM4_DCL_INPUT_PS_SIV: case SM4_DCL_INPUT_PS_SGV:
+    case SM4_DCL_INPUT: case SM4_DCL_INPUT_SIV: case SM4_DCL_INPUT_SGV:
       {
         bool lin = false, cent = false, nopersp = false, samp = false, cons = false;
+        bool has_sysval = in->op != SM4_DCL_INPUT_PS && in->op != SM4_DCL_INPUT;
         for (;;)
           {
             skip_blank (r);
@@ -709,19 +711,59 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
             return false;
           }
         in->n_ops = 1;
-        if (in->op != SM4_DCL_INPUT_PS)
+        if (has_sysval)
           {
-            if (!expect (r, ','))
-              return false;
-            n = ident (r, &id);
-            int sv = find_named (sysvals, id, n);
-            if (sv < 0)
+            uint32_t w;
+            skip_blank (r);
+            if ((in->ctrl == 4 || in->ctrl == 5 || in->ctrl == 7) && (r->p >= r->end || *r->p != ','))
+              /* Some disassemblers print "dcl_input_sv linear
+               * noperspective v0.xy" without the name: the only system
+               * value a pixel shader receives interpolated linearly
+               * without perspective is the position. */
+              w = 1;
+            else
               {
-                rerror (r, id, "unknown system value '%.*s'", n, id);
+                if (!expect (r, ','))
+                  return false;
+                skip_blank (r);
+                const char *name_at = r->p;
+                n = ident (r, &id);
+                int sv = find_named (sysvals, id, n);
+                if (sv < 0)
+                  {
+                    rerror (r, n ? id : name_at, "unknown system value '%.*s'", n, id);
+                    return false;
+                  }
+                w = (uint32_t) sv;
+              }
+            set_data (in, &w, 1);
+          }
+        /* The reference's own spelling puts the interpolation mode last
+         * as one word: "dcl_input_sv v0.x, position, linearNoperspective". */
+        if (accept (r, ','))
+          {
+            static const char *const modes[] = {
+              NULL, "constant", "linear", "linearCentroid", "linearNoperspective",
+              "linearNoperspectiveCentroid", "linearSample", "linearNoperspectiveSample"
+            };
+            skip_blank (r);
+            const char *mode_at = r->p;
+            n = ident (r, &id);
+            int mode = -1;
+            for (int k = 1; k < (int) G_N_ELEMENTS (modes); k++)
+              if ((size_t) n == strlen (modes[k]) && !g_ascii_strncasecmp (id, modes[k], (size_t) n))
+                mode = k;
+            if (mode < 0)
+              {
+                rerror (r, n ? id : mode_at, "unknown interpolation mode '%.*s'", n, id);
                 return false;
               }
-            uint32_t w = (uint32_t) sv;
-            set_data (in, &w, 1);
+            if (in->ctrl && in->ctrl != (uint32_t) mode)
+              {
+                rerror (r, id, "interpolation mode given twice");
+                return false;
+              }
+            in->ctrl = (uint32_t) mode;
           }
         return true;
       }
@@ -825,7 +867,12 @@ parse_insn (Rd *r, Sm4Insn *in)
     }
   int best = -1;
   size_t best_len = 0;
-  for (int i = 0; i < SM4_N_OPS; i++)
+  /* The reference names opcode 97 "dcl_input_sv"; fxc prints it
+   * "dcl_input_siv". */
+  bool alias = n == 12 && !g_ascii_strncasecmp (word, "dcl_input_sv", 12);
+  if (alias)
+    best = SM4_DCL_INPUT_SIV, best_len = 12;
+  for (int i = 0; i < SM4_N_OPS && !alias; i++)
     {
       size_t l = strlen (sm4_ops[i].mnemonic);
       if (l <= (size_t) n && l > best_len && !g_ascii_strncasecmp (word, sm4_ops[i].mnemonic, l)
@@ -1551,11 +1598,12 @@ sm4_print (const Sm4Shader *sh)
           }
           break;
         case SM4_DCL_INPUT_PS: case SM4_DCL_INPUT_PS_SIV: case SM4_DCL_INPUT_PS_SGV:
+        case SM4_DCL_INPUT: case SM4_DCL_INPUT_SIV: case SM4_DCL_INPUT_SGV:
           if (in->ctrl && in->ctrl < G_N_ELEMENTS (interp_names))
             g_string_append_printf (out, " %s", interp_names[in->ctrl]);
           g_string_append_c (out, ' ');
           print_operand (out, &in->ops[0], SM4T_X);
-          if (in->op != SM4_DCL_INPUT_PS)
+          if (in->op != SM4_DCL_INPUT_PS && in->op != SM4_DCL_INPUT)
             {
               const char *sv = in->n_data ? name_of (sysvals, in->data[0]) : NULL;
               g_string_append_printf (out, ", %s", sv ? sv : "position");

@@ -706,6 +706,7 @@ declare (Lw *l)
           }
           break;
         case SM4_DCL_INPUT_PS: case SM4_DCL_INPUT_PS_SIV: case SM4_DCL_INPUT_PS_SGV:
+        case SM4_DCL_INPUT: case SM4_DCL_INPUT_SIV: case SM4_DCL_INPUT_SGV:
           {
             uint32_t n = o->idx[0];
             if (n >= MAX_IO)
@@ -713,7 +714,7 @@ declare (Lw *l)
                 lerr (l, "v%u: at most %d input registers", n, MAX_IO);
                 break;
               }
-            int sv = in->op == SM4_DCL_INPUT_PS ? 0 : (int) in->data[0];
+            int sv = in->op == SM4_DCL_INPUT_PS || in->op == SM4_DCL_INPUT ? 0 : (int) in->data[0];
             if (sv != 0 && sv != 1 && sv != 9)
               {
                 lerr (l, "v%u: system value %u is not available to pixel shaders here", n, in->data[0]);

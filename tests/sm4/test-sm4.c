@@ -398,6 +398,43 @@ main (void)
     "float4 main(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target {\n"
     "  return tex.SampleCmpLevelZero(samp, uv, 0.5).xxxx;\n}\n", NULL);
 
+  /* The other input declarations: the reference's dcl_input_sv with the
+   * mode last as one word, fxc's non-pixel-shader dcl_input_siv and
+   * dcl_input, and a disassembler's dcl_input_sv with the mode first and
+   * no system-value name (position, the only one interpolated without
+   * perspective). */
+  {
+    const char *decls[][2] = {
+      { "dcl_input_sv v0.xy, position, linearNoperspective", "dcl_input v1.xy, linear" },
+      { "dcl_input_siv linear noperspective v0.xy, position", "dcl_input linear v1.xy" },
+      { "dcl_input_sv linear noperspective v0.xy", "dcl_input_ps linear v1.xy" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS (decls); i++)
+      {
+        char *src = g_strdup_printf (
+          HDR_TEX
+          "ps_4_0\n"
+          "dcl_sampler s0, mode_default\n"
+          "dcl_resource_texture2d (float,float,float,float) t0\n"
+          "%s\n%s\n"
+          "dcl_output o0.xyzw\n"
+          "dcl_temps 2\n"
+          "ftoi r0.xy, v0.xyxx\n"
+          "mov r0.zw, l(0,0,0,0)\n"
+          "ld r0.xyzw, r0.xyzw, t0.xyzw\n"
+          "sample r1.xyzw, v1.xyxx, t0.xyzw, s0\n"
+          "add o0.xyzw, r0.wzyx, r1.xyzw\n"
+          "ret\n", decls[i][0], decls[i][1]);
+        char *name = g_strdup_printf ("input declarations %s / %s", decls[i][0], decls[i][1]);
+        equivalent (name, src,
+          HLSL_TEX
+          "float4 main(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target {\n"
+          "  return tex.Load(int3(pos.xy, 0)).wzyx + tex.Sample(samp, uv);\n}\n", NULL);
+        g_free (name);
+        g_free (src);
+      }
+  }
+
   /* 3. Sampler modes: an instruction the mode does not serve names both. */
   {
     const char *base =

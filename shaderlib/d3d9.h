@@ -73,11 +73,19 @@ enum
 };
 typedef enum
 {
-#define D9_OP(id, name, code, nd, ns, mn, mx, fl) D9_##id,
+#define D9_OP(id, name, code, nd, ns, mn, mx, fl, kd, s1, s14, s2, cube) D9_##id,
 #include "d3d9_tables.def"
 #undef D9_OP
   D9_N_OPS
 } D9OpId;
+
+/* Which instruction-slot budget an instruction draws on (the kind column
+ * of d3d9_tables.def): setup, arithmetic, texture, flow control, and
+ * texbeml's one texture plus one arithmetic slot. */
+enum
+{
+  D9K_S, D9K_A, D9K_T, D9K_F, D9K_TA
+};
 
 typedef struct
 {
@@ -86,6 +94,11 @@ typedef struct
   uint8_t     n_dst, n_src;
   uint8_t     min, max;
   uint8_t     flags;
+  uint8_t     slot_kind;      /* D9K_* */
+  uint8_t     slots_1x;       /* ps_1_1 … ps_1_3 */
+  uint8_t     slots_14;       /* ps_1_4 */
+  uint8_t     slots_2;        /* ps_2_0 and later, texture costs as with NOTEXINSTRUCTIONLIMIT */
+  uint8_t     slots_cube;     /* extra for a dcl_cube sampler under that cap */
 } D9OpInfo;
 
 extern const D9OpInfo d9_ops[D9_N_OPS];

@@ -25,7 +25,8 @@
 #include <string.h>
 
 const D9OpInfo d9_ops[D9_N_OPS] = {
-#define D9_OP(id, nm, cd, nd, ns, mn, mx, fl) { nm, cd, nd, ns, mn, mx, fl },
+#define D9_OP(id, nm, cd, nd, ns, mn, mx, fl, kd, s1, s14, s2, cube) \
+  { nm, cd, nd, ns, mn, mx, fl, D9K_##kd, s1, s14, s2, cube },
 #include "d3d9_tables.def"
 #undef D9_OP
 };
@@ -1203,6 +1204,272 @@ missing_cap (const D9Shader *sh, const D9Insn *in)
   return depth ? NULL : "flow control";
 }
 
+/* Instruction slots (the "Pixel Shader Differences" page), counted
+ * statically: every instruction once, whatever flow control does.
+ *   ps_1_1…ps_1_3  4 texture + 8 arithmetic slots;
+ *   ps_1_4         6 texture + 8 arithmetic slots in each phase;
+ *   ps_2_0         32 texture + 64 arithmetic slots;
+ *   ps_2_x         one budget for all kinds, "96 minimum, up to
+ *                  NumInstructionSlots", which D3DPSHADERCAPS2_0 bounds by
+ *                  D3DPS20_MAX_NUMINSTRUCTIONSLOTS = 512.  ps_2_a and
+ *                  ps_2_b are fxc's 512-slot targets, and "ps_2_x" or 2.1
+ *                  bytecode gets, as for its other caps, the most a ps_2_x
+ *                  device may report: 512 for all three.  All three have
+ *                  NOTEXINSTRUCTIONLIMIT, so no separate texture budget.
+ *   ps_3_0         "512 minimum, up to MaxPixelShader30InstructionSlots",
+ *                  which may be 32768 (D3DMAX30SHADERINSTRUCTIONS).  A
+ *                  shader is refused only when no ps_3_0 device could hold
+ *                  it, the same rule as ps_2_x, so the limit is 32768.
+ *   ps_2_sw/3_sw   no limit (software shaders).
+ * The ps_1_x pages say arithmetic instructions "can be paired" by
+ * co-issue so that the colour and alpha halves share one slot: a pair of
+ * arithmetic instructions takes the slots of the dearer of the two.  The
+ * error points at the first instruction past the limit and gives the
+ * total, as fxc does ("uses 77 arithmetic instruction slots; ps_2_0
+ * allows 64"). */
+typedef struct
+{
+  const char   *what;        /* "arithmetic " or "" before "instruction slots" */
+  int           limit, used;
+  const D9Insn *over;        /* first instruction past the limit */
+} Budget;
+
+static void
+spend (Budget *b, int n, const D9Insn *in)
+{
+  b->used += n;
+  if (!b->over && b->used > b->limit)
+    b->over = in;
+}
+
+static void
+report_budgets (V *v, Budget *b, int n, int phase)
+{
+  /* Each budget past its limit once, in the order the shader crossed them. */
+  for (int k = 0; k < n; k++)
+    {
+      int first = -1;
+      for (int j = 0; j < n; j++)
+        if (b[j].over && (first < 0 || b[j].over < b[first].over))
+          first = j;
+      if (first < 0)
+        return;
+      v->in = b[first].over;
+      v->operand = -1;
+      char scope[16];
+      if (phase)
+        g_snprintf (scope, sizeof scope, "phase %d", phase);
+      else
+        g_strlcpy (scope, "shader", sizeof scope);
+      verr (v, "%s uses %d %sinstruction slots; %s allows %d%s", scope, b[first].used, b[first].what,
+            v->sh->version_name, b[first].limit, v->sh->version == V14 ? " per phase" : "");
+      b[first].over = NULL;
+    }
+}
+
+static int
+slot_cost (const D9Shader *sh, const D9Insn *in, const uint8_t *sampler_type)
+{
+  const D9OpInfo *oi = &d9_ops[in->id];
+  if (sh->version <= V13)
+    return oi->slots_1x;
+  if (sh->version == V14)
+    return oi->slots_14;
+  if (oi->slot_kind != D9K_T || in->id == D9_TEXLDD)
+    return oi->slots_2;
+  bool no_tex_limit = sh->version >= V30
+                      || (sh->version == V2X && (sh->caps.caps & D9_CAP_NO_TEX_LIMIT));
+  if (!no_tex_limit)
+    return 1;
+  const D9Param *s = &in->src[1];
+  bool cube = s->type == D9_REG_SAMPLER && s->index < 16 && sampler_type[s->index] == 3;
+  return oi->slots_2 + (cube ? oi->slots_cube : 0);
+}
+
+static void
+check_slots (V *v, const uint8_t *sampler_type)
+{
+  const D9Shader *sh = v->sh;
+  D9Version ver = sh->version;
+  if (ver == V2SW || ver == V3SW)
+    return;
+  bool split = ver <= V20;
+  Budget b[2] = {
+    { "texture ", ver <= V13 ? 4 : ver == V14 ? 6 : 32, 0, NULL },
+    { "arithmetic ", ver <= V14 ? 8 : 64, 0, NULL },
+  };
+  Budget total = { "", ver == V30 ? 32768 : 512, 0, NULL };
+  bool has_phase = false;
+  for (guint i = 0; i < sh->insns->len && !has_phase; i++)
+    has_phase = g_array_index (sh->insns, D9Insn, i).id == D9_PHASE;
+  int phase = has_phase ? 1 : 0;
+  int pair = 0;   /* slots of the current ps_1_x co-issue pair */
+  for (guint i = 0; i < sh->insns->len; i++)
+    {
+      const D9Insn *in = &g_array_index (sh->insns, D9Insn, i);
+      int kind = d9_ops[in->id].slot_kind;
+      if (in->id == D9_PHASE)
+        {
+          report_budgets (v, b, 2, phase++);
+          b[0].used = b[1].used = 0;
+          continue;
+        }
+      int cost = slot_cost (sh, in, sampler_type);
+      if (kind == D9K_A && ver <= V14)
+        {
+          if (in->coissue)
+            {
+              int extra = MAX (cost - pair, 0);
+              pair += extra;
+              cost = extra;
+            }
+          else
+            pair = cost;
+        }
+      if (!split)
+        spend (&total, cost, in);
+      else if (kind == D9K_TA)
+        {
+          spend (&b[0], 1, in);
+          spend (&b[1], cost - 1, in);
+        }
+      else if (kind == D9K_T)
+        spend (&b[0], cost, in);
+      else if (kind != D9K_S)
+        spend (&b[1], cost, in);
+    }
+  if (split)
+    report_budgets (v, b, 2, phase);
+  else
+    report_budgets (v, &total, 1, 0);
+}
+
+/* The dependent-read limit of the texld page (ps_2_0 and up): without
+ * D3DPS20CAPS_NODEPENDENTREADLIMIT a texld, texldp, texldb or texldd may
+ * be at most third-order dependent.  First order: src0 is an r#, or dst
+ * was written before.  Order n: the instruction reads or writes an r#
+ * whose contents depend, perhaps through arithmetic, on an instruction of
+ * order n-1.  So each temporary component carries the highest order of
+ * the texture instructions its value derives from (-1: none), and a
+ * texture instruction's order is one more than the highest it touches,
+ * at least 1 under the first-order rules.  Applies to ps_2_0 and ps_2_b;
+ * ps_2_a and "ps_2_x" have the cap and ps_3_0 has no such limit.  Neither
+ * ps_2_0 nor ps_2_b has flow control or predication, so one pass in
+ * program order is exact; write masks keep the unwritten components'
+ * history.  Components are followed as each instruction reads them:
+ * per component for component-wise operations, the first 2, 3 or 4
+ * swizzled components for dot products, matrices, nrm and crs, the
+ * replicated one for scalar operations, and the coordinates the declared
+ * sampler uses (.xy for 2D, .xyz for cube and volume, plus .w for texldp
+ * and texldb) for a texture instruction. */
+static int
+read_mask (int id, int k, int c, uint8_t swz)
+{
+  int width;
+  switch (id)
+    {
+    case D9_RCP: case D9_RSQ: case D9_EXP: case D9_LOG: case D9_POW:
+    case D9_SINCOS: case D9_SINCOS2:
+      return 1 << (swz & 3);
+    case D9_DP2ADD:
+      if (k == 2)
+        return 1 << (swz & 3);
+      width = 2;
+      break;
+    case D9_DP3: case D9_NRM: case D9_CRS: case D9_M3X2: case D9_M3X3: case D9_M3X4:
+      width = 3;
+      break;
+    case D9_DP4: case D9_M4X4: case D9_M4X3:
+      width = 4;
+      break;
+    default:
+      return 1 << ((swz >> (2 * c)) & 3);
+    }
+  int m = 0;
+  for (int j = 0; j < width; j++)
+    m |= 1 << ((swz >> (2 * j)) & 3);
+  return m;
+}
+
+enum { DEP_TEMPS = 32 };
+
+static int
+level_of (int8_t (*level)[4], const D9Param *p, int mask)
+{
+  if (p->type != D9_REG_TEMP || p->index >= DEP_TEMPS)
+    return -1;
+  int l = -1;
+  for (int c = 0; c < 4; c++)
+    if (mask & (1 << c))
+      l = MAX (l, level[p->index][c]);
+  return l;
+}
+
+static void
+check_dependent_reads (V *v, const uint8_t *sampler_type)
+{
+  const D9Shader *sh = v->sh;
+  if (!(sh->version == V20 || (sh->version == V2X && !(sh->caps.caps & D9_CAP_NO_DEPENDENT_READ_LIMIT))))
+    return;
+  int8_t level[DEP_TEMPS][4];
+  uint8_t written[DEP_TEMPS] = { 0 };
+  memset (level, -1, sizeof level);
+  for (guint i = 0; i < sh->insns->len; i++)
+    {
+      const D9Insn *in = &g_array_index (sh->insns, D9Insn, i);
+      const D9OpInfo *oi = &d9_ops[in->id];
+      const D9Param *d = &in->dst;
+      if (!oi->n_dst || in->id == D9_TEXKILL || d->type != D9_REG_TEMP || d->index >= DEP_TEMPS)
+        continue;
+      int mask = d->mask & 0xf;
+      if (in->id == D9_TEXLD || in->id == D9_TEXLDP || in->id == D9_TEXLDB || in->id == D9_TEXLDD)
+        {
+          const D9Param *s1 = &in->src[1];
+          int dims = s1->type == D9_REG_SAMPLER && s1->index < 16 ? sampler_type[s1->index] : 0;
+          int coords = dims == 2 ? 0x3 : dims == 3 || dims == 4 ? 0x7 : 0xf;
+          if (in->id == D9_TEXLDP || in->id == D9_TEXLDB)
+            coords |= 0x8;
+          int used = 0;
+          for (int c = 0; c < 4; c++)
+            if (coords & (1 << c))
+              used |= 1 << ((in->src[0].swizzle >> (2 * c)) & 3);
+          int order = in->src[0].type == D9_REG_TEMP || written[d->index] ? 1 : 0;
+          int dep = MAX (level_of (level, &in->src[0], used), level_of (level, d, mask));
+          if (in->id == D9_TEXLDD)
+            dep = MAX (dep, MAX (level_of (level, &in->src[2], 0xf), level_of (level, &in->src[3], 0xf)));
+          order = MAX (order, dep + 1);
+          if (order > 3)
+            {
+              v->in = in;
+              v->operand = -1;
+              verr (v, "%s is a fourth-order dependent texture read; %s allows at most third-order",
+                    oi->name, sh->version_name);
+              return;
+            }
+          for (int c = 0; c < 4; c++)
+            if (mask & (1 << c))
+              level[d->index][c] = order;
+        }
+      else
+        {
+          int8_t next[4];
+          for (int c = 0; c < 4; c++)
+            {
+              next[c] = -1;
+              if (!(mask & (1 << c)))
+                continue;
+              for (int k = 0; k < oi->n_src && k < 4; k++)
+                next[c] = MAX (next[c], level_of (level, &in->src[k],
+                                                  read_mask (in->id, k, c, in->src[k].swizzle)));
+            }
+          for (int c = 0; c < 4; c++)
+            if (mask & (1 << c))
+              level[d->index][c] = next[c];
+        }
+      written[d->index] |= mask;
+    }
+}
+
 bool
 d9_validate (D9Shader *sh, SlDiagnostics *diags)
 {
@@ -1481,6 +1748,16 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
       verr (&v, "%s is not closed by %s before the end of the shader", d9_ops[open].name,
             open == D9_REP ? "endrep" : open == D9_LOOP ? "endloop" : "endif");
     }
+  /* Both whole-shader rules need the samplers' declared types. */
+  uint8_t sampler_type[16] = { 0 };
+  for (guint i = 0; i < sh->insns->len; i++)
+    {
+      const D9Insn *in = &g_array_index (sh->insns, D9Insn, i);
+      if (in->id == D9_DCL && in->dst.type == D9_REG_SAMPLER && in->dst.index < 16)
+        sampler_type[in->dst.index] = in->tex_type;
+    }
+  check_slots (&v, sampler_type);
+  check_dependent_reads (&v, sampler_type);
   g_hash_table_destroy (labels);
   return v.ok;
 }

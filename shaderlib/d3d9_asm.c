@@ -10,7 +10,9 @@
  * version the shader declared, e.g. "_bx2 is not allowed on texreg2ar in
  * ps_1_3".  ps_2_a and ps_2_b share the ps_2_x version and differ only in
  * their caps (profiles_2x), which the register, swizzle and instruction
- * checks consult for ps_2_x.
+ * checks consult for ps_2_x.  Two rules concern the whole shader and run
+ * after the per-instruction checks: the instruction-slot budgets and the
+ * dependent-read limit of ps_2_0/ps_2_b.
  *
  * fxc listings start with a comment header that names the constants
  * ("// Registers: … Amount c0 1"); the parser reads it into the same
@@ -1356,7 +1358,10 @@ check_slots (V *v, const uint8_t *sampler_type)
  * ps_2_a and "ps_2_x" have the cap and ps_3_0 has no such limit.  Neither
  * ps_2_0 nor ps_2_b has flow control or predication, so one pass in
  * program order is exact; write masks keep the unwritten components'
- * history.  Components are followed as each instruction reads them:
+ * history.  The page speaks of registers; following components instead
+ * is the reading that refuses only what a register-wide one would too,
+ * and no shader fxc wrote for these profiles is refused.  Components are
+ * followed as each instruction reads them:
  * per component for component-wise operations, the first 2, 3 or 4
  * swizzled components for dot products, matrices, nrm and crs, the
  * replicated one for scalar operations, and the coordinates the declared

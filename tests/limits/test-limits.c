@@ -315,8 +315,9 @@ test_d3d9_limits (void)
            "t.asm:8:1: error: rep and loop nest at most 4 deep in ps_3_0\n");
   g_string_free (s, TRUE);
   /* 100000 matrix products lower to more IR than SL_MAX_IR_INSNS in a
-   * source under SL_MAX_SOURCE_BYTES. */
-  s = g_string_new ("ps_3_0\n");
+   * source under SL_MAX_SOURCE_BYTES.  ps_3_sw, because ps_3_0 refuses
+   * more than 32768 instruction slots before lowering. */
+  s = g_string_new ("ps_3_sw\n");
   for (int i = 0; i < 100000; i++)
     g_string_append (s, "m4x4 r0, r0, c0\n");
   g_string_append (s, "mov oC0, r0\n");

@@ -1358,9 +1358,9 @@ check_slots (V *v, const uint8_t *sampler_type)
  * ps_2_a and "ps_2_x" have the cap and ps_3_0 has no such limit.  Neither
  * ps_2_0 nor ps_2_b has flow control or predication, so one pass in
  * program order is exact; write masks keep the unwritten components'
- * history.  The page speaks of registers; following components instead
- * is the reading that refuses only what a register-wide one would too,
- * and no shader fxc wrote for these profiles is refused.  Components are
+ * history.  The page speaks of registers; following components refuses
+ * a subset of what a register-wide reading would, so where the two
+ * differ the shader is given the benefit of the doubt.  Components are
  * followed as each instruction reads them:
  * per component for component-wise operations, the first 2, 3 or 4
  * swizzled components for dot products, matrices, nrm and crs, the

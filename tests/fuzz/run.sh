@@ -46,10 +46,12 @@ fi
 mkdir -p "$BUILD/artifacts/$harness"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-# -timeout=25: a shader that runs away spends one span's loop budget
-# (2^22 instructions, vm.c) before it is stopped; that takes a fraction
-# of a second in a normal build but 5-10 s with ASan and coverage
-# instrumentation on every lane loop.  Anything slower is a real hang.
+# -timeout=60: a shader that runs away spends one span's loop budget
+# (2^22 instructions, vm.c) or hits the 65536-iteration cap before it is
+# stopped.  That costs 0.04-0.2 s of CPU in a normal build but 5-26 s with
+# ASan and coverage instrumentation on every lane loop (a capped loop
+# around a bilinear tex2D: 26 s, tests/fuzz/regressions/exec-capped-loop-
+# bilinear-instrumented.hlsl).  Anything slower is a real hang.
 exec "$BUILD/tests/fuzz/fuzz-$harness" "$corpus" \
-  -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -max_len=65536 \
+  -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 -max_len=65536 \
   -artifact_prefix="$BUILD/artifacts/$harness/" -print_final_stats=1 "$@"

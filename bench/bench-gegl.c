@@ -13,59 +13,25 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "module-dir.h"
+
 static char *
 make_module_dir (void)
 {
-  const char *module = g_getenv ("GS_PLUGIN_MODULE"), *sysdir = g_getenv ("GS_GEGL_PLUGINS_DIR");
-  if (!module || !sysdir)
+  GError *error = NULL;
+  char *dir = gs_module_dir_new ("gs-bench-XXXXXX", &error);
+  if (!dir)
     {
-      fprintf (stderr, "bench-gegl: set GS_PLUGIN_MODULE and GS_GEGL_PLUGINS_DIR "
-                       "(meson test --benchmark does)\n");
+      fprintf (stderr, "bench-gegl: %s\n", error->message);
       exit (2);
     }
-  char *dir = g_dir_make_tmp ("gs-bench-XXXXXX", NULL);
-  char *link = g_build_filename (dir, "gegl-shaders.so", NULL);
-  /* A relative path would make a dangling link inside the temporary folder. */
-  char *module_abs = g_canonicalize_filename (module, NULL);
-  if (!g_file_test (module_abs, G_FILE_TEST_IS_REGULAR) || symlink (module_abs, link) != 0)
-    {
-      fprintf (stderr, "bench-gegl: cannot use module %s\n", module_abs);
-      exit (2);
-    }
-  g_free (module_abs);
-  g_free (link);
-  GDir *d = g_dir_open (sysdir, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name (d)))
-    {
-      char *target = g_canonicalize_filename (name, sysdir);
-      link = g_build_filename (dir, name, NULL);
-      if (symlink (target, link) != 0)
-        exit (1);
-      g_free (link);
-      g_free (target);
-    }
-  if (d)
-    g_dir_close (d);
-  g_setenv ("GEGL_PATH", dir, TRUE);
   return dir;
 }
 
 static void
 remove_module_dir (char *dir)
 {
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name (d)))
-    {
-      char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
-      g_free (p);
-    }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (dir);
-  g_free (dir);
+  gs_test_remove_module_dir (dir);
 }
 
 /* Best wall time of @reps whole-buffer renders of @op over @input. */

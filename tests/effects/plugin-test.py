@@ -9,13 +9,12 @@ import struct
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from gegl_modules import make_module_dir  # noqa: E402
+
 module, sysdir, srcdir = sys.argv[1:4]
 tmp = tempfile.mkdtemp(prefix="gs-fx-ops-")
-mods = os.path.join(tmp, "modules")
-os.mkdir(mods)
-os.symlink(os.path.abspath(module), os.path.join(mods, "gegl-shaders.so"))
-for name in os.listdir(sysdir):
-    os.symlink(os.path.join(sysdir, name), os.path.join(mods, name))
+mods = make_module_dir(tmp, module, sysdir)
 filters = os.path.join(tmp, "filters")
 os.mkdir(filters)
 for name in ("blur.fx", "bloom.fx", "multi.fx", "animated.fx"):

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "flat-dir.h"
+
 static char *tmpdir;
 
 /* Compiles and returns the formatted diagnostics; *ok says whether a
@@ -717,17 +719,6 @@ main (int argc, char **argv)
   g_test_add_func ("/limits/run/ieee", test_ieee);
   int status = g_test_run ();
   /* Fixtures are throwaway; remove what we wrote. */
-  GDir *dir = g_dir_open (tmpdir, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      char *p = g_build_filename (tmpdir, name, NULL);
-      g_remove (p);
-      g_free (p);
-    }
-  if (dir)
-    g_dir_close (dir);
-  g_rmdir (tmpdir);
-  g_free (tmpdir);
+  gs_test_remove_flat_dir (tmpdir);
   return status;
 }

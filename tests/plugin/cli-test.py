@@ -15,6 +15,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from gegl_modules import make_module_dir  # noqa: E402
+
 failures = []
 
 
@@ -66,11 +69,7 @@ def read_ppm(path):
 def main():
     gegl, module, sysdir = sys.argv[1:4]
     with tempfile.TemporaryDirectory(prefix="gs-cli-") as tmp:
-        mods = os.path.join(tmp, "modules")
-        os.mkdir(mods)
-        os.symlink(os.path.abspath(module), os.path.join(mods, "gegl-shaders.so"))
-        for name in os.listdir(sysdir):
-            os.symlink(os.path.join(sysdir, name), os.path.join(mods, name))
+        mods = make_module_dir(tmp, module, sysdir)
         env = dict(os.environ, GEGL_PATH=mods, GEGL_SWAP="RAM")
 
         def run(args, threads=None):

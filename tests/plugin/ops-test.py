@@ -12,11 +12,16 @@ Must run under a Python with python3-gi (the system /usr/bin/python3).
 Usage: ops-test.py GEGL_BINARY MODULE GEGL_PLUGINS_DIR FILTERS_DIR SRC_DIR
 """
 
+import atexit
 import os
+import shutil
 import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from gegl_modules import make_module_dir  # noqa: E402
 
 failures = []
 
@@ -35,11 +40,8 @@ def close(a, b, tol=1e-5):
 
 gegl_bin, module, sysdir, filters, srcdir = sys.argv[1:6]
 tmp = tempfile.mkdtemp(prefix="gs-ops-")
-mods = os.path.join(tmp, "modules")
-os.mkdir(mods)
-os.symlink(os.path.abspath(module), os.path.join(mods, "gegl-shaders.so"))
-for name in os.listdir(sysdir):
-    os.symlink(os.path.join(sysdir, name), os.path.join(mods, name))
+atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+mods = make_module_dir(tmp, module, sysdir)
 
 # A user filter folder (XDG_DATA_HOME) with its own shader and one whose
 # stem is also in GEGL_SHADERS_PATH: the GEGL_SHADERS_PATH one must win.

@@ -11,18 +11,20 @@ filters instead of one per run), so it needs a Python with python3-gi.
 Usage: threads-test.py MODULE GEGL_PLUGINS_DIR FILTERS_DIR
 """
 
+import atexit
 import os
+import shutil
 import struct
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from gegl_modules import make_module_dir  # noqa: E402
+
 module, sysdir, filters = sys.argv[1:4]
 tmp = tempfile.mkdtemp(prefix="gs-threads-")
-mods = os.path.join(tmp, "modules")
-os.mkdir(mods)
-os.symlink(os.path.abspath(module), os.path.join(mods, "gegl-shaders.so"))
-for name in os.listdir(sysdir):
-    os.symlink(os.path.join(sysdir, name), os.path.join(mods, name))
+atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+mods = make_module_dir(tmp, module, sysdir)
 os.makedirs(os.path.join(tmp, "data-home"))
 os.makedirs(os.path.join(tmp, "data-dirs"))
 os.environ.update(GEGL_PATH=mods, GEGL_SWAP="RAM",

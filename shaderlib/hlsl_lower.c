@@ -8,7 +8,12 @@
  * instructions whose constant-buffer offsets are patched once the layout
  * (which depends on which uniforms are used in SM2/3) is known.  Sampler
  * and texture objects are compile-time values: each use resolves to a
- * provisional object that is given its slot at the end. */
+ * provisional object that is given its slot at the end.  A value whose
+ * type holds objects (a struct with a texture member, an array of
+ * samplers) carries them beside its numbers, in flattened order, as
+ * indices of those provisional objects; locals and parameters keep one per
+ * object of their type, so copies, casts, calls and member accesses move
+ * objects exactly as they move numbers. */
 #include "hlsl_ast.h"
 
 #include "program.h"
@@ -22,6 +27,8 @@ typedef struct
 {
   uint32_t *c;
   int       n;
+  int      *o;    /* objects (ObjRef indices, -1 = unbound), or NULL */
+  int       no;
 } RVal;
 
 typedef struct
@@ -37,6 +44,7 @@ typedef struct
   bool      framed;     /* FBEGIN/FEND emitted: returns are masked */
   uint32_t *ret_vals;   /* framed: variables holding the result */
   RVal      ret_rv;     /* unframed: the value of the final return */
+  int      *ret_objs;   /* framed: the objects returned */
   bool      returned;
 } Frame;
 
@@ -67,7 +75,7 @@ typedef struct
   SlIr          *ir;
   SlProgramInfo *info;
   uint32_t     **var_vals;    /* var id → IR variables */
-  int           *var_obj;     /* var id → first ObjRef index (params) */
+  int          **var_objs;    /* var id → its objects (ObjRef indices), or NULL */
   GArray        *objs;        /* ObjRef */
   GArray        *urefs;       /* URef */
   Frame          frames[SL_MAX_INLINE_DEPTH];
@@ -98,6 +106,28 @@ rv_new (L *l, int n)
 {
   RVal r = { .c = SL_NEW_N (l->u->arena, uint32_t, n > 0 ? n : 1), .n = n };
   return r;
+}
+
+/* The objects of @v from @first on, @n of them; unbound where @v has
+ * none there. */
+static int *
+objs_at (L *l, RVal v, int first, int n)
+{
+  if (v.o && first >= 0 && first + n <= v.no)
+    return v.o + first;
+  int *o = SL_NEW_N (l->u->arena, int, n > 0 ? n : 1);
+  for (int j = 0; j < n; j++)
+    o[j] = v.o && first + j >= 0 && first + j < v.no ? v.o[first + j] : -1;
+  return o;
+}
+
+static int *
+objs_copy (L *l, const int *src, int n)
+{
+  int *o = SL_NEW_N (l->u->arena, int, n > 0 ? n : 1);
+  for (int j = 0; j < n; j++)
+    o[j] = src ? src[j] : -1;
+  return o;
 }
 
 static SlKind
@@ -215,6 +245,13 @@ cast_rval (L *l, RVal v, const Type *from, const Type *to)
         src = v.n - 1;
       r.c[i] = conv (l, v.c[src], fb[src < from->n_comp ? src : 0], tb[i]);
     }
+  /* The parser let the cast through only if the objects line up: the
+   * leading ones carry over. */
+  if (to->n_objects)
+    {
+      r.o = objs_at (l, v, 0, to->n_objects);
+      r.no = to->n_objects;
+    }
   return r;
 }
 
@@ -263,7 +300,7 @@ var_rval (L *l, Var *v, SlLoc loc)
   if (v->storage == STORE_UNIFORM || (v->storage == STORE_PARAM && v->uniform_param))
     return load_uniform (l, v);
   uint32_t *vals = l->var_vals[v->id];
-  if (!vals)
+  if (!vals && v->type->n_comp)
     {
       /* A static global read before main initialised it cannot happen;
        * anything else is a compiler bug, reported rather than crashed. */
@@ -273,7 +310,13 @@ var_rval (L *l, Var *v, SlLoc loc)
   RVal r = { .c = vals, .n = v->type->n_comp };
   /* Copy, so that later writes to the variable do not change this value. */
   RVal c = rv_new (l, r.n);
-  memcpy (c.c, r.c, r.n * sizeof (uint32_t));
+  if (r.n)
+    memcpy (c.c, r.c, r.n * sizeof (uint32_t));
+  if (v->type->n_objects)
+    {
+      c.o = objs_copy (l, l->var_objs[v->id], v->type->n_objects);
+      c.no = v->type->n_objects;
+    }
   return c;
 }
 
@@ -307,55 +350,146 @@ combined_ref (L *l, int tex, int samp)
   return l->objs->len - 1;
 }
 
-/* Resolves an expression of sampler/texture type to its object. */
+/* How many objects come before field @fi of struct @t. */
 static int
-lower_object (L *l, Node *e)
+objects_before_field (const Type *t, int fi)
+{
+  int n = 0;
+  if (t->kind != TY_STRUCT)
+    return 0;
+  for (int i = 0; i < fi && i < t->n_fields; i++)
+    n += t->fields[i].type->n_objects;
+  return n;
+}
+
+static bool
+is_local_storage (const Var *v)
+{
+  return v->storage == STORE_PARAM || v->storage == STORE_LOCAL;
+}
+
+/* Whether @v's objects are values the shader binds (locals, parameters,
+ * and static globals once initialised or assigned) rather than resources
+ * of their own. */
+static bool
+tracks_objects (L *l, const Var *v)
+{
+  return is_local_storage (v) || (v->storage == STORE_STATIC && l->var_objs[v->id]);
+}
+
+/* Follows members and indices from @e down to a variable, counting
+ * objects: returns the variable, with *first the position of e's first
+ * object among the variable's, or NULL when @e is no such path.  Indices
+ * must be constant (objects are chosen when compiling); *bad is set after
+ * a diagnostic. */
+static Var *
+object_path (L *l, Node *e, int *first, bool *bad)
 {
   switch (e->kind)
     {
     case N_VAR:
-      if (e->var->storage == STORE_PARAM || e->var->storage == STORE_LOCAL)
-        {
-          int o = l->var_obj[e->var->id];
-          if (o < 0)
-            lerror (l, e->loc, "sampler '%s' is not bound to a global sampler", e->var->name);
-          return o < 0 ? 0 : o;
-        }
-      return obj_ref (l, e->var, 0);
+      *first = 0;
+      return e->var;
+    case N_MEMBER:
+      {
+        Var *v = object_path (l, e->a, first, bad);
+        if (v)
+          *first += objects_before_field (e->a->type, e->op);
+        return v;
+      }
     case N_INDEX:
       {
+        if (e->a->type->kind != TY_ARRAY)
+          return NULL;
+        Var *v = object_path (l, e->a, first, bad);
+        if (!v)
+          return NULL;
         RVal idx = lower_expr (l, e->b);
         const SlValue *iv = sl_ir_value (l->ir, idx.c[0]);
-        if (iv->cls != SL_VALUE_CONST || e->a->kind != N_VAR)
+        if (iv->cls != SL_VALUE_CONST)
           {
             lerror (l, e->loc, "sampler arrays must be indexed by a constant");
-            return 0;
+            *bad = true;
+            return NULL;
           }
         int k = (int32_t) iv->bits;
         if (k < 0 || k >= e->a->type->len)
           {
             lerror (l, e->loc, "sampler index %d is out of range", k);
-            return 0;
+            *bad = true;
+            return NULL;
           }
-        return obj_ref (l, e->a->var, k);
-      }
-    case N_TERNARY:
-      {
-        /* Objects are compile-time values: the condition must fold. */
-        Node *c = e->a;
-        while (c->kind == N_CAST)
-          c = c->a;
-        if (c->kind != N_LIT || !c->lit)
-          {
-            lerror (l, e->loc, "the condition selecting a sampler or texture must be constant");
-            return 0;
-          }
-        return lower_object (l, (c->lit[0] & 0x7fffffffu) ? e->b : e->c);
+        *first += k * e->type->n_objects;
+        return v;
       }
     default:
+      return NULL;
+    }
+}
+
+/* The branch a ternary selecting objects takes: its condition must fold.
+ * NULL after a diagnostic. */
+static Node *
+constant_branch (L *l, Node *e)
+{
+  Node *c = e->a;
+  while (c->kind == N_CAST)
+    c = c->a;
+  if (c->kind != N_LIT || !c->lit)
+    {
+      lerror (l, e->loc, "the condition selecting a sampler or texture must be constant");
+      return NULL;
+    }
+  return (c->lit[0] & 0x7fffffffu) ? e->b : e->c;
+}
+
+static RVal lower_value (L *l, Node *e);
+
+/* Resolves an expression of sampler/texture type to its object. */
+static int
+lower_object (L *l, Node *e)
+{
+  int first = 0;
+  bool bad = false;
+  Var *v = object_path (l, e, &first, &bad);
+  if (bad)
+    return 0;
+  if (v && v->type->kind == TY_STRUCT && !tracks_objects (l, v))
+    {
+      lerror (l, e->loc, "'%s': samplers and textures inside global structs are not "
+              "supported; declare them as separate globals", v->name);
+      return 0;
+    }
+  if (v && tracks_objects (l, v))
+    {
+      int *objs = l->var_objs[v->id];
+      int o = objs && first < v->type->n_objects ? objs[first] : -1;
+      if (o < 0 && v->type->kind == TY_STRUCT)
+        lerror (l, e->loc, "'%s' holds a sampler or texture that is not bound to a global one",
+                v->name);
+      else if (o < 0)
+        lerror (l, e->loc, "sampler '%s' is not bound to a global sampler", v->name);
+      return o < 0 ? 0 : o;
+    }
+  if (v)
+    return obj_ref (l, v, first);
+  if (e->kind == N_TERNARY)
+    {
+      Node *b = constant_branch (l, e);
+      return b ? lower_object (l, b) : 0;
+    }
+  RVal r = lower_value (l, e);
+  if (r.no < 1 || !r.o)
+    {
       lerror (l, e->loc, "unsupported sampler expression");
       return 0;
     }
+  if (r.o[0] < 0)
+    {
+      lerror (l, e->loc, "sampler or texture is not bound to a global one");
+      return 0;
+    }
+  return r.o[0];
 }
 
 /* ------------------------------------------------------------------ */
@@ -466,9 +600,45 @@ base_of_kind (SlKind k)
     }
 }
 
+/* Objects are compile-time values, so an assignment only rebinds the
+ * variable's objects; one that would pick different objects depending on
+ * run-time control flow cannot be honoured and is an error. */
+static void
+store_objects (L *l, Node *lhs, RVal v)
+{
+  int first = 0;
+  bool bad = false;
+  Var *var = object_path (l, lhs, &first, &bad);
+  if (bad)
+    return;
+  if (!var || (!is_local_storage (var) && var->storage != STORE_STATIC))
+    {
+      lerror (l, lhs->loc, "samplers and textures can only be assigned to local variables");
+      return;
+    }
+  int n = var->type->n_objects;
+  if (!l->var_objs[var->id])
+    l->var_objs[var->id] = objs_copy (l, NULL, n);
+  int *slots = l->var_objs[var->id];
+  for (int j = 0; j < lhs->type->n_objects && first + j < n; j++)
+    {
+      int nv = j < v.no ? v.o[j] : -1;
+      int *old = &slots[first + j];
+      if (l->cf_depth > 0 && *old >= 0 && nv != *old)
+        {
+          lerror (l, lhs->loc, "a sampler or texture cannot be reassigned inside control flow "
+                  "(objects are chosen when compiling)");
+          return;
+        }
+      *old = nv;
+    }
+}
+
 static void
 store (L *l, Node *lhs, RVal v)
 {
+  if (lhs->type->n_objects && v.o)
+    store_objects (l, lhs, v);
   /* A cast lvalue assigns part of its operand: component i of the cast
    * type lands on the same position (row and column for matrices) of the
    * operand.  The value keeps the outermost cast's conversion only; inner
@@ -1469,23 +1639,22 @@ inline_call (L *l, Node *call)
   /* Arguments are evaluated before the parameters are bound, so
    * f(x, x) style calls see consistent values. */
   RVal *args = g_new0 (RVal, f->n_params + 1);
-  int *objs = g_new0 (int, f->n_params + 1);
   for (int k = 0; k < f->n_params; k++)
     {
       Var *prm = f->params[k];
-      if (prm->type->n_objects)
-        objs[k] = lower_object (l, call->args[k]);
-      else if (prm->param_mod != 1)
+      /* An out parameter's objects come from the callee, but an inout
+       * one is read like an in one. */
+      if (prm->param_mod != 1)
         args[k] = lower_expr (l, call->args[k]);
     }
   for (int k = 0; k < f->n_params; k++)
     {
       Var *prm = f->params[k];
       if (prm->type->n_objects)
-        {
-          l->var_obj[prm->id] = objs[k];
-          continue;
-        }
+        l->var_objs[prm->id] = objs_copy (l, objs_at (l, args[k], 0, prm->type->n_objects),
+                                          prm->type->n_objects);
+      if (!prm->type->n_comp)
+        continue;
       uint32_t *vals = alloc_var (l, prm);
       BaseType *b = bases_of (l, prm->type);
       for (int i = 0; i < prm->type->n_comp; i++)
@@ -1505,6 +1674,7 @@ inline_call (L *l, Node *call)
   if (fr->framed)
     {
       fr->ret_vals = SL_NEW_N (l->u->arena, uint32_t, f->ret->n_comp + 1);
+      fr->ret_objs = objs_copy (l, NULL, f->ret->n_objects);
       BaseType *b = bases_of (l, f->ret);
       for (int i = 0; i < f->ret->n_comp; i++)
         {
@@ -1530,6 +1700,11 @@ inline_call (L *l, Node *call)
     {
       result = rv_new (l, f->ret->n_comp);
       memcpy (result.c, fr->ret_vals, f->ret->n_comp * sizeof (uint32_t));
+      if (f->ret->n_objects)
+        {
+          result.o = fr->ret_objs;
+          result.no = f->ret->n_objects;
+        }
     }
   else if (fr->returned)
     result = fr->ret_rv;
@@ -1550,15 +1725,25 @@ inline_call (L *l, Node *call)
   for (int k = 0; k < f->n_params; k++)
     {
       Var *prm = f->params[k];
-      if (prm->param_mod == 0 || prm->type->n_objects)
+      if (prm->param_mod == 0)
         continue;
-      RVal v = { l->var_vals[prm->id], prm->type->n_comp };
-      RVal c = rv_new (l, v.n);
-      memcpy (c.c, v.c, v.n * sizeof (uint32_t));
+      RVal c = rv_new (l, prm->type->n_comp);
+      if (prm->type->n_comp)
+        memcpy (c.c, l->var_vals[prm->id], c.n * sizeof (uint32_t));
+      /* Objects go back only if the callee rebound them: an inout
+       * argument may be a global object, which cannot be assigned. */
+      int no = prm->type->n_objects;
+      int *now = l->var_objs[prm->id];
+      if (no && now && (prm->param_mod == 1 || memcmp (now, objs_at (l, args[k], 0, no), no * sizeof (int))))
+        {
+          c.o = objs_copy (l, now, no);
+          c.no = no;
+        }
+      if (!prm->type->n_comp && !c.o)
+        continue;
       store (l, call->args[k], cast_rval (l, c, prm->type, call->args[k]->type));
     }
   g_free (args);
-  g_free (objs);
   return result;
 }
 
@@ -1566,13 +1751,15 @@ inline_call (L *l, Node *call)
 /* Expressions                                                          */
 /* ------------------------------------------------------------------ */
 
+/* Brace lists flatten numbers and objects separately: the parser checked
+ * that the objects fall where the target type has them. */
 static void
-flatten_init (L *l, Node *e, GArray *comps, GArray *bases)
+flatten_init (L *l, Node *e, GArray *comps, GArray *bases, GArray *objs)
 {
   if (e->kind == N_INITLIST)
     {
       for (int i = 0; i < e->n_args; i++)
-        flatten_init (l, e->args[i], comps, bases);
+        flatten_init (l, e->args[i], comps, bases, objs);
       return;
     }
   RVal v = lower_expr (l, e);
@@ -1582,6 +1769,8 @@ flatten_init (L *l, Node *e, GArray *comps, GArray *bases)
       g_array_append_val (comps, v.c[i]);
       g_array_append_val (bases, b[i]);
     }
+  if (objs && v.o)
+    g_array_append_vals (objs, v.o, v.no);
 }
 
 static RVal
@@ -1589,8 +1778,16 @@ lower_initlist (L *l, Node *e, Type *target)
 {
   GArray *comps = g_array_new (FALSE, FALSE, sizeof (uint32_t));
   GArray *bases = g_array_new (FALSE, FALSE, sizeof (BaseType));
-  flatten_init (l, e, comps, bases);
+  GArray *objs = g_array_new (FALSE, FALSE, sizeof (int));
+  flatten_init (l, e, comps, bases, objs);
   RVal r = rv_new (l, target->n_comp);
+  if (target->n_objects)
+    {
+      RVal ov = { .o = (int *) objs->data, .no = objs->len };
+      r.o = objs_copy (l, objs_at (l, ov, 0, target->n_objects), target->n_objects);
+      r.no = target->n_objects;
+    }
+  g_array_free (objs, TRUE);
   BaseType *tb = bases_of (l, target);
   for (int i = 0; i < r.n; i++)
     {
@@ -1607,8 +1804,25 @@ lower_initlist (L *l, Node *e, Type *target)
   return r;
 }
 
+/* An expression of object type goes through lower_object, which resolves
+ * variables, members and indices to the one object they name without
+ * touching the rest of an array or struct. */
 static RVal
 lower_expr (L *l, Node *e)
+{
+  if (e->type && (e->type->kind == TY_SAMPLER || e->type->kind == TY_TEXTURE))
+    {
+      RVal r = rv_new (l, 0);
+      r.o = SL_NEW (l->u->arena, int);
+      r.o[0] = lower_object (l, e);
+      r.no = 1;
+      return r;
+    }
+  return lower_value (l, e);
+}
+
+static RVal
+lower_value (L *l, Node *e)
 {
   SlIr *ir = l->ir;
   switch (e->kind)
@@ -1623,8 +1837,22 @@ lower_expr (L *l, Node *e)
         return r;
       }
     case N_VAR:
-      if (e->type->n_objects && e->type->n_comp == 0)
-        return rv_new (l, 0);
+      if (e->type->n_objects && !tracks_objects (l, e->var))
+        {
+          /* A whole array of global objects (an argument, say). */
+          RVal r = rv_new (l, 0);
+          if (e->type->n_comp)
+            {
+              lerror (l, e->loc, "'%s': samplers and textures inside global structs are not "
+                      "supported; declare them as separate globals", e->var->name);
+              return rv_new (l, e->type->n_comp);
+            }
+          r.no = e->type->n_objects;
+          r.o = SL_NEW_N (l->u->arena, int, r.no);
+          for (int j = 0; j < r.no; j++)
+            r.o[j] = obj_ref (l, e->var, j);
+          return r;
+        }
       return var_rval (l, e->var, e->loc);
     case N_SWIZZLE:
       {
@@ -1638,14 +1866,19 @@ lower_expr (L *l, Node *e)
       {
         RVal a = lower_expr (l, e->a);
         RVal r = { a.c + e->offset, e->type->n_comp };
+        if (e->type->n_objects)
+          {
+            r.o = objs_at (l, a, objects_before_field (e->a->type, e->op), e->type->n_objects);
+            r.no = e->type->n_objects;
+          }
         return r;
       }
     case N_INDEX:
       {
         RVal idx = lower_expr (l, e->b);   /* the index is evaluated first */
         RVal a = lower_expr (l, e->a);
-        int es = e->type->n_comp;
-        int n_elem = a.n / MAX (es, 1);
+        int es = e->type->n_comp, eo = e->type->n_objects;
+        int n_elem = e->a->type->kind == TY_ARRAY ? e->a->type->len : a.n / MAX (es, 1);
         const SlValue *iv = sl_ir_value (ir, idx.c[0]);
         if (iv->cls == SL_VALUE_CONST)
           {
@@ -1656,7 +1889,17 @@ lower_expr (L *l, Node *e)
                 k = 0;
               }
             RVal r = { a.c + k * es, es };
+            if (eo)
+              {
+                r.o = objs_at (l, a, k * eo, eo);
+                r.no = eo;
+              }
             return r;
+          }
+        if (eo)
+          {
+            lerror (l, e->loc, "arrays holding samplers or textures must be indexed by a constant");
+            return rv_new (l, es);
           }
         /* Dynamic index: a chain of selects; out-of-range reads give
          * element 0 rather than memory outside the array. */
@@ -1721,6 +1964,11 @@ lower_expr (L *l, Node *e)
       }
     case N_TERNARY:
       {
+        if (e->type->n_objects)
+          {
+            Node *taken = constant_branch (l, e);
+            return taken ? lower_expr (l, taken) : rv_new (l, e->type->n_comp);
+          }
         RVal c = lower_expr (l, e->a), a = lower_expr (l, e->b), b = lower_expr (l, e->c);
         RVal r = rv_new (l, e->type->n_comp);
         for (int i = 0; i < r.n; i++)
@@ -1740,7 +1988,7 @@ lower_expr (L *l, Node *e)
         GArray *comps = g_array_new (FALSE, FALSE, sizeof (uint32_t));
         GArray *bases = g_array_new (FALSE, FALSE, sizeof (BaseType));
         for (int i = 0; i < e->n_args; i++)
-          flatten_init (l, e->args[i], comps, bases);
+          flatten_init (l, e->args[i], comps, bases, NULL);
         RVal r = rv_new (l, e->type->n_comp);
         for (int i = 0; i < r.n; i++)
           {
@@ -1787,10 +2035,17 @@ init_var (L *l, Var *v)
                                               : lower_expr (l, v->init);
       for (int i = 0; i < v->type->n_comp && i < init.n; i++)
         sl_ir_mov (l->ir, vals[i], init.c[i]);
+      if (v->type->n_objects)
+        l->var_objs[v->id] = objs_copy (l, objs_at (l, init, 0, v->type->n_objects),
+                                        v->type->n_objects);
     }
   else
-    for (int i = 0; i < v->type->n_comp; i++)
-      sl_ir_mov (l->ir, vals[i], zero_of (l, b[i]));
+    {
+      for (int i = 0; i < v->type->n_comp; i++)
+        sl_ir_mov (l->ir, vals[i], zero_of (l, b[i]));
+      if (v->type->n_objects)
+        l->var_objs[v->id] = objs_copy (l, NULL, v->type->n_objects);
+    }
 }
 
 static void
@@ -1906,12 +2161,6 @@ lower_stmt (L *l, Node *s)
         lower_stmt (l, s->args[i]);
       break;
     case S_DECL:
-      if (s->var->type->n_objects)
-        {
-          if (s->var->init)
-            l->var_obj[s->var->id] = lower_object (l, s->var->init);
-          break;
-        }
       /* A static local keeps one storage across all inlined calls. */
       if (s->var->storage == STORE_STATIC && l->var_vals[s->var->id])
         break;
@@ -1950,6 +2199,13 @@ lower_stmt (L *l, Node *s)
           {
             for (int i = 0; i < v.n; i++)
               sl_ir_mov (ir, fr->ret_vals[i], v.c[i]);
+            for (int j = 0; j < v.no && v.o && fr->ret_objs; j++)
+              {
+                if (fr->ret_objs[j] >= 0 && fr->ret_objs[j] != v.o[j])
+                  lerror (l, s->loc, "returns of one function must return the same samplers "
+                          "and textures (objects are chosen when compiling)");
+                fr->ret_objs[j] = v.o[j];
+              }
             sl_ir_ctrl (ir, SL_OP_RETURN, SL_IR_NONE, 0);
           }
         else
@@ -2379,9 +2635,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
   L l = { .u = u, .info = info, .sm = u->shader_model };
   l.ir = sl_ir_new ();
   l.var_vals = g_new0 (uint32_t *, u->n_vars + 1);
-  l.var_obj = g_new (int, u->n_vars + 1);
-  for (int i = 0; i <= u->n_vars; i++)
-    l.var_obj[i] = -1;
+  l.var_objs = g_new0 (int *, u->n_vars + 1);
   l.objs = g_array_new (FALSE, TRUE, sizeof (ObjRef));
   l.urefs = g_array_new (FALSE, TRUE, sizeof (URef));
   Func *f = u->entry;
@@ -2391,7 +2645,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
   for (guint i = 0; i < u->globals->len; i++)
     {
       Var *v = g_ptr_array_index (u->globals, i);
-      if (v->storage == STORE_STATIC && !v->type->n_objects)
+      if (v->storage == STORE_STATIC && (!v->type->n_objects || v->type->n_comp || v->init))
         init_var (&l, v);
     }
 
@@ -2719,7 +2973,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
   g_array_free (l.objs, TRUE);
   g_array_free (l.urefs, TRUE);
   g_free (l.var_vals);
-  g_free (l.var_obj);
+  g_free (l.var_objs);
   info->n_outputs = ir->n_outputs;
   if (l.failed)
     {

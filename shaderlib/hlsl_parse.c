@@ -886,6 +886,123 @@ prefix_component_bases (const Type *a, const Type *b)
   return n <= m && !memcmp (x, y, n * sizeof (BaseType));
 }
 
+/* One entry of a type's flattened layout: a numeric component (its base
+ * type) or an object (sampler or texture, with the texture dimension).
+ * Objects take no numeric component, so two aggregates whose numbers line
+ * up may still disagree on where their objects sit; conversions compare
+ * these lists. */
+typedef struct
+{
+  signed char kind;   /* BaseType, or SLOT_SAMPLER/SLOT_TEXTURE */
+  signed char dim;
+} Slot;
+
+enum { SLOT_SAMPLER = 8, SLOT_TEXTURE = 9 };
+
+static int
+flat_slots (const Type *t, Slot *out, int max)
+{
+  int n = 0;
+  switch (t->kind)
+    {
+    case TY_NUM:
+      for (int i = 0; i < t->n_comp && n < max; i++)
+        out[n++] = (Slot) { (signed char) t->base, 0 };
+      return n;
+    case TY_SAMPLER: case TY_TEXTURE:
+      if (max > 0)
+        out[n++] = (Slot) { t->kind == TY_SAMPLER ? SLOT_SAMPLER : SLOT_TEXTURE,
+                            (signed char) t->tex_dim };
+      return n;
+    case TY_ARRAY:
+      for (int i = 0; i < t->len && n < max; i++)
+        n += flat_slots (t->elem, out + n, max - n);
+      return n;
+    case TY_STRUCT:
+      for (int i = 0; i < t->n_fields && n < max; i++)
+        n += flat_slots (t->fields[i].type, out + n, max - n);
+      return n;
+    default:
+      return 0;
+    }
+}
+
+/* Whether the layout of @to matches that of @from (or, with @prefix, its
+ * beginning): objects at the same places and of a compatible kind, and
+ * with @same_bases numbers of the same base types. */
+static bool
+objects_line_up (const Type *from, const Type *to, bool prefix, bool same_bases)
+{
+  int nf = from->n_comp + from->n_objects, nt = to->n_comp + to->n_objects;
+  if (nt > nf || (!prefix && nt != nf))
+    return false;
+  Slot *x = g_new (Slot, nf + 1), *y = g_new (Slot, nt + 1);
+  nf = flat_slots (from, x, nf);
+  nt = flat_slots (to, y, nt);
+  bool ok = nt <= nf;
+  for (int i = 0; i < nt && ok; i++)
+    {
+      bool xo = x[i].kind >= SLOT_SAMPLER, yo = y[i].kind >= SLOT_SAMPLER;
+      if (xo != yo)
+        ok = false;
+      else if (xo)
+        ok = x[i].kind == y[i].kind
+             && (x[i].kind == SLOT_SAMPLER || x[i].dim == y[i].dim || x[i].dim < 0 || y[i].dim < 0);
+      else if (same_bases)
+        ok = x[i].kind == y[i].kind;
+    }
+  g_free (x);
+  g_free (y);
+  return ok;
+}
+
+static void
+initlist_slots (const Node *e, GArray *out)
+{
+  if (e->kind == N_INITLIST)
+    {
+      for (int i = 0; i < e->n_args; i++)
+        initlist_slots (e->args[i], out);
+      return;
+    }
+  if (e->type->kind == TY_ERROR)
+    return;
+  int n = e->type->n_comp + e->type->n_objects;
+  g_array_set_size (out, out->len + n);
+  flat_slots (e->type, &g_array_index (out, Slot, out->len - n), n);
+}
+
+/* A brace list flattens objects in among the numbers; they must land on
+ * the objects of @t, one for one. */
+static bool
+initlist_objects_ok (const Node *list, const Type *t)
+{
+  GArray *have = g_array_new (FALSE, FALSE, sizeof (Slot));
+  initlist_slots (list, have);
+  int n = t->n_comp + t->n_objects;
+  bool any = t->n_objects > 0;
+  for (guint i = 0; i < have->len && !any; i++)
+    any = g_array_index (have, Slot, i).kind >= SLOT_SAMPLER;
+  bool ok = !any || (int) have->len == n;
+  if (any && ok)
+    {
+      Slot *want = g_new (Slot, n + 1);
+      flat_slots (t, want, n);
+      for (int i = 0; i < n && ok; i++)
+        {
+          Slot x = g_array_index (have, Slot, i), y = want[i];
+          if ((x.kind >= SLOT_SAMPLER) != (y.kind >= SLOT_SAMPLER))
+            ok = false;
+          else if (x.kind >= SLOT_SAMPLER)
+            ok = x.kind == y.kind
+                 && (x.kind == SLOT_SAMPLER || x.dim == y.dim || x.dim < 0 || y.dim < 0);
+        }
+      g_free (want);
+    }
+  g_array_free (have, TRUE);
+  return ok;
+}
+
 /* An explicit cast that drops components on the way into or out of a
  * matrix: the source matrix must be a single row or column, and a target
  * matrix a single row (what the D3D compiler accepts). */
@@ -946,7 +1063,10 @@ convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char *wha
                              || ((from->kind == TY_STRUCT || from->kind == TY_ARRAY)
                                  && to->kind == TY_NUM && to->cls == NUM_MATRIX)))
     {
-      ok = from->n_objects == 0 && (from->n_comp == to->n_comp || matrix_cast_ok (from, to));
+      /* A matrix holds no objects: only a struct's trailing ones can be
+       * dropped. */
+      ok = (from->n_objects == 0 || objects_line_up (from, to, true, false))
+           && to->n_objects == 0 && (from->n_comp == to->n_comp || matrix_cast_ok (from, to));
       truncates = from->n_comp > to->n_comp;
     }
   else if (explicit_cast && (from->kind == TY_STRUCT || from->kind == TY_ARRAY || from->kind == TY_NUM)
@@ -954,16 +1074,20 @@ convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char *wha
     {
       /* Aggregates convert component-wise when the source has enough
        * numeric components (scalars replicate). */
-      ok = from->n_objects == 0 && to->n_objects == 0
-           && (from->n_comp >= to->n_comp || from->n_comp == 1);
+      if (from->n_objects || to->n_objects)
+        ok = objects_line_up (from, to, true, false);
+      else
+        ok = from->n_comp >= to->n_comp || from->n_comp == 1;
       truncates = from->n_comp > to->n_comp;
     }
   else if (!explicit_cast && (from->kind == TY_STRUCT || from->kind == TY_ARRAY)
            && (to->kind == TY_STRUCT || to->kind == TY_ARRAY))
     {
       /* Implicitly only between the same components of the same types. */
-      ok = from->n_comp == to->n_comp && from->n_objects == 0 && to->n_objects == 0
-           && same_component_bases (from, to);
+      if (from->n_objects || to->n_objects)
+        ok = objects_line_up (from, to, false, true);
+      else
+        ok = from->n_comp == to->n_comp && same_component_bases (from, to);
     }
   else if ((from->kind == TY_SAMPLER && to->kind == TY_SAMPLER)
            || (from->kind == TY_TEXTURE && to->kind == TY_TEXTURE))
@@ -1517,8 +1641,9 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
                 }
               else if ((at->kind == TY_ARRAY || at->kind == TY_STRUCT)
                        && (pt->kind == TY_ARRAY || pt->kind == TY_STRUCT)
-                       && at->n_comp == pt->n_comp && !at->n_objects && !pt->n_objects
-                       && same_component_bases (at, pt))
+                       && at->n_comp == pt->n_comp
+                       && (at->n_objects || pt->n_objects ? objects_line_up (at, pt, false, true)
+                                                          : same_component_bases (at, pt)))
                 cost += 1;   /* the same components in another shape */
               else if (!((at->kind == TY_SAMPLER || at->kind == TY_TEXTURE) && at->kind == pt->kind))
                 viable = false;
@@ -1877,6 +2002,7 @@ parse_postfix (P *p)
               Node *m = new_node (p, N_MEMBER, name->loc, f->type);
               m->a = e;
               m->offset = f->offset;
+              m->op = (int) (f - e->type->fields);   /* lowering finds the field's objects */
               e = m;
               continue;
             }
@@ -3040,10 +3166,16 @@ parse_var_init (P *p, Var *v, bool unsized)
       next (p);
       Node *list = parse_initializer_list (p, loc);
       if (v->type->kind != TY_ERROR && list->n_comps != v->type->n_comp
-          && !(list->n_comps == 1))
+          && !(list->n_comps == 1 && !v->type->n_objects))
         {
           error_at (p, loc, "initializer for '%s' has %d components, expected %d", v->name,
                     list->n_comps, v->type->n_comp);
+          return NULL;
+        }
+      if (v->type->kind != TY_ERROR && !initlist_objects_ok (list, v->type))
+        {
+          error_at (p, loc, "initializer for '%s' does not put its samplers and textures "
+                    "where '%s' has them", v->name, type_name (p, v->type));
           return NULL;
         }
       list->type = v->type;

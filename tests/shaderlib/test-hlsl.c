@@ -384,6 +384,77 @@ test_sm1_combined_samplers (void)
   compiled_clear (&c);
 }
 
+/* Structs and arrays holding texture objects: the objects travel with the
+ * numbers through brace initialisers, copies, calls (in, out and inout),
+ * returns, casts to a struct whose components line up, and constant
+ * indices.  Texture slot k holds the value k (render_with_slot_textures),
+ * and texA/texB sit in t2/t5, so each result says which object arrived. */
+static void
+test_object_structs (void)
+{
+  static const char *prelude =
+    "Texture2D texA : register(t2); Texture2D texB : register(t5);\n"
+    "struct apple { int2 aa; Texture2D bb; float cc; };\n"
+    "struct banana { float aa[2]; Texture2D bb; int cc; };\n"
+    "float v(Texture2D t) { return t.Load(int3(0, 0, 0)).x; }\n";
+  static const struct { const char *name, *body; float expect; } cases[] = {
+    { "init-copy",
+      "float4 main() : SV_Target { struct apple a = {1, 2, texB, 4}; struct apple b;\n"
+      "  b = a; return 100 * b.aa.y + 10 * b.cc + v(b.bb); }", 245 },
+    { "copy-keeps-source",
+      "float4 main() : SV_Target { struct apple a = {1, 2, texA, 4}; struct apple b = a;\n"
+      "  b.bb = texB; return 10 * v(a.bb) + v(b.bb); }", 25 },
+    { "param-in",
+      "float f(struct apple p) { return 10 * v(p.bb) + p.cc; }\n"
+      "float4 main() : SV_Target { struct apple a = {1, 2, texA, 7}; return f(a); }", 27 },
+    { "param-inout",
+      "void g(inout struct apple p) { p.bb = texB; p.cc += 1; }\n"
+      "float4 main() : SV_Target { struct apple a = {1, 2, texA, 7}; g(a);\n"
+      "  return 10 * v(a.bb) + a.cc; }", 58 },
+    { "param-out",
+      "void h(out struct apple p) { struct apple q = {3, 4, texB, 9}; p = q; }\n"
+      "float4 main() : SV_Target { struct apple a = {1, 2, texA, 7}; h(a);\n"
+      "  return 100 * a.aa.x + 10 * v(a.bb) + a.cc; }", 359 },
+    { "param-implicit-conversion",
+      "struct cherry { int aa[2]; Texture2D bb; float cc; };\n"
+      "float f(struct cherry c) { return 10 * v(c.bb) + c.aa[1]; }\n"
+      "float4 main() : SV_Target { struct apple a = {1, 2, texB, 7}; return f(a); }", 52 },
+    { "return",
+      "struct apple mk(float c) { struct apple r = {0, 0, texB, c}; return r; }\n"
+      "float4 main() : SV_Target { return 10 * v(mk(3).bb) + mk(3).cc; }", 53 },
+    { "explicit-cast",
+      "float4 main() : SV_Target { struct apple a = {1, 2, texB, 7.5};\n"
+      "  struct banana b = (struct banana) a; return 100 * b.aa[1] + 10 * v(b.bb) + b.cc; }", 257 },
+    { "cast-drops-trailing-object",
+      "struct donut { int2 aa; Texture2D bb; float cc; float dd; Texture2D ee; };\n"
+      "float4 main() : SV_Target { struct donut d = {1, 2, texA, 3, 4, texB};\n"
+      "  struct apple a = (struct apple) d; return 10 * v(a.bb) + a.cc; }", 23 },
+    { "array-of-structs",
+      "float4 main() : SV_Target { struct apple arr[2] = {1, 2, texA, 3, 4, 5, texB, 6};\n"
+      "  return 100 * v(arr[0].bb) + 10 * v(arr[1].bb) + arr[1].cc; }", 256 },
+    { "nested-and-object-array",
+      "struct box { float k; Texture2D t[2]; struct apple a; };\n"
+      "float4 main() : SV_Target { struct box x = {1, texB, texA, 2, 3, texB, 4};\n"
+      "  return 1000 * v(x.t[0]) + 100 * v(x.t[1]) + 10 * v(x.a.bb) + x.a.cc; }", 5254 },
+  };
+  static const char *profiles[] = { "ps_4_0", "ps_3_0" };
+  for (guint pi = 0; pi < G_N_ELEMENTS (profiles); pi++)
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        char *src = g_strconcat (prelude, cases[i].body, NULL);
+        Compiled c = compile_with (src, NULL, profiles[pi]);
+        if (!c.program)
+          g_error ("%s (%s): %s", cases[i].name, profiles[pi], c.diags);
+        float out[4];
+        render_with_slot_textures (c.program, out);
+        if (out[0] != cases[i].expect)
+          g_error ("%s (%s): got %g, expected %g", cases[i].name, profiles[pi], out[0],
+                   cases[i].expect);
+        compiled_clear (&c);
+        g_free (src);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -399,5 +470,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hlsl/bool-register", test_bool_register);
   g_test_add_func ("/hlsl/d3d9-integers", test_d3d9_integers);
   g_test_add_func ("/hlsl/sm1-combined-samplers", test_sm1_combined_samplers);
+  g_test_add_func ("/hlsl/object-structs", test_object_structs);
   return g_test_run ();
 }

@@ -78,6 +78,7 @@ typedef struct
   int          **var_objs;    /* var id → its objects (ObjRef indices), or NULL */
   GArray        *objs;        /* ObjRef */
   GArray        *urefs;       /* URef */
+  GHashTable    *refused;     /* Var*: global structs with objects, reported */
   Frame          frames[SL_MAX_INLINE_DEPTH];
   int            n_frames;
   int            loop_depth;
@@ -362,6 +363,18 @@ objects_before_field (const Type *t, int fi)
   return n;
 }
 
+/* Uniform structs holding objects would need constant layout, slots and
+ * reflection for their members; they are refused, once per variable. */
+static void
+refuse_global_struct (L *l, Var *v, SlLoc loc)
+{
+  if (g_hash_table_contains (l->refused, v))
+    return;
+  g_hash_table_add (l->refused, v);
+  lerror (l, loc, "'%s': samplers and textures inside global structs are not supported; "
+          "declare them as separate globals", v->name);
+}
+
 static bool
 is_local_storage (const Var *v)
 {
@@ -456,8 +469,7 @@ lower_object (L *l, Node *e)
     return 0;
   if (v && v->type->kind == TY_STRUCT && !tracks_objects (l, v))
     {
-      lerror (l, e->loc, "'%s': samplers and textures inside global structs are not "
-              "supported; declare them as separate globals", v->name);
+      refuse_global_struct (l, v, e->loc);
       return 0;
     }
   if (v && tracks_objects (l, v))
@@ -1843,8 +1855,7 @@ lower_value (L *l, Node *e)
           RVal r = rv_new (l, 0);
           if (e->type->n_comp)
             {
-              lerror (l, e->loc, "'%s': samplers and textures inside global structs are not "
-                      "supported; declare them as separate globals", e->var->name);
+              refuse_global_struct (l, e->var, e->loc);
               return rv_new (l, e->type->n_comp);
             }
           r.no = e->type->n_objects;
@@ -2636,6 +2647,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
   l.ir = sl_ir_new ();
   l.var_vals = g_new0 (uint32_t *, u->n_vars + 1);
   l.var_objs = g_new0 (int *, u->n_vars + 1);
+  l.refused = g_hash_table_new (NULL, NULL);
   l.objs = g_array_new (FALSE, TRUE, sizeof (ObjRef));
   l.urefs = g_array_new (FALSE, TRUE, sizeof (URef));
   Func *f = u->entry;
@@ -2974,6 +2986,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
   g_array_free (l.urefs, TRUE);
   g_free (l.var_vals);
   g_free (l.var_objs);
+  g_hash_table_destroy (l.refused);
   info->n_outputs = ir->n_outputs;
   if (l.failed)
     {

@@ -30,7 +30,10 @@ float4 main (float2 uv : TEXCOORD0) : COLOR
   float4 c = tex2D (input, float2 (cuv.x, row));
   float f = frac (cuv.y / px.y / lh);
   float beam = lerp (1.0, 0.25 + 1.5 * (1.0 - abs (f - 0.5) * 2.0) * 0.5 + 0.25, scanline_strength);
-  float stripe = fmod (floor (cuv.x / px.x), 3.0);
+  // Which of the three phosphor stripes: the column modulo 3, computed
+  // with floor because fmod, as Direct3D expands it, gives 1.9999998 for 5 % 3.
+  float column = floor (cuv.x / px.x);
+  float stripe = column - 3.0 * floor (column / 3.0);
   float3 mask = stripe < 1.0 ? float3 (1.0, 0.3, 0.3) : stripe < 2.0 ? float3 (0.3, 1.0, 0.3) : float3 (0.3, 0.3, 1.0);
   float3 rgb = c.rgb * beam * lerp (1.0, mask * 1.6, mask_strength) * brightness;
   // Darken towards the rounded corners of the tube.

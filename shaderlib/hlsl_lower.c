@@ -770,6 +770,8 @@ check_zero_divisor (L *l, SlLoc loc, BaseType b, uint32_t y)
     lerror (l, loc, "division by zero");
 }
 
+static uint32_t fxc_fmod (L *l, uint32_t x, uint32_t y);
+
 static uint32_t
 arith (L *l, int op, BaseType b, uint32_t x, uint32_t y)
 {
@@ -794,7 +796,11 @@ arith (L *l, int op, BaseType b, uint32_t x, uint32_t y)
     case '-': o = f ? SL_OP_SUB : SL_OP_ISUB; break;
     case '*': o = f ? SL_OP_MUL : SL_OP_IMUL; break;
     case '/': o = f ? SL_OP_DIV : u ? SL_OP_UDIV : SL_OP_IDIV; break;
-    case '%': o = f ? SL_OP_FMOD : u ? SL_OP_UMOD : SL_OP_IMOD; break;
+    case '%':
+      if (f)
+        return fxc_fmod (l, x, y);
+      o = u ? SL_OP_UMOD : SL_OP_IMOD;
+      break;
     case '&': case '&' * 256 + '&': o = SL_OP_AND; break;
     case '|': case '|' * 256 + '|': o = SL_OP_OR; break;
     case '^': o = SL_OP_XOR; break;
@@ -854,6 +860,63 @@ map2 (L *l, RVal a, RVal b, SlOp op)
   RVal r = rv_new (l, a.n);
   for (int i = 0; i < a.n; i++)
     r.c[i] = f2 (l, op, a.c[i], b.c[b.n == 1 ? 0 : i]);
+  return r;
+}
+
+/* Neither D3D9 nor SM4/SM5 bytecode has an instruction for float
+ * remainders or inverse sines and cosines: fxc expands them, and the
+ * conformance corpus encodes the expansions' results (0.15 % 0.05 is
+ * exactly 0, asin(0) is 6.75e-5, asin(0.5) * 20000 rounds to 10473).
+ * HLSL gets the same arithmetic, so a shader gives here what it gives
+ * under Direct3D.  The IR's FMOD, ASIN and ACOS keep their exact
+ * meaning for the other users.
+ *
+ * x % y: q = x / y; the fraction of |q| with q's sign, times y. */
+static uint32_t
+fxc_fmod (L *l, uint32_t x, uint32_t y)
+{
+  uint32_t q = f2 (l, SL_OP_DIV, x, y);
+  uint32_t frac = f1 (l, SL_OP_FRC, f1 (l, SL_OP_ABS, q));
+  uint32_t q_positive = sl_ir_op2 (l->ir, SL_OP_GE, SL_KIND_BOOL, q, f1 (l, SL_OP_NEG, q));
+  uint32_t signed_frac = sl_ir_op3 (l->ir, SL_OP_SELECT, SL_KIND_FLOAT, q_positive, frac,
+                                    f1 (l, SL_OP_NEG, frac));
+  return f2 (l, SL_OP_MUL, signed_frac, y);
+}
+
+/* acos |x| as fxc computes it: a cubic in |x| times sqrt(1 - |x|)
+ * (absolute error below 7e-5 on [0, 1]). */
+static uint32_t
+fxc_acos_abs (L *l, uint32_t x)
+{
+  uint32_t ax = f1 (l, SL_OP_ABS, x);
+  uint32_t poly = f3 (l, SL_OP_MAD, fc (l, -0.0187293f), ax, fc (l, 0.0742610f));
+  poly = f3 (l, SL_OP_MAD, poly, ax, fc (l, -0.2121144f));
+  poly = f3 (l, SL_OP_MAD, poly, ax, fc (l, 1.5707288f));
+  return f2 (l, SL_OP_MUL, poly, f1 (l, SL_OP_SQRT, f2 (l, SL_OP_SUB, fc (l, 1.0f), ax)));
+}
+
+static RVal
+fxc_inverse_trig (L *l, RVal a, bool sine)
+{
+  RVal r = rv_new (l, a.n);
+  for (int i = 0; i < a.n; i++)
+    {
+      uint32_t x = a.c[i];
+      uint32_t negative = sl_ir_op2 (l->ir, SL_OP_LT, SL_KIND_BOOL, x, fc (l, 0.0f));
+      uint32_t core = fxc_acos_abs (l, x);
+      uint32_t pos, neg;
+      if (sine)
+        {
+          pos = f2 (l, SL_OP_SUB, fc (l, 1.57079632679f), core);
+          neg = f1 (l, SL_OP_NEG, pos);
+        }
+      else
+        {
+          pos = core;
+          neg = f2 (l, SL_OP_SUB, fc (l, 3.14159265359f), core);
+        }
+      r.c[i] = sl_ir_op3 (l->ir, SL_OP_SELECT, SL_KIND_FLOAT, negative, neg, pos);
+    }
   return r;
 }
 
@@ -1217,10 +1280,23 @@ lower_intrinsic (L *l, Node *e)
           }
         return r;
       }
-    case INTR_ACOS: return map1 (l, arg_rv (l, e, 0), SL_OP_ACOS);
-    case INTR_ASIN: return map1 (l, arg_rv (l, e, 0), SL_OP_ASIN);
+    case INTR_ACOS: return fxc_inverse_trig (l, arg_rv (l, e, 0), false);
+    case INTR_ASIN: return fxc_inverse_trig (l, arg_rv (l, e, 0), true);
     case INTR_ATAN: return map1 (l, arg_rv (l, e, 0), SL_OP_ATAN);
-    case INTR_ATAN2: return map2 (l, arg_rv (l, e, 0), arg_rv (l, e, 1), SL_OP_ATAN2);
+    case INTR_ATAN2:
+      {
+        /* fxc's expansion tests signs with comparisons, so a y of -0
+         * counts as +0: atan2(-0, -1) is +pi (the corpus checks it). */
+        RVal y = arg_rv (l, e, 0), x = arg_rv (l, e, 1);
+        RVal angle = rv_new (l, y.n);
+        for (int i = 0; i < y.n; i++)
+          {
+            uint32_t zero = sl_ir_op2 (l->ir, SL_OP_EQ, SL_KIND_BOOL, y.c[i], fc (l, 0.0f));
+            uint32_t yy = sl_ir_op3 (l->ir, SL_OP_SELECT, SL_KIND_FLOAT, zero, fc (l, 0.0f), y.c[i]);
+            angle.c[i] = f2 (l, SL_OP_ATAN2, yy, x.c[x.n == 1 ? 0 : i]);
+          }
+        return angle;
+      }
     case INTR_CEIL: return map1 (l, arg_rv (l, e, 0), SL_OP_CEIL);
     case INTR_COS: return map1 (l, arg_rv (l, e, 0), SL_OP_COS);
     case INTR_COSH: return map1 (l, arg_rv (l, e, 0), SL_OP_COSH);
@@ -1247,7 +1323,14 @@ lower_intrinsic (L *l, Node *e)
     case INTR_RSQRT: return map1 (l, arg_rv (l, e, 0), SL_OP_RSQ);
     case INTR_RCP: return map1 (l, arg_rv (l, e, 0), SL_OP_RCP);
     case INTR_SATURATE: return map1 (l, arg_rv (l, e, 0), SL_OP_SAT);
-    case INTR_FMOD: return map2 (l, arg_rv (l, e, 0), arg_rv (l, e, 1), SL_OP_FMOD);
+    case INTR_FMOD:
+      {
+        RVal x = arg_rv (l, e, 0), y = arg_rv (l, e, 1);
+        RVal rem = rv_new (l, x.n);
+        for (int i = 0; i < x.n; i++)
+          rem.c[i] = fxc_fmod (l, x.c[i], y.c[y.n == 1 ? 0 : i]);
+        return rem;
+      }
     case INTR_POW: return map2 (l, arg_rv (l, e, 0), arg_rv (l, e, 1), SL_OP_POW);
     case INTR_LDEXP: return map2 (l, arg_rv (l, e, 0), arg_rv (l, e, 1), SL_OP_LDEXP);
     case INTR_STEP: return map2 (l, arg_rv (l, e, 0), arg_rv (l, e, 1), SL_OP_STEP);

@@ -309,6 +309,34 @@ test_d3d9_integers (void)
   g_assert_true (isinf (px[0]));
 }
 
+/* asin, acos, atan2 and float % follow fxc's expansions (Direct3D has no
+ * instruction for them), at every profile: values computed at run time
+ * from TEXCOORD0 = 0.5 on a 1x1 viewport so nothing folds. */
+static void
+test_fxc_expansions (void)
+{
+  const char *src =
+    "float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+    "{\n"
+    "    float h = uv.x;\n"
+    "    return float4(asin(h), acos(h - 0.5), atan2(-(h - 0.5), -1), (h * 10) % 3);\n"
+    "}\n";
+  static const char *const profiles[] = { "ps_2_0", "ps_3_0", "ps_4_0" };
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      float px[4];
+      render_source (src, profiles[i], px);
+      /* pi/2 - (cubic(0.5) * sqrt(0.5)): 0.523645043, where asin(0.5) is
+       * 0.523598776; acos(0) is the cubic's constant term. */
+      g_assert_cmpfloat (px[0], ==, 0x1.0c1b34p-1f);
+      g_assert_cmpfloat (px[1], ==, 1.5707288f);
+      /* -0 counts as +0. */
+      g_assert_cmpfloat (px[2], ==, 3.14159274f);
+      /* frac(5 / 3) * 3, one ulp below 2 (fmodf would give 2 exactly). */
+      g_assert_cmpfloat (px[3], ==, 0x1.fffffep+0f);
+    }
+}
+
 /* Renders pixel (0,0) with texture slot k holding the flat colour k, so
  * the result spells out which slot each sample read. */
 static void
@@ -469,6 +497,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hlsl/reflection", test_reflection);
   g_test_add_func ("/hlsl/bool-register", test_bool_register);
   g_test_add_func ("/hlsl/d3d9-integers", test_d3d9_integers);
+  g_test_add_func ("/hlsl/fxc-expansions", test_fxc_expansions);
   g_test_add_func ("/hlsl/sm1-combined-samplers", test_sm1_combined_samplers);
   g_test_add_func ("/hlsl/object-structs", test_object_structs);
   return g_test_run ();

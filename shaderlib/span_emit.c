@@ -454,8 +454,19 @@ sl_span_emit (const SlIr *ir)
   prog->cost_before = g_new (uint32_t, prog->n_code + 1);
   prog->cost_before[0] = 0;
   for (int i = 0; i < prog->n_code; i++)
-    prog->cost_before[i + 1] = prog->cost_before[i]
-                               + (prog->code[i].op == SL_OP_SAMPLE ? SL_VM_SAMPLE_COST : 1);
+    {
+      uint32_t cost = 1;
+      if (prog->code[i].op == SL_OP_SAMPLE)
+        {
+          /* A volume read filters eight texels where a 2D read filters
+           * four (fuzz-exec: a capped loop around tex3D ran 34 s per span
+           * under ASan at the 2D weight). */
+          SlTextureKind dim = prog->samples[prog->code[i].imm].info.dim;
+          cost = dim == SL_TEXTURE_3D ? 2 * SL_VM_SAMPLE_COST
+                 : dim == SL_TEXTURE_CUBE ? SL_VM_SAMPLE_COST * 3 / 2 : SL_VM_SAMPLE_COST;
+        }
+      prog->cost_before[i + 1] = prog->cost_before[i] + cost;
+    }
 
   g_array_free (open, TRUE);
   g_array_free (e.free_regs, TRUE);

@@ -67,12 +67,18 @@ typedef struct
   bool        writes_output[8][4];
   bool        uses_constants_indexed;
   /* cost_before[i]: the run-time budget's cost of code[0..i), n_code + 1
-   * entries.  A texture read costs SL_VM_SAMPLE_COST (it does the work of
-   * dozens of arithmetic instructions), anything else 1. */
+   * entries.  A 2D texture read costs SL_VM_SAMPLE_COST, a cube read half
+   * as much again and a volume read twice as much (span_emit.c), anything
+   * else 1. */
   uint32_t   *cost_before;
 } SlSpanProgram;
 
-#define SL_VM_SAMPLE_COST 16
+/* A bilinear read per lane is four gathered texels and their weights:
+ * a 200-iteration loop of 2D reads against one of MUL/ADD over a 640x426
+ * image (x86-64-v4, one thread) put one read at about 60 arithmetic
+ * instructions.  A loop may still read 65536 texels per pixel before the
+ * budget stops it. */
+#define SL_VM_SAMPLE_COST 64
 /* Each iteration's own cost (back edge, masks, counter) on top of its
  * body: without it a one-instruction loop ran 4 million times per span. */
 #define SL_VM_LOOP_COST 8

@@ -28,11 +28,6 @@ make_module_dir (void)
   return dir;
 }
 
-static void
-remove_module_dir (char *dir)
-{
-  gs_test_remove_module_dir (dir);
-}
 
 /* Best wall time of @reps whole-buffer renders of @op over @input. */
 static double
@@ -90,7 +85,7 @@ main (int argc, char **argv)
     if (!gegl_has_operation (needed[n]))
       {
         fprintf (stderr, "bench-gegl: operation %s not found (GEGL_PATH=%s)\n", needed[n], mdir);
-        remove_module_dir (mdir);
+        gs_test_remove_module_dir (mdir);
         return 2;
       }
 
@@ -150,6 +145,6 @@ main (int argc, char **argv)
     }
   g_object_unref (input);
   gegl_exit ();
-  remove_module_dir (mdir);
+  gs_test_remove_module_dir (mdir);
   return status;
 }

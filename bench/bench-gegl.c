@@ -28,7 +28,6 @@ make_module_dir (void)
   return dir;
 }
 
-
 /* Best wall time of @reps whole-buffer renders of @op over @input. */
 static double
 time_op (GeglBuffer *input, GeglNode *graph, GeglNode *op, int reps)

@@ -10,7 +10,7 @@
  * compared with the VM's, so a benchmark that computes the wrong thing
  * fails instead of reporting a fast number. */
 #include "shaderlib.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 #include <glib.h>
 #include <math.h>

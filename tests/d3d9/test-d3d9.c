@@ -5,7 +5,7 @@
  * TEXCOORD0 returns exactly that texel and every expected value below is
  * computed from it.  Equivalent HLSL runs through the HLSL front end for
  * comparison.  Error tests assert the full diagnostic text. */
-#include "d3d9.h"
+#include "asm/d3d9/d3d9.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,8 +13,8 @@
 
 #include <glib.h>
 
-#include "d3d9.h"
-#include "sm4.h"
+#include "asm/d3d9/d3d9.h"
+#include "asm/sm4/sm4.h"
 
 static void
 write_file (const char *dir, const char *path, const char *ext,

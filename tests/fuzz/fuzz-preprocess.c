@@ -13,7 +13,7 @@
 
 #include <glib.h>
 
-#include "preprocess.h"
+#include "preprocess/preprocess.h"
 
 typedef struct
 {

@@ -3,7 +3,7 @@
  * libm over every float of each documented range (a stride keeps the run
  * short), prints the figures and fails if any exceeds the bound that
  * scalar_ops.h documents.  Also checks the special values. */
-#include "scalar_ops.h"
+#include "vm/scalar_ops.h"
 
 #include <glib.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Tests of the HLSL preprocessor (shaderlib/preprocess.c).
+/* Tests of the HLSL preprocessor (shaderlib/preprocess/preprocess.c).
  *
  * Each case runs sl_preprocess() on a small source and compares the whole
  * output text and the formatted diagnostics with exact expectations, so a
@@ -6,7 +6,7 @@
  * Include files come from an in-memory table through the read_file hook,
  * except in the test that reads the fixtures under tests/shaderlib/pp/
  * from disk. */
-#include "preprocess.h"
+#include "preprocess/preprocess.h"
 
 #include <glib.h>
 #include <string.h>

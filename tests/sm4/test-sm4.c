@@ -3,7 +3,7 @@
  * same listings packed into DXBC containers by our encoder run the same,
  * `dis` output reads back to the same program, and the sampler-mode,
  * declaration and container errors are reported with their text. */
-#include "sm4.h"
+#include "asm/sm4/sm4.h"
 
 #include <math.h>
 #include <stdio.h>

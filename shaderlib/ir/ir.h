@@ -13,12 +13,12 @@
 #ifndef SL_IR_H
 #define SL_IR_H
 
-#include "sl_internal.h"
+#include "base/sl_internal.h"
 
 typedef enum
 {
 #define SL_OP(name, shape, doc) SL_OP_##name,
-#include "ops.def"
+#include "vm/ops.def"
 #undef SL_OP
   SL_OP_COUNT
 } SlOp;

@@ -2,7 +2,7 @@
 #ifndef SL_HLSL_H
 #define SL_HLSL_H
 
-#include "ir.h"
+#include "ir/ir.h"
 
 /* ---- tokens (hlsl_lex.c) ----------------------------------------------- */
 

@@ -16,7 +16,7 @@
 #ifndef SL_SM4_H
 #define SL_SM4_H
 
-#include "ir.h"
+#include "ir/ir.h"
 
 typedef struct SlProgramInfo SlProgramInfo;
 
@@ -24,7 +24,7 @@ typedef struct SlProgramInfo SlProgramInfo;
 typedef enum
 {
 #define SM4_OP(id, mnem, opc, ndst, nsrc, type, lower, irop) SM4_##id,
-#include "sm4_tables.def"
+#include "asm/sm4/sm4_tables.def"
 #undef SM4_OP
   SM4_N_OPS
 } Sm4OpId;

@@ -22,9 +22,9 @@
  * the shader wrote (not discarded) is blended into the destination.
  * Vertex shaders are never run; a pass sees TEXCOORDn = the pixel centre of
  * its viewport, which is what full-screen-triangle vertex shaders give. */
-#include "effect.h"
-#include "program.h"
-#include "preprocess.h"
+#include "fx/effect.h"
+#include "api/program.h"
+#include "preprocess/preprocess.h"
 
 #include <math.h>
 #include <stdlib.h>

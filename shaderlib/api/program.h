@@ -2,8 +2,8 @@
 #ifndef SL_PROGRAM_H
 #define SL_PROGRAM_H
 
-#include "hlsl.h"
-#include "vm.h"
+#include "hlsl/hlsl.h"
+#include "vm/vm.h"
 
 struct SlProgramInfo
 {

@@ -19,10 +19,10 @@
  * SV_Position, is_front_face is SV_IsFrontFace and the k-th other declared
  * input is TEXCOORDk, which is what fxc produces for the usual
  * (position, uv…) pixel shader inputs. */
-#include "sm4.h"
+#include "asm/sm4/sm4.h"
 
-#include "program.h"
-#include "scalar_ops.h"
+#include "api/program.h"
+#include "vm/scalar_ops.h"
 
 #include <string.h>
 

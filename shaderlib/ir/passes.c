@@ -9,8 +9,8 @@
  * so forward substitution of temporaries is always safe.  Variables are
  * never substituted: they may change between a definition and a use.
  * Folding calls sl_fold_op(), i.e. the VM's own scalar helpers. */
-#include "ir.h"
-#include "scalar_ops.h"
+#include "ir/ir.h"
+#include "vm/scalar_ops.h"
 
 #include <string.h>
 

@@ -17,9 +17,9 @@
  *
  * `_indexable(...)(...)` suffixes of SM5 listings are accepted and dropped:
  * the resource declaration already says the same. */
-#include "sm4.h"
+#include "asm/sm4/sm4.h"
 
-#include "scalar_ops.h"
+#include "vm/scalar_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@
 const Sm4OpInfo sm4_ops[SM4_N_OPS] = {
 #define SM4_OP(id, mnem, opc, ndst, nsrc, type, lower, irop) \
   { mnem, opc, ndst, nsrc, SM4T_##type, SM4L_##lower, SL_OP_##irop },
-#include "sm4_tables.def"
+#include "asm/sm4/sm4_tables.def"
 #undef SM4_OP
 };
 

@@ -18,8 +18,8 @@
  * bodies live in a second arena for the whole call.  Every limit (output
  * size, expansion nesting, memory per line, include depth, error count)
  * ends in a diagnostic rather than a crash or a hang. */
-#include "preprocess.h"
-#include "sl_internal.h"
+#include "preprocess/preprocess.h"
+#include "base/sl_internal.h"
 
 #include <glib.h>
 #include <limits.h>

@@ -19,7 +19,7 @@
  * constant table the bytecode's CTAB fills, so listings get named
  * parameters.  d9_print writes that header back, which is what makes the
  * printed text re-assemble to the same program. */
-#include "d3d9.h"
+#include "asm/d3d9/d3d9.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,7 +29,7 @@
 const D9OpInfo d9_ops[D9_N_OPS] = {
 #define D9_OP(id, nm, cd, nd, ns, mn, mx, fl, kd, s1, s14, s2, cube) \
   { nm, cd, nd, ns, mn, mx, fl, D9K_##kd, s1, s14, s2, cube },
-#include "d3d9_tables.def"
+#include "asm/d3d9/d3d9_tables.def"
 #undef D9_OP
 };
 

@@ -6,9 +6,9 @@
  * After an error the offending expression gets the type TY_ERROR, which
  * every later check accepts silently, so one mistake yields one message.
  * Statement-level recovery skips to the next ';' or '}'. */
-#include "hlsl_ast.h"
+#include "hlsl/hlsl_ast.h"
 
-#include "scalar_ops.h"
+#include "vm/scalar_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,17 +41,17 @@ typedef struct
 
 static const char *const intrinsic_names[] = {
 #define SL_INTRINSIC(id, name, nmin, nmax) name,
-#include "hlsl_intrinsics.def"
+#include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
 };
 static const int intrinsic_min[] = {
 #define SL_INTRINSIC(id, name, nmin, nmax) nmin,
-#include "hlsl_intrinsics.def"
+#include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
 };
 static const int intrinsic_max[] = {
 #define SL_INTRINSIC(id, name, nmin, nmax) nmax,
-#include "hlsl_intrinsics.def"
+#include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
 };
 

@@ -4,7 +4,7 @@
  * location, and "#pragma" lines, which become TK_PRAGMA tokens for the
  * parser (pack_matrix, parameter).  Keywords are identifiers; the parser
  * tells them apart. */
-#include "hlsl.h"
+#include "hlsl/hlsl.h"
 
 #include <ctype.h>
 #include <stdlib.h>

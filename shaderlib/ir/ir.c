@@ -1,18 +1,18 @@
 /* The IR: tables generated from ops.def, the builder, a text dump and the
  * validator that runs after every pass in test builds. */
-#include "ir.h"
+#include "ir/ir.h"
 
-#include "scalar_ops.h"
+#include "vm/scalar_ops.h"
 
 const char *const sl_op_names[SL_OP_COUNT] = {
 #define SL_OP(name, shape, doc) #name,
-#include "ops.def"
+#include "vm/ops.def"
 #undef SL_OP
 };
 
 const SlShape sl_op_shapes[SL_OP_COUNT] = {
 #define SL_OP(name, shape, doc) SL_SHAPE_##shape,
-#include "ops.def"
+#include "vm/ops.def"
 #undef SL_OP
 };
 
@@ -88,7 +88,7 @@ sl_fold_op (SlOp op, const uint32_t *s, uint32_t *r)
 #define SL_SHAPE_CASE_SPECIAL(n) return false
 #define SL_OP(name, shape, doc) \
     case SL_OP_##name: SL_SHAPE_CASE_##shape (name); return true;
-#include "ops.def"
+#include "vm/ops.def"
 #undef SL_OP
     default:
       return false;

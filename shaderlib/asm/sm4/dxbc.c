@@ -19,7 +19,7 @@
  *     mask).
  * Offsets inside RDEF and signatures are relative to the chunk's data.
  * The reader checks every offset and length against the buffer. */
-#include "sm4.h"
+#include "asm/sm4/sm4.h"
 
 #include <string.h>
 

@@ -36,9 +36,9 @@
  * marks its binding as running away (SlVmEnv.runaway): every later span
  * of that binding then starts with an empty budget, so a shader that
  * never ends costs one span's budget, not one per span of the image. */
-#include "vm.h"
+#include "vm/vm.h"
 
-#include "scalar_ops.h"
+#include "vm/scalar_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -204,7 +204,7 @@ run_const_variant (const SlVmInsn *in, SlReg *restrict d, const SlReg *restrict 
 #define SL_KCASE_B_I(n)
 #define SL_KCASE_SPECIAL(n)
 #define SL_OP(name, shape, doc) SL_KCASE_##shape (name)
-#include "ops.def"
+#include "vm/ops.def"
 #undef SL_OP
     default:
       break;
@@ -297,7 +297,7 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
 #define SL_OP_CASE_F_B(n)   case SL_OP_##n: SL_SHAPE_BODY_F_B (n);
 #define SL_OP_CASE_I_B(n)   case SL_OP_##n: SL_SHAPE_BODY_I_B (n);
 #define SL_OP_CASE_B_I(n)   case SL_OP_##n: SL_SHAPE_BODY_B_I (n);
-#include "ops.def"
+#include "vm/ops.def"
 #undef SL_OP
         case SL_OP_MOVM:
           if (m.all_active)

@@ -5,7 +5,7 @@
 #ifndef SL_HLSL_AST_H
 #define SL_HLSL_AST_H
 
-#include "hlsl.h"
+#include "hlsl/hlsl.h"
 
 typedef enum { BT_BOOL, BT_INT, BT_UINT, BT_FLOAT } BaseType;
 
@@ -136,7 +136,7 @@ struct Func
 typedef enum
 {
 #define SL_INTRINSIC(id, name, nmin, nmax) INTR_##id,
-#include "hlsl_intrinsics.def"
+#include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
   INTR_COUNT
 } IntrinsicId;

@@ -11,9 +11,9 @@
 #ifndef SL_D3D9_H
 #define SL_D3D9_H
 
-#include "ir.h"
-#include "program.h"
-#include "scalar_ops.h"
+#include "ir/ir.h"
+#include "api/program.h"
+#include "vm/scalar_ops.h"
 
 /* Versions in order of capability.  ps_1_0 is accepted as ps_1_1 with
  * its own name (the _bx2 rules single it out). */
@@ -74,7 +74,7 @@ enum
 typedef enum
 {
 #define D9_OP(id, name, code, nd, ns, mn, mx, fl, kd, s1, s14, s2, cube) D9_##id,
-#include "d3d9_tables.def"
+#include "asm/d3d9/d3d9_tables.def"
 #undef D9_OP
   D9_N_OPS
 } D9OpId;

@@ -23,7 +23,7 @@
  * Subroutines are inlined at each call inside FBEGIN/FEND so ret works
  * from any depth; rep/loop become LOOP with an explicit counter capped at
  * D3D's 255 iterations. */
-#include "d3d9.h"
+#include "asm/d3d9/d3d9.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
  * samplers and holds defaults; it is read into D9Shader.constants, which
  * the lowering turns into parameters.  Every read is bounds-checked: a
  * truncated or hostile file gives a diagnostic, never a crash. */
-#include "d3d9.h"
+#include "asm/d3d9/d3d9.h"
 
 #include <string.h>
 

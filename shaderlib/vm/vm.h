@@ -7,7 +7,7 @@
 #ifndef SL_VM_H
 #define SL_VM_H
 
-#include "ir.h"
+#include "ir/ir.h"
 
 #ifndef SL_SPAN_COLS   /* overridable only to measure other widths */
 #define SL_SPAN_COLS 32

@@ -10,9 +10,9 @@
  * texture size) snap to it, so that an identity shader reproduces its
  * input bit for bit despite the rounding of (x + 0.5) / w; real hardware
  * quantises these fractions far more coarsely (8 bits). */
-#include "vm.h"
+#include "vm/vm.h"
 
-#include "scalar_ops.h"
+#include "vm/scalar_ops.h"
 
 #include <math.h>
 #include <string.h>

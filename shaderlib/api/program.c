@@ -4,14 +4,14 @@
  * the optimised IR.  A binding specialises that IR on its constant values
  * when prepared (parameters fold into the code) and emits the span program
  * that sl_binding_render runs, span by span, over a rectangle. */
-#include "program.h"
+#include "api/program.h"
 
-#include "d3d9.h"
+#include "asm/d3d9/d3d9.h"
 
-#include "hlsl_ast.h"
-#include "preprocess.h"
-#include "scalar_ops.h"
-#include "sm4.h"
+#include "hlsl/hlsl_ast.h"
+#include "preprocess/preprocess.h"
+#include "vm/scalar_ops.h"
+#include "asm/sm4/sm4.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,10 +14,10 @@
  * indices of those provisional objects; locals and parameters keep one per
  * object of their type, so copies, casts, calls and member accesses move
  * objects exactly as they move numbers. */
-#include "hlsl_ast.h"
+#include "hlsl/hlsl_ast.h"
 
-#include "program.h"
-#include "scalar_ops.h"
+#include "api/program.h"
+#include "vm/scalar_ops.h"
 
 #include <stdlib.h>
 #include <limits.h>

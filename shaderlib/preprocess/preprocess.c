@@ -18,147 +18,19 @@
  * bodies live in a second arena for the whole call.  Every limit (output
  * size, expansion nesting, memory per line, include depth, error count)
  * ends in a diagnostic rather than a crash or a hang. */
-#include "preprocess/preprocess.h"
-#include "base/sl_internal.h"
+#include "preprocess/pp_internal.h"
 
-#include <glib.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
-
-#define MAX_ERRORS        100
-#define MAX_LINE_TOKENS   (1 << 20)
-#define MAX_MACRO_ARGS    256
-#define MAX_FILE_SIZE     ((size_t) 64 * 1024 * 1024)
-#define MAX_LINE_MEMORY   ((size_t) 256 * 1024 * 1024)
-/* Up to this many blank lines keep the output in step with the source;
- * beyond it a #line marker is shorter. */
-#define MAX_BLANK_LINES   8
-
-typedef enum
-{
-  TK_IDENT,
-  TK_NUMBER,
-  TK_STRING,
-  TK_CHAR,
-  TK_PUNCT,
-  TK_OTHER,
-  TK_PLACEMARKER   /* stands for an empty macro argument next to ## */
-} TokKind;
-
-enum
-{
-  TF_WS    = 1 << 0,   /* whitespace (or a line break) precedes it */
-  TF_MACRO = 1 << 1,   /* produced by an expansion: only its line is real */
-  TF_BAD   = 1 << 2    /* unterminated literal, already reported */
-};
-
-typedef struct Macro Macro;
-
-typedef struct HideSet
-{
-  const Macro          *macro;
-  const struct HideSet *next;
-} HideSet;
-
-typedef struct
-{
-  const char    *text;
-  const char    *pre;    /* whitespace before it on its physical line */
-  const char    *file;   /* interned presumed file name */
-  const HideSet *hs;
-  int            line, col;
-  unsigned       seq;    /* lexing order, to recognise neighbours */
-  int            param;  /* in macro bodies: parameter index, else -1 */
-  size_t         off;    /* offset in its file's spliced buffer */
-  unsigned char  kind, flags;
-} Tok;
-
-struct Macro
-{
-  char       *name;
-  gboolean    function_like, variadic;
-  int         builtin;   /* 0, or BUILTIN_LINE / BUILTIN_FILE */
-  int         n_params;
-  char      **params;
-  Tok        *body;
-  int         n_body;
-  const char *file;
-  int         line, col;
-};
-
-enum { BUILTIN_LINE = 1, BUILTIN_FILE };
-
-typedef struct
-{
-  char       *buf;          /* spliced UTF-8, NUL-terminated */
-  size_t      len, pos;
-  size_t     *splices;      /* offsets where a spliced-away line begins */
-  guint       n_splices, next_splice;
-  int         phys, col;    /* physical position of buf[pos] */
-  int         delta;        /* presumed line = physical line + delta */
-  const char *name;         /* interned presumed name */
-  const char *path;         /* path for relative includes, NULL if none */
-  const char *once_key;     /* interned canonical path */
-  guint       cond_base;    /* conditional stack depth when entered */
-  int         line_end_phys;
-  size_t      line_end_off;
-  int         last_nl_line, last_nl_col;
-} File;
-
-typedef struct
-{
-  const char *file;
-  int         line, col;
-  const char *kind;         /* "#if", "#ifdef" or "#ifndef" */
-  gboolean    parent_active, taken, active, seen_else;
-} Cond;
-
-typedef struct
-{
-  GPtrArray *stack;         /* Tok *, next token last */
-  gboolean   can_fetch;     /* may read further lines of the current file */
-  gboolean   if_mode;       /* evaluates `defined` */
-} Input;
-
-typedef struct
-{
-  const SlPreprocessOptions *opt;
-  SlDiagnostics *diags;
-  int            n_errors;
-  gboolean       fatal;
-  gboolean       skipping;
-  GHashTable    *names;     /* interned strings */
-  GHashTable    *macros;    /* name → Macro * */
-  GHashTable    *once;      /* once_keys of #pragma once files */
-  SlArena       *perm, *line;
-  GPtrArray     *files;     /* File *, innermost last */
-  GArray        *conds;     /* Cond */
-  GPtrArray     *line_a, *line_b;
-  gboolean       pushback;  /* line_b holds a directive line read ahead */
-  GPtrArray     *top_stack;
-  GString       *pre;
-  unsigned       seq;
-  int            depth;
-  size_t         max_output;
-  const char    *main_name;
-  /* emitter */
-  GString       *out;
-  const char    *out_file;
-  int            out_line, out_col;
-  unsigned       last_seq;
-  gboolean       last_src;
-  char           last_char;
-} Pp;
 
 /* ------------------------------------------------------------------ */
 /* Diagnostics                                                         */
 /* ------------------------------------------------------------------ */
 
-static void G_GNUC_PRINTF (6, 7)
-report (Pp *pp, SlSeverity sev, const char *file, int line, int col,
-        const char *format, ...)
+void
+sl_pp_report (Pp *pp, SlSeverity sev, const char *file, int line, int col,
+              const char *format, ...)
 {
   if (pp->fatal)
     return;
@@ -178,18 +50,8 @@ report (Pp *pp, SlSeverity sev, const char *file, int line, int col,
     }
 }
 
-#define error_at(pp, t, ...) \
-  report ((pp), SL_SEVERITY_ERROR, (t)->file, (t)->line, (t)->col, __VA_ARGS__)
-#define warning_at(pp, t, ...) \
-  report ((pp), SL_SEVERITY_WARNING, (t)->file, (t)->line, (t)->col, __VA_ARGS__)
-
-/* An error after which no output is returned. */
-#define fatal_at(pp, file, line, col, ...) \
-  do { report ((pp), SL_SEVERITY_ERROR, (file), (line), (col), __VA_ARGS__); \
-       (pp)->fatal = TRUE; } while (0)
-
-static const char *
-intern (Pp *pp, const char *s)
+const char *
+sl_pp_intern (Pp *pp, const char *s)
 {
   char *v = g_hash_table_lookup (pp->names, s);
   if (!v)
@@ -223,12 +85,6 @@ tok_copy (Pp *pp, const Tok *src)
   Tok *t = tok_new (pp);
   *t = *src;
   return t;
-}
-
-static gboolean
-is_punct (const Tok *t, const char *p)
-{
-  return t && t->kind == TK_PUNCT && strcmp (t->text, p) == 0;
 }
 
 static gboolean
@@ -287,12 +143,6 @@ static const char *const punct2[] = {
   "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=",
   "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##", "::"
 };
-
-static gboolean
-is_ident_char (unsigned char c)
-{
-  return g_ascii_isalnum (c) || c == '_';
-}
 
 /* Length and kind of the token at @s (at most @n bytes, n ≥ 1). */
 static size_t
@@ -406,16 +256,16 @@ file_new (Pp *pp, const char *data, size_t len, const char *name,
     if (text[i] == 0)
       text[i] = ' ', had_nul = TRUE;
   if (had_nul)
-    report (pp, SL_SEVERITY_WARNING, wfile, wline, wcol,
-            "\"%s\" contains null characters; they were read as spaces", name);
+    sl_pp_report (pp, SL_SEVERITY_WARNING, wfile, wline, wcol,
+                  "\"%s\" contains null characters; they were read as spaces", name);
   if (!g_utf8_validate (text, n, NULL))
     {
       char *valid = g_utf8_make_valid (text, n);
       g_free (text);
       text = valid;
       n = strlen (text);
-      report (pp, SL_SEVERITY_WARNING, wfile, wline, wcol,
-              "\"%s\" is not valid UTF-8; bad bytes were replaced", name);
+      sl_pp_report (pp, SL_SEVERITY_WARNING, wfile, wline, wcol,
+                    "\"%s\" is not valid UTF-8; bad bytes were replaced", name);
     }
 
   /* Normalise CR and CRLF to LF and remove backslash-newlines (trailing
@@ -457,8 +307,8 @@ file_new (Pp *pp, const char *data, size_t len, const char *name,
   f->splices = (size_t *) g_array_free (spl, FALSE);
   f->phys = 1;
   f->col = 1;
-  f->name = intern (pp, name);
-  f->path = path ? intern (pp, path) : NULL;
+  f->name = sl_pp_intern (pp, name);
+  f->path = path ? sl_pp_intern (pp, path) : NULL;
   f->cond_base = pp->conds->len;
   while (f->next_splice < f->n_splices && f->splices[f->next_splice] == 0)
     f->phys++, f->next_splice++;
@@ -492,12 +342,6 @@ fadvance (File *f)
       f->col = 1;
       f->next_splice++;
     }
-}
-
-static File *
-top_file (Pp *pp)
-{
-  return pp->files->len ? pp->files->pdata[pp->files->len - 1] : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -563,8 +407,8 @@ lex_line (Pp *pp, File *f, GPtrArray *toks)
             {
               if (f->pos >= f->len)
                 {
-                  report (pp, SL_SEVERITY_ERROR, f->name, line, col,
-                          "unterminated comment");
+                  sl_pp_report (pp, SL_SEVERITY_ERROR, f->name, line, col,
+                                "unterminated comment");
                   break;
                 }
               if (f->phys != pre_line)
@@ -593,9 +437,9 @@ lex_line (Pp *pp, File *f, GPtrArray *toks)
       if (toks->len >= MAX_LINE_TOKENS)
         {
           if (!too_long && !pp->skipping)
-            report (pp, SL_SEVERITY_ERROR, f->name, f->phys + f->delta, f->col,
-                    "line has more than %d tokens; the rest is ignored",
-                    MAX_LINE_TOKENS);
+            sl_pp_report (pp, SL_SEVERITY_ERROR, f->name, f->phys + f->delta, f->col,
+                          "line has more than %d tokens; the rest is ignored",
+                          MAX_LINE_TOKENS);
           too_long = TRUE;
           for (size_t i = 0; i < n; i++)
             fadvance (f);
@@ -1793,8 +1637,8 @@ do_define (Pp *pp, GPtrArray *toks, guint start)
   else if (old && !macro_same (old, m))
     {
       warning_at (pp, n, "'%s' redefined", m->name);
-      report (pp, SL_SEVERITY_NOTE, old->file, old->line, old->col,
-              "previous definition of '%s' is here", old->name);
+      sl_pp_report (pp, SL_SEVERITY_NOTE, old->file, old->line, old->col,
+                    "previous definition of '%s' is here", old->name);
     }
   g_hash_table_replace (pp->macros, m->name, m);
 }
@@ -1809,12 +1653,12 @@ canonical_key (Pp *pp, const char *path)
       char *real = realpath (path, NULL);
       if (real)
         {
-          const char *k = intern (pp, real);
+          const char *k = sl_pp_intern (pp, real);
           free (real);
           return k;
         }
     }
-  return intern (pp, path);
+  return sl_pp_intern (pp, path);
 }
 
 static char *
@@ -2068,7 +1912,7 @@ do_line (Pp *pp, File *f, GPtrArray *toks, guint start)
           return;
         }
       char *s = unescape_string (name->text);
-      f->name = intern (pp, s);
+      f->name = sl_pp_intern (pp, s);
       g_free (s);
       i++;
     }
@@ -2221,9 +2065,9 @@ directive (Pp *pp, File *f, GPtrArray *toks)
   else if (!strcmp (name, "error") || !strcmp (name, "warning"))
     {
       char *msg = rest_text (toks, 2);
-      report (pp, name[0] == 'e' ? SL_SEVERITY_ERROR : SL_SEVERITY_WARNING,
-              hash->file, hash->line, hash->col, "#%s%s%s", name,
-              *msg ? " " : "", msg);
+      sl_pp_report (pp, name[0] == 'e' ? SL_SEVERITY_ERROR : SL_SEVERITY_WARNING,
+                    hash->file, hash->line, hash->col, "#%s%s%s", name,
+                    *msg ? " " : "", msg);
       g_free (msg);
     }
   else if (!strcmp (name, "pragma"))
@@ -2261,8 +2105,8 @@ pop_file (Pp *pp)
   for (guint i = f->cond_base; i < pp->conds->len; i++)
     {
       const Cond *c = &g_array_index (pp->conds, Cond, i);
-      report (pp, SL_SEVERITY_ERROR, f->name, line, col,
-              "unterminated %s (opened at line %d)", c->kind, c->line);
+      sl_pp_report (pp, SL_SEVERITY_ERROR, f->name, line, col,
+                    "unterminated %s (opened at line %d)", c->kind, c->line);
     }
   g_array_set_size (pp->conds, f->cond_base);
   update_skipping (pp);
@@ -2327,8 +2171,8 @@ predefine (Pp *pp, const char *def)
   const char *eq = strchr (def, '=');
   if (!g_ascii_isalpha (def[0]) && def[0] != '_')
     {
-      report (pp, SL_SEVERITY_ERROR, "<command-line>", 0, 0,
-              "invalid predefined macro \"%s\"", def);
+      sl_pp_report (pp, SL_SEVERITY_ERROR, "<command-line>", 0, 0,
+                    "invalid predefined macro \"%s\"", def);
       return;
     }
   char *line = eq ? g_strdup_printf ("#define %.*s %s", (int) (eq - def), def, eq + 1)
@@ -2340,8 +2184,8 @@ predefine (Pp *pp, const char *def)
   if (lex_line (pp, f, pp->line_a) && pp->line_a->len > 2)
     do_define (pp, pp->line_a, 2);
   else
-    report (pp, SL_SEVERITY_ERROR, "<command-line>", 0, 0,
-            "invalid predefined macro \"%s\"", def);
+    sl_pp_report (pp, SL_SEVERITY_ERROR, "<command-line>", 0, 0,
+                  "invalid predefined macro \"%s\"", def);
   file_free (f);
 }
 
@@ -2373,7 +2217,7 @@ sl_preprocess (const char *source, size_t length, const SlPreprocessOptions *opt
   pp.pre = g_string_new (NULL);
   pp.out = g_string_new (NULL);
   pp.max_output = options->max_output ? options->max_output : SL_PP_MAX_OUTPUT;
-  pp.main_name = intern (&pp, options->filename ? options->filename : "<source>");
+  pp.main_name = sl_pp_intern (&pp, options->filename ? options->filename : "<source>");
 
   add_builtin (&pp, "__LINE__", BUILTIN_LINE);
   add_builtin (&pp, "__FILE__", BUILTIN_FILE);

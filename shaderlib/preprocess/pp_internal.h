@@ -1,0 +1,185 @@
+/* The preprocessor's private declarations: the one context of a call and
+ * the tokens, macros and files it holds, shared by the files of this
+ * folder.
+ *
+ * The work is split by job, each file taking the context and nothing
+ * else, so any of them can run on several threads at once:
+ *   preprocess.c    the driver and, until they get files of their own,
+ *                   every job below it
+ *
+ * Tokens are allocated in the context's per-line arena and die with the
+ * line; macro bodies are copied into the arena that lives for the whole
+ * call.  Every limit below ends in a diagnostic, never a crash or a hang. */
+#ifndef SL_PP_INTERNAL_H
+#define SL_PP_INTERNAL_H
+
+#include "preprocess/preprocess.h"
+#include "base/sl_internal.h"
+
+#include <glib.h>
+#include <string.h>
+
+#define MAX_ERRORS        100
+#define MAX_LINE_TOKENS   (1 << 20)
+#define MAX_MACRO_ARGS    256
+#define MAX_FILE_SIZE     ((size_t) 64 * 1024 * 1024)
+#define MAX_LINE_MEMORY   ((size_t) 256 * 1024 * 1024)
+/* Up to this many blank lines keep the output in step with the source;
+ * beyond it a #line marker is shorter. */
+#define MAX_BLANK_LINES   8
+
+typedef enum
+{
+  TK_IDENT,
+  TK_NUMBER,
+  TK_STRING,
+  TK_CHAR,
+  TK_PUNCT,
+  TK_OTHER,
+  TK_PLACEMARKER   /* stands for an empty macro argument next to ## */
+} TokKind;
+
+enum
+{
+  TF_WS    = 1 << 0,   /* whitespace (or a line break) precedes it */
+  TF_MACRO = 1 << 1,   /* produced by an expansion: only its line is real */
+  TF_BAD   = 1 << 2    /* unterminated literal, already reported */
+};
+
+typedef struct Macro Macro;
+
+typedef struct HideSet
+{
+  const Macro          *macro;
+  const struct HideSet *next;
+} HideSet;
+
+typedef struct
+{
+  const char    *text;
+  const char    *pre;    /* whitespace before it on its physical line */
+  const char    *file;   /* interned presumed file name */
+  const HideSet *hs;
+  int            line, col;
+  unsigned       seq;    /* lexing order, to recognise neighbours */
+  int            param;  /* in macro bodies: parameter index, else -1 */
+  size_t         off;    /* offset in its file's spliced buffer */
+  unsigned char  kind, flags;
+} Tok;
+
+struct Macro
+{
+  char       *name;
+  gboolean    function_like, variadic;
+  int         builtin;   /* 0, or BUILTIN_LINE / BUILTIN_FILE */
+  int         n_params;
+  char      **params;
+  Tok        *body;
+  int         n_body;
+  const char *file;
+  int         line, col;
+};
+
+enum { BUILTIN_LINE = 1, BUILTIN_FILE };
+
+typedef struct
+{
+  char       *buf;          /* spliced UTF-8, NUL-terminated */
+  size_t      len, pos;
+  size_t     *splices;      /* offsets where a spliced-away line begins */
+  guint       n_splices, next_splice;
+  int         phys, col;    /* physical position of buf[pos] */
+  int         delta;        /* presumed line = physical line + delta */
+  const char *name;         /* interned presumed name */
+  const char *path;         /* path for relative includes, NULL if none */
+  const char *once_key;     /* interned canonical path */
+  guint       cond_base;    /* conditional stack depth when entered */
+  int         line_end_phys;
+  size_t      line_end_off;
+  int         last_nl_line, last_nl_col;
+} File;
+
+typedef struct
+{
+  const char *file;
+  int         line, col;
+  const char *kind;         /* "#if", "#ifdef" or "#ifndef" */
+  gboolean    parent_active, taken, active, seen_else;
+} Cond;
+
+typedef struct
+{
+  GPtrArray *stack;         /* Tok *, next token last */
+  gboolean   can_fetch;     /* may read further lines of the current file */
+  gboolean   if_mode;       /* evaluates `defined` */
+} Input;
+
+typedef struct
+{
+  const SlPreprocessOptions *opt;
+  SlDiagnostics *diags;
+  int            n_errors;
+  gboolean       fatal;
+  gboolean       skipping;
+  GHashTable    *names;     /* interned strings */
+  GHashTable    *macros;    /* name → Macro * */
+  GHashTable    *once;      /* once_keys of #pragma once files */
+  SlArena       *perm, *line;
+  GPtrArray     *files;     /* File *, innermost last */
+  GArray        *conds;     /* Cond */
+  GPtrArray     *line_a, *line_b;
+  gboolean       pushback;  /* line_b holds a directive line read ahead */
+  GPtrArray     *top_stack;
+  GString       *pre;
+  unsigned       seq;
+  int            depth;
+  size_t         max_output;
+  const char    *main_name;
+  /* emitter */
+  GString       *out;
+  const char    *out_file;
+  int            out_line, out_col;
+  unsigned       last_seq;
+  gboolean       last_src;
+  char           last_char;
+} Pp;
+
+/* ---- preprocess.c -------------------------------------------------------- */
+
+void        sl_pp_report (Pp *pp, SlSeverity sev, const char *file, int line,
+                          int col, const char *format, ...)
+  G_GNUC_PRINTF (6, 7);
+const char *sl_pp_intern (Pp *pp, const char *s);
+
+#define error_at(pp, t, ...) \
+  sl_pp_report ((pp), SL_SEVERITY_ERROR, (t)->file, (t)->line, (t)->col, \
+                __VA_ARGS__)
+#define warning_at(pp, t, ...) \
+  sl_pp_report ((pp), SL_SEVERITY_WARNING, (t)->file, (t)->line, (t)->col, \
+                __VA_ARGS__)
+
+/* An error after which no output is returned. */
+#define fatal_at(pp, file, line, col, ...) \
+  do { sl_pp_report ((pp), SL_SEVERITY_ERROR, (file), (line), (col), \
+                     __VA_ARGS__); \
+       (pp)->fatal = TRUE; } while (0)
+
+static inline gboolean
+is_punct (const Tok *t, const char *p)
+{
+  return t && t->kind == TK_PUNCT && strcmp (t->text, p) == 0;
+}
+
+static inline gboolean
+is_ident_char (unsigned char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+static inline File *
+top_file (Pp *pp)
+{
+  return pp->files->len ? pp->files->pdata[pp->files->len - 1] : NULL;
+}
+
+#endif /* SL_PP_INTERNAL_H */

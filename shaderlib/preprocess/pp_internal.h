@@ -5,7 +5,8 @@
  * The work is split by job, each file taking the context and nothing
  * else, so any of them can run on several threads at once:
  *   preprocess.c    the driver and, until they get files of their own,
- *                   every job below it
+ *                   every job not listed below
+ *   pp_expr.c       #if / #elif expressions
  *
  * Tokens are allocated in the context's per-line arena and die with the
  * line; macro bodies are copied into the arena that lives for the whole
@@ -150,6 +151,10 @@ void        sl_pp_report (Pp *pp, SlSeverity sev, const char *file, int line,
                           int col, const char *format, ...)
   G_GNUC_PRINTF (6, 7);
 const char *sl_pp_intern (Pp *pp, const char *s);
+/* Macro-expands @toks on their own, not reading further lines; @if_mode
+ * evaluates `defined`.  Returns a new array (the caller frees it) of
+ * tokens in the per-line arena. */
+GPtrArray  *sl_pp_expand_list (Pp *pp, GPtrArray *toks, gboolean if_mode);
 
 #define error_at(pp, t, ...) \
   sl_pp_report ((pp), SL_SEVERITY_ERROR, (t)->file, (t)->line, (t)->col, \
@@ -181,5 +186,9 @@ top_file (Pp *pp)
 {
   return pp->files->len ? pp->files->pdata[pp->files->len - 1] : NULL;
 }
+
+/* ---- pp_expr.c ----------------------------------------------------------- */
+
+gboolean sl_pp_eval_if (Pp *pp, GPtrArray *toks, guint start);
 
 #endif /* SL_PP_INTERNAL_H */

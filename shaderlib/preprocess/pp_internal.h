@@ -7,6 +7,7 @@
  *   preprocess.c    the driver and, until they get files of their own,
  *                   every job not listed below
  *   pp_expr.c       #if / #elif expressions
+ *   pp_output.c     writing tokens with their spacing and #line markers
  *
  * Tokens are allocated in the context's per-line arena and die with the
  * line; macro bodies are copied into the arena that lives for the whole
@@ -190,5 +191,14 @@ top_file (Pp *pp)
 /* ---- pp_expr.c ----------------------------------------------------------- */
 
 gboolean sl_pp_eval_if (Pp *pp, GPtrArray *toks, guint start);
+
+/* ---- pp_output.c --------------------------------------------------------- */
+
+void sl_pp_out_newline    (Pp *pp);
+/* Appends @text with '"' and '\\' escaped, as inside a string literal. */
+void sl_pp_append_escaped (GString *s, const char *text);
+void sl_pp_emit_tok       (Pp *pp, const Tok *t);
+/* Writes a directive line (a passed-through #pragma) as it was. */
+void sl_pp_emit_line      (Pp *pp, GPtrArray *toks);
 
 #endif /* SL_PP_INTERNAL_H */

@@ -476,145 +476,6 @@ lex_line (Pp *pp, File *f, GPtrArray *toks)
 /* Output                                                              */
 /* ------------------------------------------------------------------ */
 
-static void
-out_check (Pp *pp)
-{
-  if (pp->out->len > pp->max_output && !pp->fatal)
-    fatal_at (pp, pp->main_name, 0, 0,
-              "preprocessed output is larger than %zu bytes", pp->max_output);
-}
-
-static void
-out_text (Pp *pp, const char *s)
-{
-  if (!*s)
-    return;
-  g_string_append (pp->out, s);
-  pp->out_col += (int) g_utf8_strlen (s, -1);
-  pp->last_char = s[strlen (s) - 1];
-}
-
-static void
-out_newline (Pp *pp)
-{
-  g_string_append_c (pp->out, '\n');
-  pp->out_col = 1;
-  pp->last_char = '\n';
-}
-
-static void
-append_escaped (GString *s, const char *text)
-{
-  for (; *text; text++)
-    {
-      if (*text == '"' || *text == '\\')
-        g_string_append_c (s, '\\');
-      g_string_append_c (s, *text);
-    }
-}
-
-/* Makes the current output line the one for @line of @file. */
-static void
-out_sync (Pp *pp, const char *file, int line)
-{
-  if (file == pp->out_file && line >= pp->out_line
-      && line - pp->out_line <= MAX_BLANK_LINES)
-    {
-      while (pp->out_line < line)
-        {
-          out_newline (pp);
-          pp->out_line++;
-        }
-      return;
-    }
-  if (pp->out_col > 1)
-    out_newline (pp);
-  g_string_append_printf (pp->out, "#line %d \"", line);
-  append_escaped (pp->out, file);
-  g_string_append (pp->out, "\"\n");
-  pp->out_file = file;
-  pp->out_line = line;
-  pp->out_col = 1;
-  pp->last_char = '\n';
-}
-
-/* Whether writing @b right after @a would lex differently from the two
- * tokens (e.g. `-` `-` becoming `--`). */
-static gboolean
-paste_hazard (char a, char b)
-{
-  static const char joiners[] = "+-*/%<>=!&|^#:.";
-  if (a == 0 || a == '\n' || a == ' ' || a == '\t')
-    return FALSE;
-  if (is_ident_char (a) && is_ident_char (b))
-    return TRUE;
-  if (strchr (joiners, a) && strchr (joiners, b) && b)
-    return TRUE;
-  return (a == '.' && g_ascii_isdigit (b)) || (g_ascii_isdigit (a) && b == '.');
-}
-
-static void
-emit_tok (Pp *pp, const Tok *t)
-{
-  if (t->kind == TK_PLACEMARKER || pp->fatal)
-    return;
-  out_sync (pp, t->file, t->line);
-  if (!(t->flags & TF_MACRO))
-    {
-      /* Source text keeps its columns: reuse the original whitespace (tabs
-       * included) when it lands on the right column, else pad. */
-      gboolean neighbour = pp->last_src && pp->last_seq + 1 == t->seq;
-      if (pp->out_col + (int) g_utf8_strlen (t->pre, -1) == t->col
-          && (t->pre[0] || neighbour || !paste_hazard (pp->last_char, t->text[0])))
-        out_text (pp, t->pre);
-      else if (pp->out_col < t->col)
-        {
-          while (pp->out_col < t->col)
-            {
-              g_string_append_c (pp->out, ' ');
-              pp->out_col++;
-            }
-          pp->last_char = ' ';
-        }
-      else if (t->pre[0] || (t->flags & TF_WS)
-               || paste_hazard (pp->last_char, t->text[0]))
-        out_text (pp, " ");
-    }
-  else if (pp->out_col > 1
-           && ((t->flags & TF_WS) || paste_hazard (pp->last_char, t->text[0])))
-    out_text (pp, " ");
-  out_text (pp, t->text);
-  pp->last_src = !(t->flags & TF_MACRO);
-  pp->last_seq = t->seq;
-  out_check (pp);
-}
-
-/* Writes a directive line (a passed-through #pragma) as it was. */
-static void
-emit_line (Pp *pp, GPtrArray *toks)
-{
-  const Tok *hash = toks->pdata[0];
-  out_sync (pp, hash->file, hash->line);
-  if (pp->out_col > 1)
-    {
-      /* Only #line games can put a directive on an occupied line. */
-      out_newline (pp);
-      pp->out_file = NULL;
-      out_sync (pp, hash->file, hash->line);
-    }
-  for (guint i = 0; i < toks->len; i++)
-    {
-      const Tok *t = toks->pdata[i];
-      if (t->pre[0])
-        out_text (pp, t->pre);
-      else if (i > 0 && (t->flags & TF_WS))
-        out_text (pp, " ");
-      out_text (pp, t->text);
-    }
-  pp->last_src = FALSE;
-  out_check (pp);
-}
-
 /* ------------------------------------------------------------------ */
 /* Macro expansion                                                     */
 /* ------------------------------------------------------------------ */
@@ -668,7 +529,7 @@ put (Pp *pp, GPtrArray *collect, const Tok *t)
   if (collect)
     g_ptr_array_add (collect, (gpointer) t);
   else
-    emit_tok (pp, t);
+    sl_pp_emit_tok (pp, t);
 }
 
 GPtrArray *
@@ -693,7 +554,7 @@ stringize (Pp *pp, GPtrArray *arg, const Tok *at)
       if (i > 0 && (t->flags & TF_WS))
         g_string_append_c (s, ' ');
       if (t->kind == TK_STRING || t->kind == TK_CHAR)
-        append_escaped (s, t->text);
+        sl_pp_append_escaped (s, t->text);
       else
         g_string_append (s, t->text);
     }
@@ -1057,7 +918,7 @@ expand_stream (Pp *pp, Input *in, GPtrArray *collect)
               if (m->builtin == BUILTIN_FILE)
                 {
                   GString *s = g_string_new ("\"");
-                  append_escaped (s, t->file);
+                  sl_pp_append_escaped (s, t->file);
                   g_string_append_c (s, '"');
                   put (pp, collect, number_tok (pp, t, s->str, TK_STRING));
                   g_string_free (s, TRUE);
@@ -1715,7 +1576,7 @@ directive (Pp *pp, File *f, GPtrArray *toks)
                && (!strcmp (p->text, "warning") || !strcmp (p->text, "def")))
         ;   /* fxc-specific, meaningless here */
       else
-        emit_line (pp, toks);
+        sl_pp_emit_line (pp, toks);
     }
   else
     error_at (pp, d, "unknown directive '#%s'", d->text);
@@ -1870,7 +1731,7 @@ sl_preprocess (const char *source, size_t length, const SlPreprocessOptions *opt
   if (!pp.fatal)
     {
       if (pp.out_col > 1)
-        out_newline (&pp);
+        sl_pp_out_newline (&pp);
       result = g_string_free (pp.out, FALSE);
     }
   else

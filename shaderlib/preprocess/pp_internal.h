@@ -6,6 +6,7 @@
  * else, so any of them can run on several threads at once:
  *   preprocess.c    the driver and, until they get files of their own,
  *                   every job not listed below
+ *   pp_lex.c        reading a source (decoding, splicing) into tokens
  *   pp_expr.c       #if / #elif expressions
  *   pp_output.c     writing tokens with their spacing and #line markers
  *
@@ -187,6 +188,21 @@ top_file (Pp *pp)
 {
   return pp->files->len ? pp->files->pdata[pp->files->len - 1] : NULL;
 }
+
+/* ---- pp_lex.c ------------------------------------------------------------ */
+
+/* A token in the per-line arena, with no position. */
+Tok     *sl_pp_tok_new     (Pp *pp);
+Tok     *sl_pp_tok_copy    (Pp *pp, const Tok *src);
+size_t   sl_pp_scan_token  (const char *s, size_t n, TokKind *kind,
+                            gboolean *unterminated);
+/* @where is the #include that enters the file, NULL for the main file and
+ * the predefinitions. */
+File    *sl_pp_file_new    (Pp *pp, const char *data, size_t len,
+                            const char *name, const char *path,
+                            const Tok *where);
+void     sl_pp_file_free   (File *f);
+gboolean sl_pp_lex_line    (Pp *pp, File *f, GPtrArray *toks);
 
 /* ---- pp_expr.c ----------------------------------------------------------- */
 

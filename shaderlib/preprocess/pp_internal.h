@@ -7,6 +7,7 @@
  *   preprocess.c    the driver and, until they get files of their own,
  *                   every job not listed below
  *   pp_lex.c        reading a source (decoding, splicing) into tokens
+ *   pp_macro.c      the macro table, #define and hide-set expansion
  *   pp_expr.c       #if / #elif expressions
  *   pp_output.c     writing tokens with their spacing and #line markers
  *
@@ -153,10 +154,6 @@ void        sl_pp_report (Pp *pp, SlSeverity sev, const char *file, int line,
                           int col, const char *format, ...)
   G_GNUC_PRINTF (6, 7);
 const char *sl_pp_intern (Pp *pp, const char *s);
-/* Macro-expands @toks on their own, not reading further lines; @if_mode
- * evaluates `defined`.  Returns a new array (the caller frees it) of
- * tokens in the per-line arena. */
-GPtrArray  *sl_pp_expand_list (Pp *pp, GPtrArray *toks, gboolean if_mode);
 
 #define error_at(pp, t, ...) \
   sl_pp_report ((pp), SL_SEVERITY_ERROR, (t)->file, (t)->line, (t)->col, \
@@ -203,6 +200,20 @@ File    *sl_pp_file_new    (Pp *pp, const char *data, size_t len,
                             const Tok *where);
 void     sl_pp_file_free   (File *f);
 gboolean sl_pp_lex_line    (Pp *pp, File *f, GPtrArray *toks);
+
+/* ---- pp_macro.c ---------------------------------------------------------- */
+
+/* Expands @in's tokens into @collect, or writes them out when @collect is
+ * NULL. */
+void       sl_pp_expand_stream (Pp *pp, Input *in, GPtrArray *collect);
+/* Macro-expands @toks on their own, not reading further lines; @if_mode
+ * evaluates `defined`.  Returns a new array (the caller frees it) of
+ * tokens in the per-line arena. */
+GPtrArray *sl_pp_expand_list   (Pp *pp, GPtrArray *toks, gboolean if_mode);
+/* #define with toks[start] the macro name. */
+void       sl_pp_define        (Pp *pp, GPtrArray *toks, guint start);
+/* Frees a Macro (the macro table's value destructor). */
+void       sl_pp_macro_free    (gpointer data);
 
 /* ---- pp_expr.c ----------------------------------------------------------- */
 

@@ -4,11 +4,11 @@
  *
  * The work is split by job, each file taking the context and nothing
  * else, so any of them can run on several threads at once:
- *   preprocess.c    the driver and, until they get files of their own,
- *                   every job not listed below
+ *   preprocess.c    the entry point, the driver loop and diagnostics
  *   pp_lex.c        reading a source (decoding, splicing) into tokens
  *   pp_macro.c      the macro table, #define and hide-set expansion
  *   pp_expr.c       #if / #elif expressions
+ *   pp_directive.c  the other directives, #include and #line
  *   pp_output.c     writing tokens with their spacing and #line markers
  *
  * Tokens are allocated in the context's per-line arena and die with the
@@ -218,6 +218,15 @@ void       sl_pp_macro_free    (gpointer data);
 /* ---- pp_expr.c ----------------------------------------------------------- */
 
 gboolean sl_pp_eval_if (Pp *pp, GPtrArray *toks, guint start);
+
+/* ---- pp_directive.c ------------------------------------------------------ */
+
+/* Runs the directive line @toks (toks[0] is the '#') read from @f. */
+void        sl_pp_directive       (Pp *pp, File *f, GPtrArray *toks);
+/* Recomputes pp->skipping from the conditional stack. */
+void        sl_pp_update_skipping (Pp *pp);
+/* The interned key under which #pragma once remembers @path. */
+const char *sl_pp_canonical_key   (Pp *pp, const char *path);
 
 /* ---- pp_output.c --------------------------------------------------------- */
 

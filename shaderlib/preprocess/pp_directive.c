@@ -148,7 +148,8 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
           if (n >= 2 && x0->text[n - 1] == '"')
             fname = g_strndup (x0->text + 1, n - 2);
         }
-      else if (is_punct (x0, "<") && is_punct (x->pdata[x->len - 1], ">") && x->len > 2)
+      else if (is_punct (x0, "<") && is_punct (x->pdata[x->len - 1], ">")
+               && x->len > 2)
         {
           GString *s = g_string_new (NULL);
           for (guint i = 1; i + 1 < x->len; i++)
@@ -221,7 +222,8 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
         }
       g_string_append (chain, path);
       if (cycle)
-        error_at (pp, where, "#include cycle without include guards: %s", chain->str);
+        error_at (pp, where, "#include cycle without include guards: %s",
+                  chain->str);
       else
         error_at (pp, where, "#include nested more than %d levels deep: %s",
                   SL_PP_MAX_INCLUDE_DEPTH, chain->str);
@@ -279,8 +281,9 @@ do_line (Pp *pp, File *f, GPtrArray *toks, guint start)
     }
   if (line < 1)
     {
-      error_at (pp, num ? num : dir, "#line expects a line number from 1 to %d%s%s%s",
-                INT_MAX, num ? ", not '" : "", num ? num->text : "", num ? "'" : "");
+      error_at (pp, num ? num : dir,
+                "#line expects a line number from 1 to %d%s%s%s", INT_MAX,
+                num ? ", not '" : "", num ? num->text : "", num ? "'" : "");
       g_ptr_array_free (x, TRUE);
       return;
     }
@@ -290,7 +293,8 @@ do_line (Pp *pp, File *f, GPtrArray *toks, guint start)
       const Tok *name = x->pdata[i];
       if (name->kind != TK_STRING)
         {
-          error_at (pp, name, "invalid file name '%s' in #line directive", name->text);
+          error_at (pp, name, "invalid file name '%s' in #line directive",
+                    name->text);
           g_ptr_array_free (x, TRUE);
           return;
         }
@@ -346,9 +350,11 @@ sl_pp_directive (Pp *pp, File *f, GPtrArray *toks)
   const Tok *d = toks->pdata[1];
   const char *name = d->kind == TK_IDENT ? d->text : "";
 
-  if (!strcmp (name, "if") || !strcmp (name, "ifdef") || !strcmp (name, "ifndef"))
+  if (!strcmp (name, "if") || !strcmp (name, "ifdef")
+      || !strcmp (name, "ifndef"))
     {
-      Cond c = { d->file, hash->line, hash->col, NULL, !pp->skipping, FALSE, FALSE, FALSE };
+      Cond c = { d->file, hash->line, hash->col, NULL, !pp->skipping,
+                 FALSE, FALSE, FALSE };
       c.kind = name[2] == 'd' ? "#ifdef" : name[2] == 'n' ? "#ifndef" : "#if";
       if (!pp->skipping)
         {
@@ -448,9 +454,10 @@ sl_pp_directive (Pp *pp, File *f, GPtrArray *toks)
   else if (!strcmp (name, "error") || !strcmp (name, "warning"))
     {
       char *msg = rest_text (toks, 2);
-      sl_pp_report (pp, name[0] == 'e' ? SL_SEVERITY_ERROR : SL_SEVERITY_WARNING,
-                    hash->file, hash->line, hash->col, "#%s%s%s", name,
-                    *msg ? " " : "", msg);
+      SlSeverity sev = name[0] == 'e' ? SL_SEVERITY_ERROR
+                                      : SL_SEVERITY_WARNING;
+      sl_pp_report (pp, sev, hash->file, hash->line, hash->col, "#%s%s%s",
+                    name, *msg ? " " : "", msg);
       g_free (msg);
     }
   else if (!strcmp (name, "pragma"))

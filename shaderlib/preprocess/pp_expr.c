@@ -172,7 +172,8 @@ ev_unary (Ev *e, gboolean live)
         {
           Val v = ev_cond (e, live);
           if (!is_punct (ev_peek (e), ")"))
-            ev_error (e, ev_peek (e) ? ev_peek (e) : t, "missing ')' in #if expression");
+            ev_error (e, ev_peek (e) ? ev_peek (e) : t,
+                      "missing ')' in #if expression");
           else
             e->i++;
           return v;
@@ -336,7 +337,8 @@ ev_cond (Ev *e, gboolean live)
   Val a = ev_cond (e, live && c.v != 0);
   if (!is_punct (ev_peek (e), ":"))
     {
-      ev_error (e, ev_peek (e) ? ev_peek (e) : question, "expected ':' in #if expression");
+      ev_error (e, ev_peek (e) ? ev_peek (e) : question,
+                "expected ':' in #if expression");
       return c;
     }
   e->i++;
@@ -377,7 +379,8 @@ sl_pp_eval_if (Pp *pp, GPtrArray *toks, guint start)
       if (!e.failed && e.i < x->len)
         {
           const Tok *t = x->pdata[e.i];
-          ev_error (&e, t, "missing binary operator before token '%s'", t->text);
+          ev_error (&e, t, "missing binary operator before token '%s'",
+                    t->text);
         }
     }
   g_ptr_array_free (x, TRUE);

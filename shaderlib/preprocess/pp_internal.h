@@ -2,8 +2,8 @@
  * the tokens, macros and files it holds, shared by the files of this
  * folder.
  *
- * The work is split by job, each file taking the context and nothing
- * else, so any of them can run on several threads at once:
+ * The work is split by job; every function takes the context and no file
+ * keeps state of its own, so calls can run on several threads at once:
  *   preprocess.c    the entry point, the driver loop and diagnostics
  *   pp_lex.c        reading a source (decoding, splicing) into tokens
  *   pp_macro.c      the macro table, #define and hide-set expansion
@@ -13,7 +13,7 @@
  *
  * Tokens are allocated in the context's per-line arena and die with the
  * line; macro bodies are copied into the arena that lives for the whole
- * call.  Every limit below ends in a diagnostic, never a crash or a hang. */
+ * call. */
 #ifndef SL_PP_INTERNAL_H
 #define SL_PP_INTERNAL_H
 
@@ -23,11 +23,14 @@
 #include <glib.h>
 #include <string.h>
 
+/* Limits of one call, each met with a diagnostic rather than a crash or a
+ * hang (the ones callers may quote are in preprocess.h). */
 #define MAX_ERRORS        100
 #define MAX_LINE_TOKENS   (1 << 20)
 #define MAX_MACRO_ARGS    256
 #define MAX_FILE_SIZE     ((size_t) 64 * 1024 * 1024)
 #define MAX_LINE_MEMORY   ((size_t) 256 * 1024 * 1024)
+
 /* Up to this many blank lines keep the output in step with the source;
  * beyond it a #line marker is shorter. */
 #define MAX_BLANK_LINES   8

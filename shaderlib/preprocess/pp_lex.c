@@ -41,7 +41,8 @@ static const char *const punct2[] = {
 
 /* Length and kind of the token at @s (at most @n bytes, n ≥ 1). */
 size_t
-sl_pp_scan_token (const char *s, size_t n, TokKind *kind, gboolean *unterminated)
+sl_pp_scan_token (const char *s, size_t n, TokKind *kind,
+                  gboolean *unterminated)
 {
   unsigned char c = s[0];
   size_t i = 1;
@@ -116,7 +117,8 @@ sl_pp_file_new (Pp *pp, const char *data, size_t len, const char *name,
   char *text = NULL;
   size_t n = 0;
   const unsigned char *u = (const unsigned char *) data;
-  if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))
+  if (len >= 2
+      && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))
     {
       GError *err = NULL;
       gsize written = 0;
@@ -125,7 +127,8 @@ sl_pp_file_new (Pp *pp, const char *data, size_t len, const char *name,
                         NULL, &written, &err);
       if (!text)
         {
-          fatal_at (pp, wfile, wline, wcol, "cannot decode UTF-16 source \"%s\": %s",
+          fatal_at (pp, wfile, wline, wcol,
+                    "cannot decode UTF-16 source \"%s\": %s",
                     name, err->message);
           g_error_free (err);
           return NULL;
@@ -148,7 +151,8 @@ sl_pp_file_new (Pp *pp, const char *data, size_t len, const char *name,
       text[i] = ' ', had_nul = TRUE;
   if (had_nul)
     sl_pp_report (pp, SL_SEVERITY_WARNING, wfile, wline, wcol,
-                  "\"%s\" contains null characters; they were read as spaces", name);
+                  "\"%s\" contains null characters; they were read as spaces",
+                  name);
   if (!g_utf8_validate (text, n, NULL))
     {
       char *valid = g_utf8_make_valid (text, n);
@@ -324,7 +328,8 @@ sl_pp_lex_line (Pp *pp, File *f, GPtrArray *toks)
       if (toks->len >= MAX_LINE_TOKENS)
         {
           if (!too_long && !pp->skipping)
-            sl_pp_report (pp, SL_SEVERITY_ERROR, f->name, f->phys + f->delta, f->col,
+            sl_pp_report (pp, SL_SEVERITY_ERROR, f->name,
+                          f->phys + f->delta, f->col,
                           "line has more than %d tokens; the rest is ignored",
                           MAX_LINE_TOKENS);
           too_long = TRUE;

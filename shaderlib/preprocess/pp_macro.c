@@ -63,6 +63,8 @@ hs_len (const HideSet *h)
   return n;
 }
 
+/* Pushes the next text line of the current file onto @in; a directive
+ * line ends the fetching and is left for the driver (pp->pushback). */
 static gboolean
 fetch_line (Pp *pp, Input *in)
 {
@@ -89,8 +91,9 @@ fetch_line (Pp *pp, Input *in)
 static Tok *
 in_next (Input *in)
 {
-  return in->stack->len ? g_ptr_array_steal_index (in->stack, in->stack->len - 1)
-                        : NULL;
+  if (!in->stack->len)
+    return NULL;
+  return g_ptr_array_steal_index (in->stack, in->stack->len - 1);
 }
 
 /* The next token, reading further source lines when allowed: a macro
@@ -214,7 +217,8 @@ subst (Pp *pp, Input *in, const Macro *m, const Tok *name, GPtrArray **args,
   for (int i = 0; i < m->n_body && !pp->fatal; i++)
     {
       const Tok *b = &m->body[i];
-      gboolean before_paste = i + 1 < m->n_body && is_punct (&m->body[i + 1], "##");
+      gboolean before_paste = i + 1 < m->n_body
+                              && is_punct (&m->body[i + 1], "##");
       if (m->function_like && is_punct (b, "#") && i + 1 < m->n_body
           && m->body[i + 1].param >= 0)
         {
@@ -232,7 +236,8 @@ subst (Pp *pp, Input *in, const Macro *m, const Tok *name, GPtrArray **args,
           else if (m->function_like && is_punct (rhs, "#") && i + 1 < m->n_body
                    && m->body[i + 1].param >= 0)
             {
-              g_ptr_array_add (rtoks, stringize (pp, args[m->body[i + 1].param], rhs));
+              g_ptr_array_add (rtoks, stringize (pp, args[m->body[i + 1].param],
+                                                 rhs));
               i++;
             }
           else
@@ -403,10 +408,10 @@ invoke (Pp *pp, Input *in, const Macro *m, const Tok *name)
     n = 0;
   if (m->variadic ? n < m->n_params - 1 : n != m->n_params)
     {
-      error_at (pp, name, "macro '%s' expects %s%d argument%s, got %d", m->name,
-                m->variadic ? "at least " : "",
-                m->variadic ? m->n_params - 1 : m->n_params,
-                (m->variadic ? m->n_params - 1 : m->n_params) == 1 ? "" : "s", n);
+      int want = m->variadic ? m->n_params - 1 : m->n_params;
+      error_at (pp, name, "macro '%s' expects %s%d argument%s, got %d",
+                m->name, m->variadic ? "at least " : "", want,
+                want == 1 ? "" : "s", n);
       free_args (args, n_list);
       return;
     }
@@ -468,9 +473,11 @@ sl_pp_expand_stream (Pp *pp, Input *in, GPtrArray *collect)
 {
   if (++pp->depth > SL_PP_MAX_EXPANSION)
     {
-      const Tok *t = in->stack->len ? in->stack->pdata[in->stack->len - 1] : NULL;
+      const Tok *t = in->stack->len ? in->stack->pdata[in->stack->len - 1]
+                                    : NULL;
       if (!pp->fatal)
-        fatal_at (pp, t ? t->file : pp->main_name, t ? t->line : 0, t ? t->col : 0,
+        fatal_at (pp, t ? t->file : pp->main_name, t ? t->line : 0,
+                  t ? t->col : 0,
                   "macro arguments nested too deeply (more than %d levels)",
                   SL_PP_MAX_EXPANSION);
       pp->depth--;
@@ -538,7 +545,8 @@ static gboolean
 macro_same (const Macro *a, const Macro *b)
 {
   if (a->function_like != b->function_like || a->variadic != b->variadic
-      || a->n_params != b->n_params || a->n_body != b->n_body || a->builtin || b->builtin)
+      || a->n_params != b->n_params || a->n_body != b->n_body
+      || a->builtin || b->builtin)
     return FALSE;
   for (int i = 0; i < a->n_params; i++)
     if (strcmp (a->params[i], b->params[i]) != 0)
@@ -589,7 +597,8 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
         {
           if (i >= toks->len)
             {
-              error_at (pp, n, "missing ')' in parameter list of macro '%s'", n->text);
+              error_at (pp, n, "missing ')' in parameter list of macro '%s'",
+                        n->text);
               break;
             }
           const Tok *t = toks->pdata[i++];
@@ -613,7 +622,8 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
                   }
               if (params->len >= MAX_MACRO_ARGS)
                 {
-                  error_at (pp, t, "macro '%s' has too many parameters (limit %d)",
+                  error_at (pp, t,
+                            "macro '%s' has too many parameters (limit %d)",
                             n->text, MAX_MACRO_ARGS);
                   goto bad;
                 }
@@ -621,7 +631,8 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
             }
           else
             {
-              error_at (pp, t, "expected a parameter name, found '%s'", t->text);
+              error_at (pp, t, "expected a parameter name, found '%s'",
+                        t->text);
               goto bad;
             }
           if (i >= toks->len)
@@ -634,7 +645,8 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
             }
           if (!is_punct (sep, ",") || m->variadic)
             {
-              error_at (pp, sep, "expected ',' or ')' in parameter list, found '%s'",
+              error_at (pp, sep,
+                        "expected ',' or ')' in parameter list, found '%s'",
                         sep->text);
               goto bad;
             }
@@ -674,7 +686,8 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
       const Tok *b = &m->body[k];
       if (is_punct (b, "##") && (k == 0 || k == m->n_body - 1))
         {
-          error_at (pp, b, "'##' cannot appear at either end of a macro expansion");
+          error_at (pp, b,
+                    "'##' cannot appear at either end of a macro expansion");
           sl_pp_macro_free (m);
           return;
         }

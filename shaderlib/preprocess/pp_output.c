@@ -100,7 +100,8 @@ sl_pp_emit_tok (Pp *pp, const Tok *t)
        * included) when it lands on the right column, else pad. */
       gboolean neighbour = pp->last_src && pp->last_seq + 1 == t->seq;
       if (pp->out_col + (int) g_utf8_strlen (t->pre, -1) == t->col
-          && (t->pre[0] || neighbour || !paste_hazard (pp->last_char, t->text[0])))
+          && (t->pre[0] || neighbour
+              || !paste_hazard (pp->last_char, t->text[0])))
         out_text (pp, t->pre);
       else if (pp->out_col < t->col)
         {

@@ -137,9 +137,11 @@ predefine (Pp *pp, const char *def)
                     "invalid predefined macro \"%s\"", def);
       return;
     }
-  char *line = eq ? g_strdup_printf ("#define %.*s %s", (int) (eq - def), def, eq + 1)
+  char *line = eq ? g_strdup_printf ("#define %.*s %s", (int) (eq - def), def,
+                                     eq + 1)
                   : g_strdup_printf ("#define %s 1", def);
-  File *f = sl_pp_file_new (pp, line, strlen (line), "<command-line>", NULL, NULL);
+  File *f = sl_pp_file_new (pp, line, strlen (line), "<command-line>", NULL,
+                            NULL);
   g_free (line);
   if (!f)
     return;
@@ -152,8 +154,8 @@ predefine (Pp *pp, const char *def)
 }
 
 char *
-sl_preprocess (const char *source, size_t length, const SlPreprocessOptions *options,
-               SlDiagnostics *diags)
+sl_preprocess (const char *source, size_t length,
+               const SlPreprocessOptions *options, SlDiagnostics *diags)
 {
   static const SlPreprocessOptions defaults = { 0 };
   if (!options)
@@ -180,7 +182,8 @@ sl_preprocess (const char *source, size_t length, const SlPreprocessOptions *opt
   pp.pre = g_string_new (NULL);
   pp.out = g_string_new (NULL);
   pp.max_output = options->max_output ? options->max_output : SL_PP_MAX_OUTPUT;
-  pp.main_name = sl_pp_intern (&pp, options->filename ? options->filename : "<source>");
+  pp.main_name = sl_pp_intern (&pp, options->filename ? options->filename
+                                                      : "<source>");
 
   add_builtin (&pp, "__LINE__", BUILTIN_LINE);
   add_builtin (&pp, "__FILE__", BUILTIN_FILE);
@@ -188,7 +191,8 @@ sl_preprocess (const char *source, size_t length, const SlPreprocessOptions *opt
     predefine (&pp, *d);
 
   File *main_file = pp.fatal ? NULL
-                    : sl_pp_file_new (&pp, source, length, pp.main_name, options->filename, NULL);
+                    : sl_pp_file_new (&pp, source, length, pp.main_name,
+                                      options->filename, NULL);
   if (main_file)
     {
       main_file->once_key = sl_pp_canonical_key (&pp, options->filename);

@@ -28,519 +28,14 @@
 
 #include "shaderlib.h"
 #include "shader-test.h"
+#include "runner.h"
 
 #define MAX_MODELS   16
-#define MAX_RTVS     8
 #define BAND_ROWS    16
-#define DEFAULT_RT_W 640
-#define DEFAULT_RT_H 480
-
-/* ------------------------------------------------------------------ */
-/* Small text helpers                                                  */
-/* ------------------------------------------------------------------ */
-
-static const char *
-skip_ws (const char *p)
-{
-  while (*p == ' ' || *p == '\t')
-    p++;
-  return p;
-}
-
-static gboolean
-is_word_char (char c)
-{
-  return g_ascii_isalnum (c) || c == '_';
-}
-
-/* Matches @word at @*p as a whole word (followed by a non-word char). */
-static gboolean
-match_word (const char **p, const char *word)
-{
-  const char *s = skip_ws (*p);
-  size_t      n = strlen (word);
-
-  if (strncmp (s, word, n) != 0 || is_word_char (s[n]))
-    return FALSE;
-  *p = s + n;
-  return TRUE;
-}
-
-/* Matches a sequence of words separated by any blank run. */
-static gboolean
-match_words (const char **p, const char *words)
-{
-  const char *s = *p;
-  gchar     **parts = g_strsplit (words, " ", -1);
-  gboolean    ok = TRUE;
-
-  for (int i = 0; parts[i] && ok; i++)
-    if (*parts[i])
-      ok = match_word (&s, parts[i]);
-  g_strfreev (parts);
-  if (ok)
-    *p = s;
-  return ok;
-}
-
-static gboolean
-expect_char (const char **p, char c)
-{
-  const char *s = skip_ws (*p);
-
-  if (*s != c)
-    return FALSE;
-  *p = s + 1;
-  return TRUE;
-}
-
-static gboolean
-at_end (const char *p)
-{
-  p = skip_ws (p);
-  return *p == '\0' || *p == ';';
-}
-
-static gboolean
-parse_long (const char **p, long long *out)
-{
-  const char *s = skip_ws (*p);
-  char       *end;
-
-  errno = 0;
-  *out = strtoll (s, &end, 0);
-  if (end == s || errno)
-    return FALSE;
-  *p = end;
-  return TRUE;
-}
-
-static gboolean
-parse_ulong (const char **p, unsigned long long *out)
-{
-  const char *s = skip_ws (*p);
-  char       *end;
-
-  if (*s == '-')
-    {
-      long long v;
-      if (!parse_long (p, &v))
-        return FALSE;
-      *out = (unsigned long long) v;
-      return TRUE;
-    }
-  errno = 0;
-  *out = strtoull (s, &end, 0);
-  if (end == s || errno)
-    return FALSE;
-  *p = end;
-  return TRUE;
-}
-
-static gboolean
-parse_double (const char **p, double *out)
-{
-  const char *s = skip_ws (*p);
-  char       *end;
-
-  /* strtod rather than g_ascii_strtod: we need "inf"/"nan" and hex too,
-   * and the runner never changes LC_NUMERIC. */
-  *out = strtod (s, &end);
-  if (end == s)
-    return FALSE;
-  *p = end;
-  return TRUE;
-}
-
-static gboolean
-parse_int (const char **p, int *out)
-{
-  long long v;
-
-  if (!parse_long (p, &v) || v < INT_MIN || v > INT_MAX)
-    return FALSE;
-  *out = (int) v;
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Shader models and qualifier conditions                              */
-/* ------------------------------------------------------------------ */
-
-typedef struct
-{
-  int  code;          /* major*10 + minor */
-  char name[8];       /* "3.0" */
-  char profile[8];    /* "ps_3_0" */
-} Model;
-
-static gboolean
-parse_version (const char **p, int *code)
-{
-  const char *s = skip_ws (*p);
-  int         major = 0, minor = 0;
-
-  if (!g_ascii_isdigit (*s))
-    return FALSE;
-  while (g_ascii_isdigit (*s))
-    major = major * 10 + (*s++ - '0');
-  if (*s == '.')
-    {
-      s++;
-      if (!g_ascii_isdigit (*s))
-        return FALSE;
-      minor = *s++ - '0';
-      /* Tag versions such as "mvk<1.2.11" carry more parts; they only
-       * ever compare against tags we do not have. */
-      while (g_ascii_isdigit (*s) || *s == '.')
-        s++;
-    }
-  *code = major * 10 + minor;
-  *p = s;
-  return TRUE;
-}
-
-typedef struct
-{
-  const char *p;
-  int         model;
-  int         depth;
-  const char *error;
-} CondParser;
-
-static gboolean cond_or (CondParser *cp);
-
-/* An atom is "sm OP version" or a backend tag (glsl, msl, mvk, d3d12, …),
- * optionally compared with a version.  This runner is none of those
- * backends, so every tag is false. */
-static gboolean
-cond_atom (CondParser *cp)
-{
-  const char *s = skip_ws (cp->p);
-  const char *start = s;
-  gboolean    is_sm;
-  int         op = 0, version = 0;
-
-  /* Bounded so a hostile line of '(' or '!' cannot exhaust the stack. */
-  if ((*s == '!' || *s == '(') && ++cp->depth > 32)
-    {
-      cp->error = "condition nested too deeply";
-      return FALSE;
-    }
-  if (*s == '!')
-    {
-      gboolean v;
-      cp->p = s + 1;
-      v = !cond_atom (cp);
-      cp->depth--;
-      return v;
-    }
-  if (*s == '(')
-    {
-      gboolean v;
-      cp->p = s + 1;
-      v = cond_or (cp);
-      cp->depth--;
-      if (!cp->error && !expect_char (&cp->p, ')'))
-        cp->error = "missing ')' in condition";
-      return v;
-    }
-  while (is_word_char (*s) || *s == '-')
-    s++;
-  if (s == start)
-    {
-      cp->error = "expected a condition";
-      cp->p = s;
-      return FALSE;
-    }
-  is_sm = (s - start == 2 && strncmp (start, "sm", 2) == 0);
-  s = skip_ws (s);
-  if (s[0] == '>' && s[1] == '=')      { op = 1; s += 2; }
-  else if (s[0] == '<' && s[1] == '=') { op = 2; s += 2; }
-  else if (s[0] == '=' && s[1] == '=') { op = 3; s += 2; }
-  else if (s[0] == '!' && s[1] == '=') { op = 4; s += 2; }
-  else if (s[0] == '>')                { op = 5; s += 1; }
-  else if (s[0] == '<')                { op = 6; s += 1; }
-  if (op && !parse_version (&s, &version))
-    {
-      cp->error = "expected a version in condition";
-      cp->p = s;
-      return FALSE;
-    }
-  cp->p = s;
-  if (!is_sm)
-    return FALSE;
-  if (!op)
-    {
-      cp->error = "'sm' needs a comparison";
-      return FALSE;
-    }
-  switch (op)
-    {
-    case 1: return cp->model >= version;
-    case 2: return cp->model <= version;
-    case 3: return cp->model == version;
-    case 4: return cp->model != version;
-    case 5: return cp->model > version;
-    default: return cp->model < version;
-    }
-}
-
-static gboolean
-cond_and (CondParser *cp)
-{
-  gboolean v = cond_atom (cp);
-
-  while (!cp->error && expect_char (&cp->p, '&'))
-    {
-      gboolean r = cond_atom (cp);
-      v = v && r;
-    }
-  return v;
-}
-
-static gboolean
-cond_or (CondParser *cp)
-{
-  gboolean v = cond_and (cp);
-
-  while (!cp->error && expect_char (&cp->p, '|'))
-    {
-      gboolean r = cond_and (cp);
-      v = v || r;
-    }
-  return v;
-}
-
-/* Parses "(cond)" at @*p.  Returns FALSE with @error set on bad syntax. */
-static gboolean
-parse_condition (const char **p, int model, gboolean *value,
-                 const char **error)
-{
-  CondParser cp = { *p, model, 0, NULL };
-
-  if (!expect_char (&cp.p, '('))
-    {
-      *error = "expected '('";
-      return FALSE;
-    }
-  *value = cond_or (&cp);
-  if (!cp.error && !expect_char (&cp.p, ')'))
-    cp.error = "expected ')' after condition";
-  if (cp.error)
-    {
-      *error = cp.error;
-      return FALSE;
-    }
-  *p = cp.p;
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Blocks                                                              */
-/* ------------------------------------------------------------------ */
-
-typedef enum
-{
-  BLK_NONE,          /* text before the first header */
-  BLK_REQUIRE,
-  BLK_PIXEL,
-  BLK_PIPELINE,      /* vertex/hull/domain/geometry: changes the draw */
-  BLK_OTHER_SHADER,  /* compute, effect, preproc: nothing to draw */
-  BLK_SRV,
-  BLK_SAMPLER,
-  BLK_RTV,
-  BLK_IGNORED,       /* uav, vb, dsv, input layout */
-  BLK_TEST,
-  BLK_BAD
-} BlockKind;
-
-typedef struct
-{
-  BlockKind   kind;
-  int         header_line;   /* 1-based */
-  int         first, end;    /* body lines, 0-based, [first, end) */
-  int         slot;
-  char       *stage;         /* "pixel shader", "compute shader", … */
-  char       *qualifiers;    /* text after the stage name */
-  char       *error;
-} Block;
-
-typedef struct
-{
-  char   *path;
-  char  **lines;             /* comment lines blanked */
-  int     n_lines;
-  GArray *blocks;            /* Block */
-} TestFile;
-
-static void
-block_clear (gpointer data)
-{
-  Block *b = data;
-
-  g_free (b->stage);
-  g_free (b->qualifiers);
-  g_free (b->error);
-}
-
-static gboolean
-parse_slot_header (const char *inner, const char *name, int *slot)
-{
-  const char *p = inner;
-  int         v;
-
-  if (!match_words (&p, name) || !parse_int (&p, &v) || !at_end (p)
-      || v < 0)
-    return FALSE;
-  *slot = v;
-  return TRUE;
-}
-
-static void
-classify_header (Block *b, const char *text)
-{
-  static const char *const stages[] = {
-    "pixel shader", "vertex shader", "hull shader", "domain shader",
-    "geometry shader", "compute shader", "effect", "preproc"
-  };
-  const char *close = strrchr (text, ']');
-  char       *inner;
-  const char *p;
-
-  if (!close || *skip_ws (close + 1) != '\0')
-    {
-      b->kind = BLK_BAD;
-      b->error = g_strdup ("section header without a closing ']'");
-      return;
-    }
-  inner = g_strndup (text + 1, close - text - 1);
-  p = inner;
-
-  if (match_word (&p, "require") && at_end (p))
-    b->kind = BLK_REQUIRE;
-  else if ((p = inner, match_word (&p, "test")) && at_end (p))
-    b->kind = BLK_TEST;
-  else if (parse_slot_header (inner, "srv", &b->slot)
-           || parse_slot_header (inner, "texture", &b->slot))
-    b->kind = BLK_SRV;
-  else if (parse_slot_header (inner, "sampler", &b->slot))
-    b->kind = BLK_SAMPLER;
-  else if (parse_slot_header (inner, "rtv", &b->slot))
-    b->kind = BLK_RTV;
-  else if (parse_slot_header (inner, "uav", &b->slot)
-           || parse_slot_header (inner, "vb", &b->slot)
-           || (p = inner, match_word (&p, "dsv") && at_end (p))
-           || (p = inner, match_words (&p, "input layout") && at_end (p)))
-    b->kind = BLK_IGNORED;
-  else
-    {
-      b->kind = BLK_BAD;
-      for (size_t i = 0; i < G_N_ELEMENTS (stages); i++)
-        {
-          p = inner;
-          if (match_words (&p, stages[i]))
-            {
-              b->stage = g_strdup (stages[i]);
-              b->qualifiers = g_strdup (p);
-              if (i == 0)
-                b->kind = BLK_PIXEL;
-              else if (i <= 4)
-                b->kind = BLK_PIPELINE;
-              else
-                b->kind = BLK_OTHER_SHADER;
-              break;
-            }
-        }
-      if (b->kind == BLK_BAD)
-        b->error = g_strdup_printf ("unknown section '[%s]'", inner);
-    }
-  g_free (inner);
-}
-
-static void
-test_file_free (TestFile *tf)
-{
-  if (!tf)
-    return;
-  g_free (tf->path);
-  g_strfreev (tf->lines);
-  if (tf->blocks)
-    g_array_unref (tf->blocks);
-  g_free (tf);
-}
-
-static TestFile *
-test_file_load (const char *path, GError **error)
-{
-  TestFile *tf;
-  gchar    *text;
-  gsize     len;
-  Block     cur = { BLK_NONE, 0, 0, 0, 0, NULL, NULL, NULL };
-
-  if (!g_file_get_contents (path, &text, &len, error))
-    return NULL;
-  if (memchr (text, '\0', len))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "file contains NUL bytes");
-      g_free (text);
-      return NULL;
-    }
-  tf = g_new0 (TestFile, 1);
-  tf->path = g_strdup (path);
-  tf->lines = g_strsplit (text, "\n", -1);
-  g_free (text);
-  tf->n_lines = (int) g_strv_length (tf->lines);
-  tf->blocks = g_array_new (FALSE, TRUE, sizeof (Block));
-  g_array_set_clear_func (tf->blocks, block_clear);
-
-  for (int i = 0; i < tf->n_lines; i++)
-    {
-      char  *line = tf->lines[i];
-      size_t n = strlen (line);
-
-      if (n && line[n - 1] == '\r')
-        line[--n] = '\0';
-      /* '%' starts a comment line everywhere; HLSL never starts a line
-       * with '%', so blanking keeps shader line numbers intact. */
-      if (skip_ws (line)[0] == '%')
-        line[0] = '\0';
-      if (line[0] == '[')
-        {
-          cur.end = i;
-          g_array_append_val (tf->blocks, cur);
-          memset (&cur, 0, sizeof cur);
-          cur.header_line = i + 1;
-          cur.first = i + 1;
-          classify_header (&cur, line);
-        }
-    }
-  cur.end = tf->n_lines;
-  g_array_append_val (tf->blocks, cur);
-  return tf;
-}
 
 /* ------------------------------------------------------------------ */
 /* Results                                                             */
 /* ------------------------------------------------------------------ */
-
-typedef struct
-{
-  int      line;
-  char    *reason;
-  GString *models;
-} SkipNote;
-
-typedef struct
-{
-  gboolean     verbose;
-  const char  *path;
-  int          passed, failed, skipped;
-  GString     *out;        /* failure lines, in order */
-  GArray      *skips;      /* SkipNote */
-  GHashTable  *printed;    /* "line:message" of errors already shown */
-} FileResult;
 
 static void
 skip_note_clear (gpointer data)
@@ -554,74 +49,6 @@ skip_note_clear (gpointer data)
 /* ------------------------------------------------------------------ */
 /* Per-model run state                                                 */
 /* ------------------------------------------------------------------ */
-
-typedef struct
-{
-  gboolean  present;
-  char     *unsupported;   /* reason, or NULL */
-  float    *texels;
-  SlTexture texture;
-} SrvState;
-
-typedef struct
-{
-  gboolean       present;
-  SlSamplerState state;
-} SamplerSlot;
-
-typedef struct
-{
-  gboolean present;
-  int      width, height;
-  gboolean integer;         /* sint/uint formats: exact compares */
-  char    *unsupported;
-} RtvState;
-
-typedef enum
-{
-  DRAW_NONE,
-  DRAW_OK,
-  DRAW_FAILED,
-  DRAW_SKIPPED
-} DrawStatus;
-
-typedef struct
-{
-  FileResult  *res;
-  TestFile    *tf;
-  const Model *model;
-
-  char        *req_skip;          /* why blocks are skipped, or NULL */
-  int          req_line;
-  gboolean     backcompat;
-
-  SrvState     srv[SL_MAX_SLOTS];
-  SamplerSlot  sampler[SL_MAX_SLOTS];
-  RtvState     rtv[MAX_RTVS];
-
-  GArray      *uniforms;          /* guint32 words */
-  GArray      *uniform_set;       /* guint8 flags */
-
-  gboolean     have_ps;
-  SlProgram   *program;
-  gboolean     ps_expect_fail;
-  int          ps_line;
-  char        *ps_diags;
-
-  char        *pipeline_skip;     /* custom pipeline stage in effect */
-  int          pipeline_line;
-
-  DrawStatus   draw;
-  int          draw_line;
-  char        *draw_msg;
-  SlBinding   *binding;
-  float       *targets[MAX_RTVS];
-  int          n_targets;
-  int          target_w, target_h;
-  guint8      *band_done;
-  GPtrArray   *retired;           /* texel buffers a live draw may read */
-  SlScratch   *scratch;
-} Run;
 
 static void
 record_pass (Run *run)
@@ -769,11 +196,11 @@ run_require (Run *run, const Block *b)
       char       *unmet = NULL;
       int         version;
 
-      if (at_end (p))
+      if (st_at_end (p))
         continue;
-      if (match_words (&p, "shader model"))
+      if (st_match_words (&p, "shader model"))
         {
-          const char *q = skip_ws (p);
+          const char *q = st_skip_ws (p);
           int         op;
 
           if (q[0] == '>' && q[1] == '=')      { op = 0; q += 2; }
@@ -781,7 +208,7 @@ run_require (Run *run, const Block *b)
           else if (q[0] == '>')                { op = 2; q += 1; }
           else if (q[0] == '<')                { op = 3; q += 1; }
           else                                 { op = -1; }
-          if (op < 0 || !parse_version (&q, &version) || !at_end (q))
+          if (op < 0 || !st_parse_version (&q, &version) || !st_at_end (q))
             {
               record_error (run, i + 1, 1, "malformed requirement '%s'",
                             run->tf->lines[i]);
@@ -791,11 +218,11 @@ run_require (Run *run, const Block *b)
                    || (op == 1 && run->model->code > version)
                    || (op == 2 && run->model->code <= version)
                    || (op == 3 && run->model->code >= version))
-            unmet = g_strdup (skip_ws (run->tf->lines[i]));
+            unmet = g_strdup (st_skip_ws (run->tf->lines[i]));
         }
-      else if (match_word (&p, "options") && expect_char (&p, ':'))
+      else if (st_match_word (&p, "options") && st_expect_char (&p, ':'))
         {
-          gchar **words = g_strsplit_set (skip_ws (p), " \t", -1);
+          gchar **words = g_strsplit_set (st_skip_ws (p), " \t", -1);
 
           for (int w = 0; words[w]; w++)
             {
@@ -811,7 +238,7 @@ run_require (Run *run, const Block *b)
       else
         /* Capabilities (float64, int64, native-16-bit, wave ops, UAV
          * formats, point size, fog, …) are not available here. */
-        unmet = g_strdup (skip_ws (run->tf->lines[i]));
+        unmet = g_strdup (st_skip_ws (run->tf->lines[i]));
 
       if (unmet)
         {
@@ -866,7 +293,7 @@ find_format (const char *name)
 static char *
 format_word (const char *p)
 {
-  const char *s = skip_ws (p);
+  const char *s = st_skip_ws (p);
   const char *e = s;
 
   while (*e && *e != ' ' && *e != '\t')
@@ -903,36 +330,36 @@ run_srv (Run *run, const Block *b)
       char       *line = pc ? g_strndup (p, pc - p) : g_strdup (p);
 
       p = line;
-      if (at_end (p))
+      if (st_at_end (p))
         ;
-      else if (match_word (&p, "size"))
+      else if (st_match_word (&p, "size"))
         {
           const char *q = p;
           have_size = TRUE;
-          if (!expect_char (&q, '('))
+          if (!st_expect_char (&q, '('))
             bad = TRUE;
-          else if (match_word (&q, "2d"))
+          else if (st_match_word (&q, "2d"))
             {
               kind = SL_TEXTURE_2D;
-              bad = !(expect_char (&q, ',') && parse_int (&q, &w)
-                      && expect_char (&q, ',') && parse_int (&q, &h));
+              bad = !(st_expect_char (&q, ',') && st_parse_int (&q, &w)
+                      && st_expect_char (&q, ',') && st_parse_int (&q, &h));
             }
-          else if (match_word (&q, "3d"))
+          else if (st_match_word (&q, "3d"))
             {
               kind = SL_TEXTURE_3D;
-              bad = !(expect_char (&q, ',') && parse_int (&q, &w)
-                      && expect_char (&q, ',') && parse_int (&q, &h)
-                      && expect_char (&q, ',') && parse_int (&q, &d));
+              bad = !(st_expect_char (&q, ',') && st_parse_int (&q, &w)
+                      && st_expect_char (&q, ',') && st_parse_int (&q, &h)
+                      && st_expect_char (&q, ',') && st_parse_int (&q, &d));
             }
-          else if (match_word (&q, "1d"))
+          else if (st_match_word (&q, "1d"))
             {
               kind = SL_TEXTURE_1D;
-              bad = !(expect_char (&q, ',') && parse_int (&q, &w));
+              bad = !(st_expect_char (&q, ',') && st_parse_int (&q, &w));
             }
-          else if (match_word (&q, "cube"))
+          else if (st_match_word (&q, "cube"))
             {
               kind = SL_TEXTURE_CUBE;
-              bad = !(expect_char (&q, ',') && parse_int (&q, &w));
+              bad = !(st_expect_char (&q, ',') && st_parse_int (&q, &w));
               h = w;
               d = 6;
             }
@@ -945,7 +372,7 @@ run_srv (Run *run, const Block *b)
               while (*q && *q != ')')
                 q++;
             }
-          if (!bad && !expect_char (&q, ')'))
+          if (!bad && !st_expect_char (&q, ')'))
             bad = TRUE;
           if (bad)
             record_error (run, i + 1, 1, "malformed size '%s'", line);
@@ -956,16 +383,16 @@ run_srv (Run *run, const Block *b)
               bad = TRUE;
             }
         }
-      else if (match_word (&p, "levels"))
+      else if (st_match_word (&p, "levels"))
         {
-          if (!parse_int (&p, &levels) || !at_end (p) || levels < 1
+          if (!st_parse_int (&p, &levels) || !st_at_end (p) || levels < 1
               || levels > SL_MAX_MIP_LEVELS)
             {
               record_error (run, i + 1, 1, "malformed levels '%s'", line);
               bad = TRUE;
             }
         }
-      else if (match_word (&p, "format"))
+      else if (st_match_word (&p, "format"))
         {
           char *name = format_word (p);
           fmt = find_format (name);
@@ -978,24 +405,24 @@ run_srv (Run *run, const Block *b)
             }
           g_free (name);
         }
-      else if (match_word (&p, "stride"))
+      else if (st_match_word (&p, "stride"))
         ;  /* buffers only; they are reported unsupported by "size" */
       else
         {
           /* Texel data: numbers separated by blanks. */
           data_line = i + 1;
-          while (!at_end (p))
+          while (!st_at_end (p))
             {
               double v;
               if (fmt->kind == 0)
                 {
-                  if (!parse_double (&p, &v))
+                  if (!st_parse_double (&p, &v))
                     break;
                 }
               else
                 {
                   long long iv;
-                  if (!parse_long (&p, &iv))
+                  if (!st_parse_long (&p, &iv))
                     break;
                   v = fmt->kind == 2 ? (double) (guint32) iv : (double) (gint32) iv;
                 }
@@ -1004,10 +431,10 @@ run_srv (Run *run, const Block *b)
                 g_array_append_val (data, f);
               }
             }
-          if (!at_end (p))
+          if (!st_at_end (p))
             {
-              record_error (run, i + 1, (int) (skip_ws (p) - line) + 1,
-                            "malformed texel data near '%s'", skip_ws (p));
+              record_error (run, i + 1, (int) (st_skip_ws (p) - line) + 1,
+                            "malformed texel data near '%s'", st_skip_ws (p));
               bad = TRUE;
             }
         }
@@ -1096,9 +523,9 @@ run_srv (Run *run, const Block *b)
 static gboolean
 parse_filter (const char **p, SlFilter *f)
 {
-  if (match_word (p, "point"))
+  if (st_match_word (p, "point"))
     *f = SL_FILTER_POINT;
-  else if (match_word (p, "linear"))
+  else if (st_match_word (p, "linear"))
     *f = SL_FILTER_LINEAR;
   else
     return FALSE;
@@ -1108,11 +535,11 @@ parse_filter (const char **p, SlFilter *f)
 static gboolean
 parse_address (const char **p, SlAddressMode *a)
 {
-  if (match_word (p, "clamp"))            *a = SL_ADDRESS_CLAMP;
-  else if (match_word (p, "wrap"))        *a = SL_ADDRESS_WRAP;
-  else if (match_word (p, "mirror_once")) *a = SL_ADDRESS_MIRROR_ONCE;
-  else if (match_word (p, "mirror"))      *a = SL_ADDRESS_MIRROR;
-  else if (match_word (p, "border"))      *a = SL_ADDRESS_BORDER;
+  if (st_match_word (p, "clamp"))            *a = SL_ADDRESS_CLAMP;
+  else if (st_match_word (p, "wrap"))        *a = SL_ADDRESS_WRAP;
+  else if (st_match_word (p, "mirror_once")) *a = SL_ADDRESS_MIRROR_ONCE;
+  else if (st_match_word (p, "mirror"))      *a = SL_ADDRESS_MIRROR;
+  else if (st_match_word (p, "border"))      *a = SL_ADDRESS_BORDER;
   else return FALSE;
   return TRUE;
 }
@@ -1120,14 +547,14 @@ parse_address (const char **p, SlAddressMode *a)
 static gboolean
 parse_compare (const char **p, SlCompareFunc *c)
 {
-  if (match_words (p, "less equal"))         *c = SL_COMPARE_LESS_EQUAL;
-  else if (match_words (p, "not equal"))     *c = SL_COMPARE_NOT_EQUAL;
-  else if (match_words (p, "greater equal")) *c = SL_COMPARE_GREATER_EQUAL;
-  else if (match_word (p, "never"))          *c = SL_COMPARE_NEVER;
-  else if (match_word (p, "less"))           *c = SL_COMPARE_LESS;
-  else if (match_word (p, "equal"))          *c = SL_COMPARE_EQUAL;
-  else if (match_word (p, "greater"))        *c = SL_COMPARE_GREATER;
-  else if (match_word (p, "always"))         *c = SL_COMPARE_ALWAYS;
+  if (st_match_words (p, "less equal"))         *c = SL_COMPARE_LESS_EQUAL;
+  else if (st_match_words (p, "not equal"))     *c = SL_COMPARE_NOT_EQUAL;
+  else if (st_match_words (p, "greater equal")) *c = SL_COMPARE_GREATER_EQUAL;
+  else if (st_match_word (p, "never"))          *c = SL_COMPARE_NEVER;
+  else if (st_match_word (p, "less"))           *c = SL_COMPARE_LESS;
+  else if (st_match_word (p, "equal"))          *c = SL_COMPARE_EQUAL;
+  else if (st_match_word (p, "greater"))        *c = SL_COMPARE_GREATER;
+  else if (st_match_word (p, "always"))         *c = SL_COMPARE_ALWAYS;
   else return FALSE;
   return TRUE;
 }
@@ -1156,21 +583,21 @@ run_sampler (Run *run, const Block *b)
       const char *p = run->tf->lines[i];
       gboolean    ok;
 
-      if (at_end (p))
+      if (st_at_end (p))
         continue;
-      if (match_word (&p, "filter"))
+      if (st_match_word (&p, "filter"))
         ok = parse_filter (&p, &s->state.min_filter)
              && parse_filter (&p, &s->state.mag_filter)
              && parse_filter (&p, &s->state.mip_filter);
-      else if (match_word (&p, "address"))
+      else if (st_match_word (&p, "address"))
         ok = parse_address (&p, &s->state.address_u)
              && parse_address (&p, &s->state.address_v)
              && parse_address (&p, &s->state.address_w);
-      else if (match_word (&p, "comparison"))
+      else if (st_match_word (&p, "comparison"))
         ok = parse_compare (&p, &s->state.compare);
       else
         ok = FALSE;
-      if (!ok || !at_end (p))
+      if (!ok || !st_at_end (p))
         record_error (run, i + 1, 1, "malformed sampler line '%s'",
                       run->tf->lines[i]);
     }
@@ -1199,9 +626,9 @@ run_rtv (Run *run, const Block *b)
     {
       const char *p = run->tf->lines[i];
 
-      if (at_end (p))
+      if (st_at_end (p))
         continue;
-      if (match_word (&p, "format"))
+      if (st_match_word (&p, "format"))
         {
           char             *name = format_word (p);
           const FormatInfo *fmt = find_format (name);
@@ -1213,15 +640,15 @@ run_rtv (Run *run, const Block *b)
                                               "not supported", name);
           g_free (name);
         }
-      else if (match_word (&p, "size"))
+      else if (st_match_word (&p, "size"))
         {
-          if (!expect_char (&p, '('))
+          if (!st_expect_char (&p, '('))
             goto bad;
-          if (match_word (&p, "2d"))
+          if (st_match_word (&p, "2d"))
             {
-              if (!(expect_char (&p, ',') && parse_int (&p, &r->width)
-                    && expect_char (&p, ',') && parse_int (&p, &r->height)
-                    && expect_char (&p, ')') && at_end (p))
+              if (!(st_expect_char (&p, ',') && st_parse_int (&p, &r->width)
+                    && st_expect_char (&p, ',') && st_parse_int (&p, &r->height)
+                    && st_expect_char (&p, ')') && st_at_end (p))
                   || r->width <= 0 || r->height <= 0
                   || (gint64) r->width * r->height > (1 << 22))
                 goto bad;
@@ -1255,21 +682,21 @@ parse_shader_qualifiers (Run *run, const Block *b, gboolean *expect_fail)
   const char *p = b->qualifiers ? b->qualifiers : "";
 
   *expect_fail = FALSE;
-  while (!at_end (p))
+  while (!st_at_end (p))
     {
       gboolean is_fail = FALSE, holds = TRUE;
       const char *err = NULL;
 
-      if (match_word (&p, "fail"))
+      if (st_match_word (&p, "fail"))
         is_fail = TRUE;
-      else if (!match_word (&p, "todo") && !match_word (&p, "notimpl"))
+      else if (!st_match_word (&p, "todo") && !st_match_word (&p, "notimpl"))
         {
           record_error (run, b->header_line, 1,
-                        "unknown shader qualifier '%s'", skip_ws (p));
+                        "unknown shader qualifier '%s'", st_skip_ws (p));
           return FALSE;
         }
-      if (*skip_ws (p) == '(' && !parse_condition (&p, run->model->code,
-                                                   &holds, &err))
+      if (*st_skip_ws (p) == '(' && !st_parse_condition (&p, run->model->code,
+                                                         &holds, &err))
         {
           record_error (run, b->header_line, 1, "bad qualifier: %s", err);
           return FALSE;
@@ -1610,33 +1037,33 @@ run_probe (Run *run, int line, const char *line_start, const char *p)
   unsigned long long ulps = 0;
   gboolean    found = FALSE;
 
-  if (match_word (&p, "uav") || match_word (&p, "dsv"))
+  if (st_match_word (&p, "uav") || st_match_word (&p, "dsv"))
     {
       record_skip (run, line, "UAV and depth probes are not supported");
       return;
     }
-  if (match_word (&p, "rtv") && (!parse_int (&p, &slot) || slot < 0
-                                 || slot >= MAX_RTVS))
+  if (st_match_word (&p, "rtv") && (!st_parse_int (&p, &slot) || slot < 0
+                                    || slot >= MAX_RTVS))
     {
       record_error (run, line, 1, "malformed render target index");
       return;
     }
-  if (match_word (&p, "all"))
+  if (st_match_word (&p, "all"))
     all = TRUE;
   else
     {
       int v[4], count = 0;
 
-      if (!expect_char (&p, '('))
+      if (!st_expect_char (&p, '('))
         goto malformed;
       do
         {
-          if (count == 4 || !parse_int (&p, &v[count]))
+          if (count == 4 || !st_parse_int (&p, &v[count]))
             goto malformed;
           count++;
         }
-      while (expect_char (&p, ','));
-      if (!expect_char (&p, ')') || count == 3)
+      while (st_expect_char (&p, ','));
+      if (!st_expect_char (&p, ')') || count == 3)
         goto malformed;
       x0 = v[0];
       y0 = count > 1 ? v[1] : 0;
@@ -1648,21 +1075,21 @@ run_probe (Run *run, int line, const char *line_start, const char *p)
   for (size_t i = 0; i < G_N_ELEMENTS (unsupported_kinds); i++)
     {
       const char *q = p;
-      if (match_word (&q, unsupported_kinds[i]))
+      if (st_match_word (&q, unsupported_kinds[i]))
         {
           record_skip (run, line, "64-bit probes are not supported");
           return;
         }
     }
   for (size_t i = 0; i < G_N_ELEMENTS (kinds) && !found; i++)
-    if (match_word (&p, kinds[i].name))
+    if (st_match_word (&p, kinds[i].name))
       {
         kind = kinds[i].kind;
         min_n = kinds[i].min_n;
         max_n = kinds[i].max_n;
         found = TRUE;
       }
-  if (!found || !expect_char (&p, '('))
+  if (!found || !st_expect_char (&p, '('))
     goto malformed;
   do
     {
@@ -1670,31 +1097,31 @@ run_probe (Run *run, int line, const char *line_start, const char *p)
         goto malformed;
       if (kind == VAL_FLOAT)
         {
-          if (!parse_double (&p, &expected[n]))
+          if (!st_parse_double (&p, &expected[n]))
             goto malformed;
           expected[n] = (float) expected[n];
         }
       else if (kind == VAL_SINT)
         {
           long long v;
-          if (!parse_long (&p, &v) || v < INT32_MIN || v > INT32_MAX)
+          if (!st_parse_long (&p, &v) || v < INT32_MIN || v > INT32_MAX)
             goto malformed;
           expected[n] = (double) v;
         }
       else
         {
           unsigned long long v;
-          if (!parse_ulong (&p, &v) || (v > UINT32_MAX
-                                        && (long long) v < INT32_MIN))
+          if (!st_parse_ulong (&p, &v) || (v > UINT32_MAX
+                                           && (long long) v < INT32_MIN))
             goto malformed;
           expected[n] = (double) (guint32) v;
         }
       n++;
     }
-  while (expect_char (&p, ','));
-  if (n < min_n || !expect_char (&p, ')'))
+  while (st_expect_char (&p, ','));
+  if (n < min_n || !st_expect_char (&p, ')'))
     goto malformed;
-  if (!at_end (p) && (!parse_ulong (&p, &ulps) || !at_end (p)))
+  if (!st_at_end (p) && (!st_parse_ulong (&p, &ulps) || !st_at_end (p)))
     goto malformed;
 
   /* The check itself. */
@@ -1794,8 +1221,8 @@ run_probe (Run *run, int line, const char *line_start, const char *p)
   return;
 
 malformed:
-  record_error (run, line, (int) (skip_ws (p) - line_start) + 1,
-                "malformed probe near '%s'", skip_ws (p));
+  record_error (run, line, (int) (st_skip_ws (p) - line_start) + 1,
+                "malformed probe near '%s'", st_skip_ws (p));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1827,61 +1254,61 @@ run_uniform (Run *run, const char *p)
   guint32   words[4];
   int       n = 0;
 
-  if (!parse_long (&p, &offset) || offset < 0 || offset > (1 << 16))
+  if (!st_parse_long (&p, &offset) || offset < 0 || offset > (1 << 16))
     return FALSE;
-  if (match_word (&p, "float4") || match_word (&p, "float"))
+  if (st_match_word (&p, "float4") || st_match_word (&p, "float"))
     {
       int count = p[-1] == '4' ? 4 : 1;
       for (; n < count; n++)
         {
           double d;
           union { float f; guint32 u; } v;
-          if (!parse_double (&p, &d))
+          if (!st_parse_double (&p, &d))
             return FALSE;
           v.f = (float) d;
           words[n] = v.u;
         }
     }
-  else if (match_word (&p, "int4") || match_word (&p, "int"))
+  else if (st_match_word (&p, "int4") || st_match_word (&p, "int"))
     {
       int count = p[-1] == '4' ? 4 : 1;
       for (; n < count; n++)
         {
           long long v;
-          if (!parse_long (&p, &v) || v < INT32_MIN || v > UINT32_MAX)
+          if (!st_parse_long (&p, &v) || v < INT32_MIN || v > UINT32_MAX)
             return FALSE;
           words[n] = (guint32) v;
         }
     }
-  else if (match_word (&p, "uint4") || match_word (&p, "uint"))
+  else if (st_match_word (&p, "uint4") || st_match_word (&p, "uint"))
     {
       int count = p[-1] == '4' ? 4 : 1;
       for (; n < count; n++)
         {
           unsigned long long v;
-          if (!parse_ulong (&p, &v) || (v > UINT32_MAX
-                                        && (long long) v < INT32_MIN))
+          if (!st_parse_ulong (&p, &v) || (v > UINT32_MAX
+                                           && (long long) v < INT32_MIN))
             return FALSE;
           words[n] = (guint32) v;
         }
     }
-  else if (match_word (&p, "double2"))
+  else if (st_match_word (&p, "double2"))
     {
       for (int i = 0; i < 2; i++)
         {
           double d;
-          if (!parse_double (&p, &d))
+          if (!st_parse_double (&p, &d))
             return FALSE;
           memcpy (&words[2 * i], &d, 8);
         }
       n = 4;
     }
-  else if (match_word (&p, "int64_t2") || match_word (&p, "uint64_t2"))
+  else if (st_match_word (&p, "int64_t2") || st_match_word (&p, "uint64_t2"))
     {
       for (int i = 0; i < 2; i++)
         {
           unsigned long long v;
-          if (!parse_ulong (&p, &v))
+          if (!st_parse_ulong (&p, &v))
             return FALSE;
           memcpy (&words[2 * i], &v, 8);
         }
@@ -1889,7 +1316,7 @@ run_uniform (Run *run, const char *p)
     }
   else
     return FALSE;
-  if (!at_end (p))
+  if (!st_at_end (p))
     return FALSE;
   set_uniform_words (run, offset, words, n);
   return TRUE;
@@ -1908,14 +1335,14 @@ directive_prefixes (Run *run, int line, const char **p, gboolean *applies)
       gboolean    is_if = FALSE, holds = TRUE;
       const char *err = NULL;
 
-      if (match_word (&q, "if"))
+      if (st_match_word (&q, "if"))
         is_if = TRUE;
-      else if (!match_word (&q, "todo") && !match_word (&q, "bug")
-               && !match_word (&q, "notimpl"))
+      else if (!st_match_word (&q, "todo") && !st_match_word (&q, "bug")
+               && !st_match_word (&q, "notimpl"))
         return TRUE;
-      if (*skip_ws (q) == '(')
+      if (*st_skip_ws (q) == '(')
         {
-          if (!parse_condition (&q, run->model->code, &holds, &err))
+          if (!st_parse_condition (&q, run->model->code, &holds, &err))
             {
               record_error (run, line, 1, "bad directive condition: %s",
                               err);
@@ -1945,28 +1372,28 @@ run_test (Run *run, const Block *b)
       gboolean    applies;
       int         line = i + 1;
 
-      if (at_end (p) || !directive_prefixes (run, line, &p, &applies)
+      if (st_at_end (p) || !directive_prefixes (run, line, &p, &applies)
           || !applies)
         {
           g_free (text);
           continue;
         }
-      if (match_word (&p, "probe"))
+      if (st_match_word (&p, "probe"))
         run_probe (run, line, text, p);
-      else if (match_word (&p, "uniform"))
+      else if (st_match_word (&p, "uniform"))
         {
           if (!run_uniform (run, p))
             record_error (run, line, 1, "malformed uniform '%s'",
-                          skip_ws (text));
+                          st_skip_ws (text));
         }
-      else if (match_words (&p, "draw quad") && at_end (p))
+      else if (st_match_words (&p, "draw quad") && st_at_end (p))
         run_draw_quad (run, line);
-      else if (match_word (&p, "draw") || match_word (&p, "dispatch"))
+      else if (st_match_word (&p, "draw") || st_match_word (&p, "dispatch"))
         {
           draw_reset (run);
           run->draw_line = line;
           draw_set (run, DRAW_SKIPPED, "'%s' is not supported (only "
-                    "'draw quad')", skip_ws (text));
+                    "'draw quad')", st_skip_ws (text));
         }
       else
         {
@@ -1976,7 +1403,7 @@ run_test (Run *run, const Block *b)
           if (!run->pipeline_skip)
             {
               run->pipeline_skip = g_strdup_printf (
-                "'%s' at line %d is not supported", skip_ws (text), line);
+                "'%s' at line %d is not supported", st_skip_ws (text), line);
               run->pipeline_line = line;
             }
         }
@@ -2000,12 +1427,12 @@ skip_test_block (Run *run, const Block *b)
           gboolean    holds = TRUE, is_if;
           const char *err;
 
-          is_if = match_word (&q, "if");
-          if (!is_if && !match_word (&q, "todo") && !match_word (&q, "bug")
-              && !match_word (&q, "notimpl"))
+          is_if = st_match_word (&q, "if");
+          if (!is_if && !st_match_word (&q, "todo") && !st_match_word (&q, "bug")
+              && !st_match_word (&q, "notimpl"))
             break;
-          if (*skip_ws (q) == '(' && !parse_condition (&q, run->model->code,
-                                                       &holds, &err))
+          if (*st_skip_ws (q) == '(' && !st_parse_condition (&q, run->model->code,
+                                                             &holds, &err))
             {
               applies = FALSE;
               break;
@@ -2014,7 +1441,7 @@ skip_test_block (Run *run, const Block *b)
             applies = FALSE;
           p = q;
         }
-      if (applies && match_word (&p, "probe"))
+      if (applies && st_match_word (&p, "probe"))
         record_skip (run, run->req_line, run->req_skip);
     }
 }
@@ -2119,7 +1546,7 @@ run_file (const char *path, const Model *models, int n_models,
   g_array_set_clear_func (res.skips, skip_note_clear);
   res.printed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  tf = test_file_load (path, &error);
+  tf = st_test_file_load (path, &error);
   if (!tf)
     {
       g_string_append_printf (res.out, "%s:0:0: error: %s\n", path,
@@ -2146,7 +1573,7 @@ run_file (const char *path, const Model *models, int n_models,
   totals[1] += res.failed;
   totals[2] += res.skipped;
 
-  test_file_free (tf);
+  st_test_file_free (tf);
   g_string_free (res.out, TRUE);
   g_array_unref (res.skips);
   g_hash_table_unref (res.printed);
@@ -2168,7 +1595,7 @@ parse_models (const char *list, Model *models, int *n_models)
       const char *p = parts[i];
       int         code;
 
-      if (!parse_version (&p, &code) || !at_end (p)
+      if (!st_parse_version (&p, &code) || !st_at_end (p)
           || *n_models == MAX_MODELS || code < 20 || code > 69)
         {
           ok = FALSE;

@@ -1,0 +1,165 @@
+/* The .shader_test runner's private declarations: a parsed file, the
+ * results of one file and the state of one run (one file at one shader
+ * model), shared by the files of this folder.
+ *
+ *   shader-test.c  the command line, the loop over files and models and,
+ *                  until they get files of their own, the jobs not below
+ *   format.c       the file format: text helpers, conditions, blocks
+ *
+ * A file is parsed into blocks once; each model then interprets the
+ * blocks from the start with a fresh Run, so nothing carries over from
+ * one model to the next.  The st_ names are private to the runner. */
+#ifndef GS_SHADER_TEST_RUNNER_H
+#define GS_SHADER_TEST_RUNNER_H
+
+#include <glib.h>
+
+#include "shaderlib.h"
+
+#define MAX_RTVS     8
+#define DEFAULT_RT_W 640
+#define DEFAULT_RT_H 480
+
+typedef struct
+{
+  int  code;          /* major*10 + minor */
+  char name[8];       /* "3.0" */
+  char profile[8];    /* "ps_3_0" */
+} Model;
+
+typedef enum
+{
+  BLK_NONE,          /* text before the first header */
+  BLK_REQUIRE,
+  BLK_PIXEL,
+  BLK_PIPELINE,      /* vertex/hull/domain/geometry: changes the draw */
+  BLK_OTHER_SHADER,  /* compute, effect, preproc: nothing to draw */
+  BLK_SRV,
+  BLK_SAMPLER,
+  BLK_RTV,
+  BLK_IGNORED,       /* uav, vb, dsv, input layout */
+  BLK_TEST,
+  BLK_BAD
+} BlockKind;
+
+typedef struct
+{
+  BlockKind   kind;
+  int         header_line;   /* 1-based */
+  int         first, end;    /* body lines, 0-based, [first, end) */
+  int         slot;
+  char       *stage;         /* "pixel shader", "compute shader", … */
+  char       *qualifiers;    /* text after the stage name */
+  char       *error;
+} Block;
+
+typedef struct
+{
+  char   *path;
+  char  **lines;             /* comment lines blanked */
+  int     n_lines;
+  GArray *blocks;            /* Block */
+} TestFile;
+
+typedef struct
+{
+  int      line;
+  char    *reason;
+  GString *models;
+} SkipNote;
+
+typedef struct
+{
+  gboolean     verbose;
+  const char  *path;
+  int          passed, failed, skipped;
+  GString     *out;        /* failure lines, in order */
+  GArray      *skips;      /* SkipNote */
+  GHashTable  *printed;    /* "line:message" of errors already shown */
+} FileResult;
+
+typedef struct
+{
+  gboolean  present;
+  char     *unsupported;   /* reason, or NULL */
+  float    *texels;
+  SlTexture texture;
+} SrvState;
+
+typedef struct
+{
+  gboolean       present;
+  SlSamplerState state;
+} SamplerSlot;
+
+typedef struct
+{
+  gboolean present;
+  int      width, height;
+  gboolean integer;         /* sint/uint formats: exact compares */
+  char    *unsupported;
+} RtvState;
+
+typedef enum
+{
+  DRAW_NONE,
+  DRAW_OK,
+  DRAW_FAILED,
+  DRAW_SKIPPED
+} DrawStatus;
+
+typedef struct
+{
+  FileResult  *res;
+  TestFile    *tf;
+  const Model *model;
+
+  char        *req_skip;          /* why blocks are skipped, or NULL */
+  int          req_line;
+  gboolean     backcompat;
+
+  SrvState     srv[SL_MAX_SLOTS];
+  SamplerSlot  sampler[SL_MAX_SLOTS];
+  RtvState     rtv[MAX_RTVS];
+
+  GArray      *uniforms;          /* guint32 words */
+  GArray      *uniform_set;       /* guint8 flags */
+
+  gboolean     have_ps;
+  SlProgram   *program;
+  gboolean     ps_expect_fail;
+  int          ps_line;
+  char        *ps_diags;
+
+  char        *pipeline_skip;     /* custom pipeline stage in effect */
+  int          pipeline_line;
+
+  DrawStatus   draw;
+  int          draw_line;
+  char        *draw_msg;
+  SlBinding   *binding;
+  float       *targets[MAX_RTVS];
+  int          n_targets;
+  int          target_w, target_h;
+  guint8      *band_done;
+  GPtrArray   *retired;           /* texel buffers a live draw may read */
+  SlScratch   *scratch;
+} Run;
+/* ---- format.c ------------------------------------------------------ */
+
+const char *st_skip_ws          (const char *p);
+gboolean    st_match_word       (const char **p, const char *word);
+gboolean    st_match_words      (const char **p, const char *words);
+gboolean    st_expect_char      (const char **p, char c);
+gboolean    st_at_end           (const char *p);
+gboolean    st_parse_long       (const char **p, long long *out);
+gboolean    st_parse_ulong      (const char **p, unsigned long long *out);
+gboolean    st_parse_double     (const char **p, double *out);
+gboolean    st_parse_int        (const char **p, int *out);
+gboolean    st_parse_version    (const char **p, int *code);
+gboolean    st_parse_condition  (const char **p, int model, gboolean *value,
+                                 const char **error);
+TestFile   *st_test_file_load   (const char *path, GError **error);
+void        st_test_file_free   (TestFile *tf);
+
+#endif /* GS_SHADER_TEST_RUNNER_H */

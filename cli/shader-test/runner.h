@@ -5,6 +5,7 @@
  *   shader-test.c  the command line, the loop over files and models and,
  *                  until they get files of their own, the jobs not below
  *   format.c       the file format: text helpers, conditions, blocks
+ *   probe.c        probes and the results (pass, fail, skip)
  *
  * A file is parsed into blocks once; each model then interprets the
  * blocks from the start with a fresh Run, so nothing carries over from
@@ -161,5 +162,27 @@ gboolean    st_parse_condition  (const char **p, int model, gboolean *value,
                                  const char **error);
 TestFile   *st_test_file_load   (const char *path, GError **error);
 void        st_test_file_free   (TestFile *tf);
+
+/* ---- probe.c ------------------------------------------------------- */
+
+void st_record_pass     (Run *run);
+/* A check that failed: shown with --verbose. */
+void st_record_fail     (Run *run, int line, const char *format, ...)
+  G_GNUC_PRINTF (3, 4);
+/* A malformed line: always shown (once per line), counted per model. */
+void st_record_error    (Run *run, int line, int column,
+                         const char *format, ...) G_GNUC_PRINTF (4, 5);
+void st_record_skip     (Run *run, int line, const char *reason);
+/* Clears a SkipNote (FileResult.skips' element destructor). */
+void st_skip_note_clear (gpointer data);
+/* A probe line; @p is after the word "probe" in @line_start. */
+void st_run_probe       (Run *run, int line, const char *line_start,
+                         const char *p);
+
+/* ---- shader-test.c ------------------------------------------------- */
+
+/* Renders the bands of rows [y0, y1) not rendered yet; FALSE (with the
+ * draw marked failed) when rendering fails. */
+gboolean st_ensure_rows (Run *run, int y0, int y1);
 
 #endif /* GS_SHADER_TEST_RUNNER_H */

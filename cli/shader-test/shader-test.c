@@ -37,88 +37,9 @@
 /* Results                                                             */
 /* ------------------------------------------------------------------ */
 
-static void
-skip_note_clear (gpointer data)
-{
-  SkipNote *n = data;
-
-  g_free (n->reason);
-  g_string_free (n->models, TRUE);
-}
-
 /* ------------------------------------------------------------------ */
 /* Per-model run state                                                 */
 /* ------------------------------------------------------------------ */
-
-static void
-record_pass (Run *run)
-{
-  run->res->passed++;
-}
-
-static void G_GNUC_PRINTF (3, 4)
-record_fail (Run *run, int line, const char *format, ...)
-{
-  va_list ap;
-  char   *msg;
-
-  va_start (ap, format);
-  msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  run->res->failed++;
-  if (run->res->verbose)
-    g_string_append_printf (run->res->out, "%s:%d: sm %s: %s\n",
-                            run->res->path, line, run->model->name, msg);
-  g_free (msg);
-}
-
-/* A malformed line: always shown (once per line), counted per model. */
-static void G_GNUC_PRINTF (4, 5)
-record_error (Run *run, int line, int column, const char *format, ...)
-{
-  va_list ap;
-  char   *msg, *key;
-
-  va_start (ap, format);
-  msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  run->res->failed++;
-  key = g_strdup_printf ("%d:%s", line, msg);
-  if (!g_hash_table_contains (run->res->printed, key))
-    {
-      g_string_append_printf (run->res->out, "%s:%d:%d: error: %s\n",
-                              run->res->path, line, MAX (column, 1), msg);
-      g_hash_table_add (run->res->printed, key);
-    }
-  else
-    g_free (key);
-  g_free (msg);
-}
-
-static void
-record_skip (Run *run, int line, const char *reason)
-{
-  GArray *skips = run->res->skips;
-
-  run->res->skipped++;
-  for (guint i = 0; i < skips->len; i++)
-    {
-      SkipNote *n = &g_array_index (skips, SkipNote, i);
-
-      if (n->line == line && strcmp (n->reason, reason) == 0)
-        {
-          const char *last = strrchr (n->models->str, ' ');
-          last = last ? last + 1 : n->models->str;
-          if (strcmp (last, run->model->name) != 0)
-            g_string_append_printf (n->models, ", %s", run->model->name);
-          return;
-        }
-    }
-  {
-    SkipNote n = { line, g_strdup (reason), g_string_new (run->model->name) };
-    g_array_append_val (skips, n);
-  }
-}
 
 static void
 draw_reset (Run *run)
@@ -210,8 +131,8 @@ run_require (Run *run, const Block *b)
           else                                 { op = -1; }
           if (op < 0 || !st_parse_version (&q, &version) || !st_at_end (q))
             {
-              record_error (run, i + 1, 1, "malformed requirement '%s'",
-                            run->tf->lines[i]);
+              st_record_error (run, i + 1, 1, "malformed requirement '%s'",
+                               run->tf->lines[i]);
               unmet = g_strdup ("a malformed requirement");
             }
           else if ((op == 0 && run->model->code < version)
@@ -316,9 +237,9 @@ run_srv (Run *run, const Block *b)
 
   if (b->slot >= SL_MAX_SLOTS)
     {
-      record_error (run, b->header_line, 1,
-                    "texture slot %d is out of range (max %d)",
-                    b->slot, SL_MAX_SLOTS - 1);
+      st_record_error (run, b->header_line, 1,
+                       "texture slot %d is out of range (max %d)",
+                       b->slot, SL_MAX_SLOTS - 1);
       g_array_unref (data);
       return;
     }
@@ -375,11 +296,11 @@ run_srv (Run *run, const Block *b)
           if (!bad && !st_expect_char (&q, ')'))
             bad = TRUE;
           if (bad)
-            record_error (run, i + 1, 1, "malformed size '%s'", line);
+            st_record_error (run, i + 1, 1, "malformed size '%s'", line);
           else if (!unsupported && (w <= 0 || h <= 0 || d <= 0
                                     || (gint64) w * h * d > (1 << 22)))
             {
-              record_error (run, i + 1, 1, "bad texture size '%s'", line);
+              st_record_error (run, i + 1, 1, "bad texture size '%s'", line);
               bad = TRUE;
             }
         }
@@ -388,7 +309,7 @@ run_srv (Run *run, const Block *b)
           if (!st_parse_int (&p, &levels) || !st_at_end (p) || levels < 1
               || levels > SL_MAX_MIP_LEVELS)
             {
-              record_error (run, i + 1, 1, "malformed levels '%s'", line);
+              st_record_error (run, i + 1, 1, "malformed levels '%s'", line);
               bad = TRUE;
             }
         }
@@ -433,8 +354,8 @@ run_srv (Run *run, const Block *b)
             }
           if (!st_at_end (p))
             {
-              record_error (run, i + 1, (int) (st_skip_ws (p) - line) + 1,
-                            "malformed texel data near '%s'", st_skip_ws (p));
+              st_record_error (run, i + 1, (int) (st_skip_ws (p) - line) + 1,
+                               "malformed texel data near '%s'", st_skip_ws (p));
               bad = TRUE;
             }
         }
@@ -453,7 +374,7 @@ run_srv (Run *run, const Block *b)
     }
   else if (!have_size)
     {
-      record_error (run, b->header_line, 1, "texture section has no size");
+      st_record_error (run, b->header_line, 1, "texture section has no size");
       s->unsupported = g_strdup ("the texture section is malformed");
     }
   else
@@ -475,9 +396,9 @@ run_srv (Run *run, const Block *b)
         }
       if (data->len != needed)
         {
-          record_error (run, data_line, 1,
-                        "texture has %u values, expected %" G_GSIZE_FORMAT,
-                        data->len, needed);
+          st_record_error (run, data_line, 1,
+                           "texture has %u values, expected %" G_GSIZE_FORMAT,
+                           data->len, needed);
           s->unsupported = g_strdup ("the texture section is malformed");
         }
       else
@@ -566,9 +487,9 @@ run_sampler (Run *run, const Block *b)
 
   if (b->slot >= SL_MAX_SLOTS)
     {
-      record_error (run, b->header_line, 1,
-                    "sampler slot %d is out of range (max %d)",
-                    b->slot, SL_MAX_SLOTS - 1);
+      st_record_error (run, b->header_line, 1,
+                       "sampler slot %d is out of range (max %d)",
+                       b->slot, SL_MAX_SLOTS - 1);
       return;
     }
   s = &run->sampler[b->slot];
@@ -598,8 +519,8 @@ run_sampler (Run *run, const Block *b)
       else
         ok = FALSE;
       if (!ok || !st_at_end (p))
-        record_error (run, i + 1, 1, "malformed sampler line '%s'",
-                      run->tf->lines[i]);
+        st_record_error (run, i + 1, 1, "malformed sampler line '%s'",
+                         run->tf->lines[i]);
     }
 }
 
@@ -610,9 +531,9 @@ run_rtv (Run *run, const Block *b)
 
   if (b->slot >= MAX_RTVS)
     {
-      record_error (run, b->header_line, 1,
-                    "render target slot %d is out of range (max %d)",
-                    b->slot, MAX_RTVS - 1);
+      st_record_error (run, b->header_line, 1,
+                       "render target slot %d is out of range (max %d)",
+                       b->slot, MAX_RTVS - 1);
       return;
     }
   r = &run->rtv[b->slot];
@@ -661,8 +582,8 @@ run_rtv (Run *run, const Block *b)
         goto bad;
       continue;
     bad:
-      record_error (run, i + 1, 1, "malformed render target line '%s'",
-                    run->tf->lines[i]);
+      st_record_error (run, i + 1, 1, "malformed render target line '%s'",
+                       run->tf->lines[i]);
       if (!r->unsupported)
         r->unsupported = g_strdup ("the render target section is "
                                    "malformed");
@@ -691,14 +612,14 @@ parse_shader_qualifiers (Run *run, const Block *b, gboolean *expect_fail)
         is_fail = TRUE;
       else if (!st_match_word (&p, "todo") && !st_match_word (&p, "notimpl"))
         {
-          record_error (run, b->header_line, 1,
-                        "unknown shader qualifier '%s'", st_skip_ws (p));
+          st_record_error (run, b->header_line, 1,
+                           "unknown shader qualifier '%s'", st_skip_ws (p));
           return FALSE;
         }
       if (*st_skip_ws (p) == '(' && !st_parse_condition (&p, run->model->code,
                                                          &holds, &err))
         {
-          record_error (run, b->header_line, 1, "bad qualifier: %s", err);
+          st_record_error (run, b->header_line, 1, "bad qualifier: %s", err);
           return FALSE;
         }
       if (is_fail && holds)
@@ -754,15 +675,15 @@ run_pixel_shader (Run *run, const Block *b)
   g_string_free (src, TRUE);
 
   if ((run->program != NULL) == !expect_fail)
-    record_pass (run);
+    st_record_pass (run);
   else if (expect_fail)
-    record_fail (run, b->header_line,
-                 "expected compilation to fail, but it succeeded");
+    st_record_fail (run, b->header_line,
+                    "expected compilation to fail, but it succeeded");
   else
-    record_fail (run, b->header_line,
-                 "expected compilation to succeed, but it failed:\n%s",
-                 run->ps_diags && *run->ps_diags ? run->ps_diags
-                                                 : "(no diagnostics)\n");
+    st_record_fail (run, b->header_line,
+                    "expected compilation to succeed, but it failed:\n%s",
+                    run->ps_diags && *run->ps_diags ? run->ps_diags
+                                                    : "(no diagnostics)\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -781,8 +702,6 @@ draw_set (Run *run, DrawStatus status, const char *format, ...)
   run->draw = status;
 }
 
-static gboolean ensure_rows (Run *run, int y0, int y1);
-
 static void draw_quad_into (Run *run, int line, float **previous, int prev_w, int prev_h);
 
 static void
@@ -796,7 +715,7 @@ run_draw_quad (Run *run, int line)
    * draw's colour.  Finish the previous draw's lazily rendered bands and
    * keep its targets. */
   if (run->binding && run->draw == DRAW_OK && run->band_done
-      && ensure_rows (run, 0, run->target_h))
+      && st_ensure_rows (run, 0, run->target_h))
     {
       for (int i = 0; i < run->n_targets; i++)
         {
@@ -938,8 +857,8 @@ draw_quad_into (Run *run, int line, float **previous, int prev_w, int prev_h)
 }
 
 /* Renders the bands of rows [y0, y1) not rendered yet. */
-static gboolean
-ensure_rows (Run *run, int y0, int y1)
+gboolean
+st_ensure_rows (Run *run, int y0, int y1)
 {
   for (int band = y0 / BAND_ROWS; band * BAND_ROWS < y1; band++)
     {
@@ -978,252 +897,6 @@ ensure_rows (Run *run, int y0, int y1)
 /* ------------------------------------------------------------------ */
 /* Probes                                                              */
 /* ------------------------------------------------------------------ */
-
-/* vkd3d's ULP distance: map the sign-magnitude bit patterns onto a
- * monotonic integer line so -0 and +0 coincide. */
-static gboolean
-floats_within_ulps (float got, float expected, unsigned ulps)
-{
-  union { float f; gint32 i; } a = { got }, b = { expected };
-  gint64 x = a.i, y = b.i;
-
-  if (isnan (got) && isnan (expected))
-    return TRUE;
-  if (x < 0)
-    x = (gint64) INT32_MIN - x;
-  if (y < 0)
-    y = (gint64) INT32_MIN - y;
-  return (x > y ? x - y : y - x) <= (gint64) ulps;
-}
-
-typedef enum { VAL_FLOAT, VAL_SINT, VAL_UINT } ValKind;
-
-static void
-format_value (GString *s, ValKind kind, double v)
-{
-  if (kind == VAL_FLOAT)
-    g_string_append_printf (s, "%.9g", v);
-  else if (kind == VAL_SINT)
-    g_string_append_printf (s, "%lld", (long long) v);
-  else
-    g_string_append_printf (s, "%#llx", (unsigned long long) v);
-}
-
-static void
-run_probe (Run *run, int line, const char *line_start, const char *p)
-{
-  static const struct
-  {
-    const char *name;
-    ValKind     kind;
-    int         min_n, max_n;
-  } kinds[] = {
-    { "rgbaui", VAL_UINT, 4, 4 }, { "rgbai", VAL_SINT, 4, 4 },
-    { "rgba", VAL_FLOAT, 4, 4 },  { "rgb", VAL_FLOAT, 3, 3 },
-    { "rg", VAL_FLOAT, 2, 2 },    { "rui", VAL_UINT, 1, 1 },
-    { "ri", VAL_SINT, 1, 1 },     { "r", VAL_FLOAT, 1, 1 },
-    { "f32", VAL_FLOAT, 1, 4 },   { "i32", VAL_SINT, 1, 4 },
-    { "u32", VAL_UINT, 1, 4 },
-  };
-  static const char *const unsupported_kinds[] = {
-    "rd", "rui64", "ri64", "f64", "i64", "u64"
-  };
-  int         slot = 0;
-  int         x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-  gboolean    all = FALSE;
-  ValKind     kind = VAL_FLOAT;
-  int         n = 0, min_n = 0, max_n = 0;
-  double      expected[4] = { 0 };
-  unsigned long long ulps = 0;
-  gboolean    found = FALSE;
-
-  if (st_match_word (&p, "uav") || st_match_word (&p, "dsv"))
-    {
-      record_skip (run, line, "UAV and depth probes are not supported");
-      return;
-    }
-  if (st_match_word (&p, "rtv") && (!st_parse_int (&p, &slot) || slot < 0
-                                    || slot >= MAX_RTVS))
-    {
-      record_error (run, line, 1, "malformed render target index");
-      return;
-    }
-  if (st_match_word (&p, "all"))
-    all = TRUE;
-  else
-    {
-      int v[4], count = 0;
-
-      if (!st_expect_char (&p, '('))
-        goto malformed;
-      do
-        {
-          if (count == 4 || !st_parse_int (&p, &v[count]))
-            goto malformed;
-          count++;
-        }
-      while (st_expect_char (&p, ','));
-      if (!st_expect_char (&p, ')') || count == 3)
-        goto malformed;
-      x0 = v[0];
-      y0 = count > 1 ? v[1] : 0;
-      /* vkd3d's four-number form is (left, top, right, bottom). */
-      x1 = count == 4 ? v[2] : x0 + 1;
-      y1 = count == 4 ? v[3] : y0 + 1;
-    }
-
-  for (size_t i = 0; i < G_N_ELEMENTS (unsupported_kinds); i++)
-    {
-      const char *q = p;
-      if (st_match_word (&q, unsupported_kinds[i]))
-        {
-          record_skip (run, line, "64-bit probes are not supported");
-          return;
-        }
-    }
-  for (size_t i = 0; i < G_N_ELEMENTS (kinds) && !found; i++)
-    if (st_match_word (&p, kinds[i].name))
-      {
-        kind = kinds[i].kind;
-        min_n = kinds[i].min_n;
-        max_n = kinds[i].max_n;
-        found = TRUE;
-      }
-  if (!found || !st_expect_char (&p, '('))
-    goto malformed;
-  do
-    {
-      if (n == max_n)
-        goto malformed;
-      if (kind == VAL_FLOAT)
-        {
-          if (!st_parse_double (&p, &expected[n]))
-            goto malformed;
-          expected[n] = (float) expected[n];
-        }
-      else if (kind == VAL_SINT)
-        {
-          long long v;
-          if (!st_parse_long (&p, &v) || v < INT32_MIN || v > INT32_MAX)
-            goto malformed;
-          expected[n] = (double) v;
-        }
-      else
-        {
-          unsigned long long v;
-          if (!st_parse_ulong (&p, &v) || (v > UINT32_MAX
-                                           && (long long) v < INT32_MIN))
-            goto malformed;
-          expected[n] = (double) (guint32) v;
-        }
-      n++;
-    }
-  while (st_expect_char (&p, ','));
-  if (n < min_n || !st_expect_char (&p, ')'))
-    goto malformed;
-  if (!st_at_end (p) && (!st_parse_ulong (&p, &ulps) || !st_at_end (p)))
-    goto malformed;
-
-  /* The check itself. */
-  switch (run->draw)
-    {
-    case DRAW_NONE:
-      record_error (run, line, 1, "probe before any draw");
-      return;
-    case DRAW_SKIPPED:
-      record_skip (run, run->draw_line, run->draw_msg);
-      return;
-    case DRAW_FAILED:
-      record_fail (run, line, "probe after a failed draw (line %d): %s",
-                   run->draw_line, run->draw_msg);
-      return;
-    case DRAW_OK:
-      break;
-    }
-  if (slot >= run->n_targets || (slot > 0 && !run->rtv[slot].present))
-    {
-      record_error (run, line, 1, "render target %d is not bound", slot);
-      return;
-    }
-  if (all)
-    {
-      x0 = 0;
-      y0 = 0;
-      x1 = run->target_w;
-      y1 = run->target_h;
-    }
-  if (x0 < 0 || y0 < 0 || x1 > run->target_w || y1 > run->target_h
-      || x0 >= x1 || y0 >= y1)
-    {
-      record_error (run, line, 1, "probe rectangle (%d, %d, %d, %d) is "
-                    "outside the %dx%d render target", x0, y0, x1, y1,
-                    run->target_w, run->target_h);
-      return;
-    }
-  if (!ensure_rows (run, y0, y1))
-    {
-      record_fail (run, line, "probe after a failed draw (line %d): %s",
-                   run->draw_line, run->draw_msg);
-      return;
-    }
-
-  {
-    gboolean exact = kind != VAL_FLOAT || run->rtv[slot].integer;
-    const float *px = run->targets[slot];
-
-    for (int y = y0; y < y1; y++)
-      for (int x = x0; x < x1; x++)
-        {
-          const float *got = px + ((gsize) y * run->target_w + x) * 4;
-          gboolean     ok = TRUE;
-
-          for (int c = 0; c < n && ok; c++)
-            {
-              if (kind != VAL_FLOAT)
-                /* Targets are float32 by contract: an integer output
-                 * arrives converted, so compare against the expected
-                 * integer rounded to float the same way. */
-                ok = got[c] == (float) expected[c];
-              else if (exact)
-                ok = got[c] == (float) expected[c]
-                     || (isnan (got[c]) && isnan (expected[c]));
-              else
-                ok = floats_within_ulps (got[c], (float) expected[c],
-                                         (unsigned) MIN (ulps, G_MAXUINT));
-            }
-          if (!ok)
-            {
-              GString *s = g_string_new (NULL);
-
-              g_string_append_printf (s, "probe (%d, %d) expected (", x, y);
-              for (int c = 0; c < n; c++)
-                {
-                  if (c)
-                    g_string_append (s, ", ");
-                  format_value (s, kind, expected[c]);
-                }
-              g_string_append (s, "), got (");
-              for (int c = 0; c < n; c++)
-                g_string_append_printf (s, "%s%.9g", c ? ", " : "",
-                                        (double) got[c]);
-              g_string_append_printf (s, ")");
-              if (ulps)
-                g_string_append_printf (s, " within %llu ulps", ulps);
-              if (run->ps_diags && *run->ps_diags)
-                g_string_append_printf (s, "\n%s", run->ps_diags);
-              record_fail (run, line, "%s", s->str);
-              g_string_free (s, TRUE);
-              return;
-            }
-        }
-    record_pass (run);
-  }
-  return;
-
-malformed:
-  record_error (run, line, (int) (st_skip_ws (p) - line_start) + 1,
-                "malformed probe near '%s'", st_skip_ws (p));
-}
 
 /* ------------------------------------------------------------------ */
 /* [test]                                                              */
@@ -1344,14 +1017,14 @@ directive_prefixes (Run *run, int line, const char **p, gboolean *applies)
         {
           if (!st_parse_condition (&q, run->model->code, &holds, &err))
             {
-              record_error (run, line, 1, "bad directive condition: %s",
-                              err);
+              st_record_error (run, line, 1, "bad directive condition: %s",
+                                 err);
               return FALSE;
             }
         }
       else if (is_if)
         {
-          record_error (run, line, 1, "'if' needs a condition");
+          st_record_error (run, line, 1, "'if' needs a condition");
           return FALSE;
         }
       if (is_if && !holds)
@@ -1379,12 +1052,12 @@ run_test (Run *run, const Block *b)
           continue;
         }
       if (st_match_word (&p, "probe"))
-        run_probe (run, line, text, p);
+        st_run_probe (run, line, text, p);
       else if (st_match_word (&p, "uniform"))
         {
           if (!run_uniform (run, p))
-            record_error (run, line, 1, "malformed uniform '%s'",
-                          st_skip_ws (text));
+            st_record_error (run, line, 1, "malformed uniform '%s'",
+                             st_skip_ws (text));
         }
       else if (st_match_words (&p, "draw quad") && st_at_end (p))
         run_draw_quad (run, line);
@@ -1442,7 +1115,7 @@ skip_test_block (Run *run, const Block *b)
           p = q;
         }
       if (applies && st_match_word (&p, "probe"))
-        record_skip (run, run->req_line, run->req_skip);
+        st_record_skip (run, run->req_line, run->req_skip);
     }
 }
 
@@ -1463,7 +1136,7 @@ run_model (FileResult *res, TestFile *tf, const Model *model,
 
       if (b->kind == BLK_BAD)
         {
-          record_error (&run, b->header_line, 1, "%s", b->error);
+          st_record_error (&run, b->header_line, 1, "%s", b->error);
           continue;
         }
       if (b->kind == BLK_REQUIRE)
@@ -1475,7 +1148,7 @@ run_model (FileResult *res, TestFile *tf, const Model *model,
         {
           if (b->kind == BLK_PIXEL || b->kind == BLK_PIPELINE
               || b->kind == BLK_OTHER_SHADER)
-            record_skip (&run, run.req_line, run.req_skip);
+            st_record_skip (&run, run.req_line, run.req_skip);
           else if (b->kind == BLK_TEST)
             skip_test_block (&run, b);
           continue;
@@ -1500,7 +1173,7 @@ run_model (FileResult *res, TestFile *tf, const Model *model,
         case BLK_PIPELINE:
           {
             char *why = g_strdup_printf ("%ss are not supported", b->stage);
-            record_skip (&run, b->header_line, why);
+            st_record_skip (&run, b->header_line, why);
             /* vkd3d keeps the stage for every later draw of the file. */
             if (!run.pipeline_skip)
               {
@@ -1515,7 +1188,7 @@ run_model (FileResult *res, TestFile *tf, const Model *model,
           {
             char *why = g_strdup_printf ("%s sections are not supported",
                                          b->stage);
-            record_skip (&run, b->header_line, why);
+            st_record_skip (&run, b->header_line, why);
             g_free (why);
           }
           break;
@@ -1543,7 +1216,7 @@ run_file (const char *path, const Model *models, int n_models,
   res.path = path;
   res.out = g_string_new (NULL);
   res.skips = g_array_new (FALSE, TRUE, sizeof (SkipNote));
-  g_array_set_clear_func (res.skips, skip_note_clear);
+  g_array_set_clear_func (res.skips, st_skip_note_clear);
   res.printed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   tf = st_test_file_load (path, &error);

@@ -5,6 +5,7 @@
  *   shader-test.c  the command line, the loop over files and models and,
  *                  until they get files of their own, the jobs not below
  *   format.c       the file format: text helpers, conditions, blocks
+ *   sections.c     [require], the resource sections and the [test] lines
  *   probe.c        probes and the results (pass, fail, skip)
  *
  * A file is parsed into blocks once; each model then interprets the
@@ -179,10 +180,27 @@ void st_skip_note_clear (gpointer data);
 void st_run_probe       (Run *run, int line, const char *line_start,
                          const char *p);
 
+/* ---- sections.c ---------------------------------------------------- */
+
+void st_run_require     (Run *run, const Block *b);
+void st_run_srv         (Run *run, const Block *b);
+void st_run_sampler     (Run *run, const Block *b);
+void st_run_rtv         (Run *run, const Block *b);
+void st_run_test        (Run *run, const Block *b);
+/* A [test] block under an unmet [require]: its probes count as skipped. */
+void st_skip_test_block (Run *run, const Block *b);
+
 /* ---- shader-test.c ------------------------------------------------- */
 
+void     st_draw_reset     (Run *run);
+/* Ends the current draw with @status and the reason given. */
+void     st_draw_set       (Run *run, DrawStatus status, const char *format,
+                            ...) G_GNUC_PRINTF (3, 4);
+/* Releases a texture slot; its texels live on while a draw may read them. */
+void     st_srv_clear      (Run *run, SrvState *s);
+void     st_run_draw_quad  (Run *run, int line);
 /* Renders the bands of rows [y0, y1) not rendered yet; FALSE (with the
  * draw marked failed) when rendering fails. */
-gboolean st_ensure_rows (Run *run, int y0, int y1);
+gboolean st_ensure_rows    (Run *run, int y0, int y1);
 
 #endif /* GS_SHADER_TEST_RUNNER_H */

@@ -2,10 +2,10 @@
  * results of one file and the state of one run (one file at one shader
  * model), shared by the files of this folder.
  *
- *   shader-test.c  the command line, the loop over files and models and,
- *                  until they get files of their own, the jobs not below
+ *   shader-test.c  the command line and the loop over files and models
  *   format.c       the file format: text helpers, conditions, blocks
  *   sections.c     [require], the resource sections and the [test] lines
+ *   run.c          one run: compiling, binding and (lazily) drawing
  *   probe.c        probes and the results (pass, fail, skip)
  *
  * A file is parsed into blocks once; each model then interprets the
@@ -18,10 +18,12 @@
 
 #include "shaderlib.h"
 
+/* vkd3d's render targets: up to 8, 640x480 unless an [rtv] says. */
 #define MAX_RTVS     8
 #define DEFAULT_RT_W 640
 #define DEFAULT_RT_H 480
 
+/* A shader model the files run at (--models). */
 typedef struct
 {
   int  code;          /* major*10 + minor */
@@ -44,6 +46,7 @@ typedef enum
   BLK_BAD
 } BlockKind;
 
+/* One section of a file: its header and the lines of its body. */
 typedef struct
 {
   BlockKind   kind;
@@ -63,13 +66,15 @@ typedef struct
   GArray *blocks;            /* Block */
 } TestFile;
 
+/* Skipped checks of one line for one reason, with the models hit. */
 typedef struct
 {
   int      line;
   char    *reason;
-  GString *models;
+  GString *models;   /* "2.0, 3.0" */
 } SkipNote;
 
+/* The counts and the messages of one file over all its models. */
 typedef struct
 {
   gboolean     verbose;
@@ -110,6 +115,7 @@ typedef enum
   DRAW_SKIPPED
 } DrawStatus;
 
+/* One file at one model: what the blocks read so far have set up. */
 typedef struct
 {
   FileResult  *res;
@@ -147,6 +153,7 @@ typedef struct
   GPtrArray   *retired;           /* texel buffers a live draw may read */
   SlScratch   *scratch;
 } Run;
+
 /* ---- format.c ------------------------------------------------------ */
 
 const char *st_skip_ws          (const char *p);
@@ -190,10 +197,13 @@ void st_run_test        (Run *run, const Block *b);
 /* A [test] block under an unmet [require]: its probes count as skipped. */
 void st_skip_test_block (Run *run, const Block *b);
 
-/* ---- shader-test.c ------------------------------------------------- */
+/* ---- run.c --------------------------------------------------------- */
+
+void     st_run_model      (FileResult *res, TestFile *tf, const Model *model,
+                            SlScratch *scratch);
 
 void     st_draw_reset     (Run *run);
-/* Ends the current draw with @status and the reason given. */
+/* Sets the draw's status and the message probes of it will report. */
 void     st_draw_set       (Run *run, DrawStatus status, const char *format,
                             ...) G_GNUC_PRINTF (3, 4);
 /* Releases a texture slot; its texels live on while a draw may read them. */

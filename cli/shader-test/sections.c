@@ -259,7 +259,8 @@ st_run_srv (Run *run, const Block *b)
                   long long iv;
                   if (!st_parse_long (&p, &iv))
                     break;
-                  v = fmt->kind == 2 ? (double) (guint32) iv : (double) (gint32) iv;
+                  v = fmt->kind == 2 ? (double) (guint32) iv
+                                     : (double) (gint32) iv;
                 }
               {
                 float f = (float) v;
@@ -269,7 +270,8 @@ st_run_srv (Run *run, const Block *b)
           if (!st_at_end (p))
             {
               st_record_error (run, i + 1, (int) (st_skip_ws (p) - line) + 1,
-                               "malformed texel data near '%s'", st_skip_ws (p));
+                               "malformed texel data near '%s'",
+                               st_skip_ws (p));
               bad = TRUE;
             }
         }
@@ -703,11 +705,12 @@ st_skip_test_block (Run *run, const Block *b)
           const char *err;
 
           is_if = st_match_word (&q, "if");
-          if (!is_if && !st_match_word (&q, "todo") && !st_match_word (&q, "bug")
+          if (!is_if && !st_match_word (&q, "todo")
+              && !st_match_word (&q, "bug")
               && !st_match_word (&q, "notimpl"))
             break;
-          if (*st_skip_ws (q) == '(' && !st_parse_condition (&q, run->model->code,
-                                                             &holds, &err))
+          if (*st_skip_ws (q) == '('
+              && !st_parse_condition (&q, run->model->code, &holds, &err))
             {
               applies = FALSE;
               break;

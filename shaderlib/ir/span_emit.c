@@ -7,7 +7,7 @@
  * a register with a source of the same instruction, so VM op bodies may use
  * restrict pointers.  Writes to variables inside control flow (or after a
  * top-level return) become compute-into-temporary + MOVM. */
-#include "vm/vm.h"
+#include "ir/span_emit.h"
 
 #include <string.h>
 

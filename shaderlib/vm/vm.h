@@ -121,9 +121,9 @@ enum
   SL_VM_STOPPED_BUDGET = 1u << 1   /* a span used up SL_VM_SPAN_BUDGET */
 };
 
-SlSpanProgram *sl_span_emit (const SlIr *ir);
-void           sl_span_program_free (SlSpanProgram *prog);
-char          *sl_span_program_dump (const SlSpanProgram *prog);
+/* Span programs are built by sl_span_emit() (ir/span_emit.h). */
+void  sl_span_program_free (SlSpanProgram *prog);
+char *sl_span_program_dump (const SlSpanProgram *prog);
 
 void sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog);
 void sl_vm_state_clear   (SlVmState *state);

@@ -11,6 +11,23 @@
 
 #include <string.h>
 
+/* Both op enums are generated from vm/ops.def, so an op keeps its number
+ * across the boundary and vm_op() is a cast.  Every op is checked by name
+ * here: a table that stopped being shared, or an enum that gained a member
+ * of its own, breaks the build rather than the programs. */
+#define SL_OP(name, shape, doc) \
+  _Static_assert ((int) SL_OP_##name == (int) SL_VM_OP_##name, \
+                  "IR and VM number " #name " differently");
+#include "vm/ops.def"
+#undef SL_OP
+_Static_assert ((int) SL_OP_COUNT == (int) SL_VM_OP_COUNT, "IR and VM have different op counts");
+
+static inline uint16_t
+vm_op (SlOp op)
+{
+  return (uint16_t) op;
+}
+
 typedef struct
 {
   const SlIr *ir;
@@ -278,7 +295,7 @@ sl_span_emit (const SlIr *ir)
   for (guint i = 0; i < n_insns; i++)
     {
       const SlInsn *in = sl_ir_insn (ir, i);
-      SlVmInsn vi = { .op = in->op };
+      SlVmInsn vi = { .op = vm_op ((SlOp) in->op) };
       switch ((SlOp) in->op)
         {
         case SL_OP_IF:
@@ -390,7 +407,7 @@ sl_span_emit (const SlIr *ir)
             for (int k = 0; k < in->n_dst; k++)
               if (final_dst[k] != SL_IR_NONE)
                 {
-                  SlVmInsn mv = { .op = SL_OP_MOVM, .dst = final_dst[k], .a = s.dst[k] };
+                  SlVmInsn mv = { .op = SL_VM_OP_MOVM, .dst = final_dst[k], .a = s.dst[k] };
                   push_code (&e, mv);
                   free_reg (&e, s.dst[k]);
                 }
@@ -415,7 +432,7 @@ sl_span_emit (const SlIr *ir)
                   {
                     /* A masked copy needs no temporary. */
                     free_reg (&e, tmp);
-                    vi.op = SL_OP_MOVM;
+                    vi.op = SL_VM_OP_MOVM;
                     vi.dst = e.reg_of[v];
                     push_code (&e, vi);
                   }
@@ -423,7 +440,7 @@ sl_span_emit (const SlIr *ir)
                   {
                     vi.dst = tmp;
                     push_code (&e, vi);
-                    SlVmInsn mv = { .op = SL_OP_MOVM, .dst = e.reg_of[v], .a = tmp };
+                    SlVmInsn mv = { .op = SL_VM_OP_MOVM, .dst = e.reg_of[v], .a = tmp };
                     push_code (&e, mv);
                     free_reg (&e, tmp);
                   }
@@ -456,7 +473,7 @@ sl_span_emit (const SlIr *ir)
   for (int i = 0; i < prog->n_code; i++)
     {
       uint32_t cost = 1;
-      if (prog->code[i].op == SL_OP_SAMPLE)
+      if (prog->code[i].op == SL_VM_OP_SAMPLE)
         {
           /* A volume read filters eight texels where a 2D read filters
            * four (fuzz-exec: a capped loop around tex3D ran 34 s per span
@@ -479,78 +496,4 @@ sl_span_emit (const SlIr *ir)
   g_free (loop_end);
   g_free (loop_parent);
   return prog;
-}
-
-void
-sl_span_program_free (SlSpanProgram *prog)
-{
-  if (!prog)
-    return;
-  g_free (prog->code);
-  g_free (prog->samples);
-  g_free (prog->const_regs);
-  g_free (prog->const_bits);
-  g_free (prog->cost_before);
-  g_free (prog);
-}
-
-char *
-sl_span_program_dump (const SlSpanProgram *prog)
-{
-  GString *out = g_string_new (NULL);
-  g_string_append_printf (out, "; %u registers, %d constants, depth %d\n",
-                          prog->n_regs, prog->n_consts, prog->max_depth);
-  for (int k = 0; k < prog->n_consts; k++)
-    g_string_append_printf (out, "; r%u = 0x%08x\n", prog->const_regs[k], prog->const_bits[k]);
-  for (int pc = 0; pc < prog->n_code; pc++)
-    {
-      const SlVmInsn *in = &prog->code[pc];
-      g_string_append_printf (out, "%4d  %-9s", pc, sl_op_names[in->op]);
-      SlShape shape = sl_op_shapes[in->op];
-      int n = sl_shape_n_srcs (shape);
-      if (n >= 0)
-        {
-          g_string_append_printf (out, " r%u", in->dst);
-          uint32_t s[3] = { in->a, in->b, in->c };
-          for (int k = 0; k < n; k++)
-            {
-              if (k == 1 && in->variant != SL_VM_REGS)
-                g_string_append_printf (out, ", #%08x", in->imm);
-              else if (k == 2 && in->variant == SL_VM_KBC && in->op == SL_OP_MAD)
-                g_string_append_printf (out, ", #%08x", in->jump);
-              else
-                g_string_append_printf (out, ", r%u", s[k]);
-            }
-        }
-      else if (in->op == SL_OP_SAMPLE || in->op == SL_OP_TEXSIZE)
-        {
-          const SlVmSample *s = &prog->samples[in->imm];
-          for (int k = 0; k < 4; k++)
-            {
-              if (s->dst[k] == SL_IR_NONE)
-                g_string_append (out, k ? ", _" : " _");
-              else
-                g_string_append_printf (out, k ? ", r%u" : " r%u", s->dst[k]);
-            }
-          for (int k = 0; k < s->n_src; k++)
-            g_string_append_printf (out, ", r%u", s->src[k]);
-          g_string_append_printf (out, " (t%d, s%d)", s->info.texture, s->info.sampler);
-        }
-      else if (in->op == SL_OP_MOVM || in->op == SL_OP_DDX || in->op == SL_OP_DDY)
-        g_string_append_printf (out, " r%u, r%u", in->dst, in->a);
-      else if (in->op == SL_OP_INPUT || in->op == SL_OP_LOADC)
-        g_string_append_printf (out, " r%u, [%u]", in->dst, in->imm);
-      else if (in->op == SL_OP_LOADCI)
-        g_string_append_printf (out, " r%u, [%u + 4*r%u]", in->dst, in->imm, in->a);
-      else if (in->op == SL_OP_OUTPUT)
-        g_string_append_printf (out, " o%u.%c, r%u", in->imm >> 2, "xyzw"[in->imm & 3], in->a);
-      else if (in->op == SL_OP_IF || (in->imm && (in->op == SL_OP_BREAK || in->op == SL_OP_CONTINUE
-                                                 || in->op == SL_OP_DISCARD)))
-        g_string_append_printf (out, " r%u", in->a);
-      if (in->op == SL_OP_IF || in->op == SL_OP_ELSE || in->op == SL_OP_LOOP
-          || in->op == SL_OP_ENDLOOP)
-        g_string_append_printf (out, " -> %u", in->jump);
-      g_string_append_c (out, '\n');
-    }
-  return g_string_free (out, FALSE);
 }

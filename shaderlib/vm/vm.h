@@ -21,6 +21,17 @@ typedef union
   uint32_t u[SL_SPAN];
 } SlReg;
 
+/* The VM's ops, numbered in ops.def order.  SPECIAL ops are run by
+ * hand-written code in vm.c; every other op loops its scalar helper
+ * (scalar_ops.h) over the span. */
+typedef enum
+{
+#define SL_OP(name, shape, doc) SL_VM_OP_##name,
+#include "vm/ops.def"
+#undef SL_OP
+  SL_VM_OP_COUNT
+} SlVmOp;
+
 /* Specialised forms of table-driven ops: operand b (and for MAD c) is a
  * constant held in the instruction, not a register, saving a load per
  * vector in the op's loop. */
@@ -33,8 +44,8 @@ enum
 
 typedef struct
 {
-  uint16_t op;      /* SlOp */
-  uint16_t variant; /* SL_VM_* below */
+  uint16_t op;      /* SlVmOp */
+  uint16_t variant; /* SL_VM_REGS, SL_VM_KB or SL_VM_KBC */
   uint32_t dst;     /* register */
   uint32_t a, b, c; /* registers */
   uint32_t imm;     /* op-specific; SAMPLE: index into samples[] */
@@ -121,7 +132,8 @@ enum
   SL_VM_STOPPED_BUDGET = 1u << 1   /* a span used up SL_VM_SPAN_BUDGET */
 };
 
-/* Span programs are built by sl_span_emit() (ir/span_emit.h). */
+/* Span programs are built by sl_span_emit() (ir/span_emit.h); freeing
+ * and printing them needs nothing but this format (span_program.c). */
 void  sl_span_program_free (SlSpanProgram *prog);
 char *sl_span_program_dump (const SlSpanProgram *prog);
 

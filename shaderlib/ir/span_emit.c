@@ -28,10 +28,62 @@ vm_op (SlOp op)
   return (uint16_t) op;
 }
 
+/* Pixel inputs: both sides number TEXCOORDn, COLORn and the position as
+ * base + 4*n + component, so each IR range maps onto the VM's. */
+_Static_assert (SL_INPUT_COLOR - SL_INPUT_TEXCOORD
+                <= SL_VM_INPUT_COLOR - SL_VM_INPUT_TEXCOORD, "TEXCOORDn fit");
+_Static_assert (SL_INPUT_POSITION - SL_INPUT_COLOR
+                <= SL_VM_INPUT_POSITION - SL_VM_INPUT_COLOR, "COLORn fit");
+_Static_assert (SL_INPUT_FACE - SL_INPUT_POSITION
+                <= SL_VM_INPUT_FACE - SL_VM_INPUT_POSITION, "the position fits");
+
+static uint32_t
+vm_input (uint32_t input)
+{
+  if (input < SL_INPUT_COLOR)
+    return SL_VM_INPUT_TEXCOORD + (input - SL_INPUT_TEXCOORD);
+  if (input < SL_INPUT_POSITION)
+    return SL_VM_INPUT_COLOR + (input - SL_INPUT_COLOR);
+  if (input < SL_INPUT_FACE)
+    return SL_VM_INPUT_POSITION + (input - SL_INPUT_POSITION);
+  return SL_VM_INPUT_FACE;
+}
+
+static uint8_t
+vm_sample_mode (SlSampleMode mode)
+{
+  switch (mode)
+    {
+    case SL_SAMPLE_BIAS: return SL_VM_SAMPLE_BIAS;
+    case SL_SAMPLE_LOD: return SL_VM_SAMPLE_LOD;
+    case SL_SAMPLE_GRAD: return SL_VM_SAMPLE_GRAD;
+    case SL_SAMPLE_LOAD: return SL_VM_SAMPLE_LOAD;
+    case SL_SAMPLE_COMPARE: return SL_VM_SAMPLE_COMPARE;
+    default: return SL_VM_SAMPLE_IMPLICIT;
+    }
+}
+
+_Static_assert (SL_VM_SAMPLE_MAX_SRC >= SL_IR_MAX_SRC, "every IR source of a SAMPLE fits");
+
+/* The VM's description of a read.  The IR's projective flag has no VM
+ * counterpart: no front end sets it (they divide by coord[3] in IR before
+ * the SAMPLE) and the VM never read it; here it only keeps such a read
+ * off the at-pixel path. */
+static void
+vm_sample_desc (SlVmSample *s, const SlSampleInfo *info)
+{
+  s->mode = vm_sample_mode ((SlSampleMode) info->mode);
+  s->texture = info->texture;
+  s->sampler = info->sampler;
+  s->dim = info->dim;
+  for (int k = 0; k < 3; k++)
+    s->offset[k] = info->offset[k];
+}
+
 typedef struct
 {
   const SlIr *ir;
-  uint32_t   *reg_of;       /* IR value → VM register, or SL_IR_NONE */
+  uint32_t   *reg_of;       /* IR value → VM register, or SL_VM_NONE */
   int        *last_use;     /* IR value → instruction index of last use */
   int        *n_uses;
   GArray     *free_regs;    /* uint32_t */
@@ -67,7 +119,7 @@ reg_for_src (Emit *e, uint32_t v)
 static uint32_t
 reg_for_dst (Emit *e, uint32_t v)
 {
-  if (e->reg_of[v] == SL_IR_NONE)
+  if (e->reg_of[v] == SL_VM_NONE)
     e->reg_of[v] = alloc_reg (e);
   return e->reg_of[v];
 }
@@ -80,10 +132,10 @@ release_srcs (Emit *e, const SlInsn *in, int i)
     {
       uint32_t v = in->src[s];
       const SlValue *val = sl_ir_value (e->ir, v);
-      if (val->cls != SL_VALUE_TEMP || e->last_use[v] != i || e->reg_of[v] == SL_IR_NONE)
+      if (val->cls != SL_VALUE_TEMP || e->last_use[v] != i || e->reg_of[v] == SL_VM_NONE)
         continue;
       free_reg (e, e->reg_of[v]);
-      e->reg_of[v] = SL_IR_NONE;
+      e->reg_of[v] = SL_VM_NONE;
       e->last_use[v] = -1;   /* guard against a value listed twice */
     }
 }
@@ -95,10 +147,10 @@ release_dead_dsts (Emit *e, const SlInsn *in)
     {
       uint32_t v = in->dst[d];
       if (sl_ir_value (e->ir, v)->cls == SL_VALUE_TEMP && e->n_uses[v] == 0
-          && e->reg_of[v] != SL_IR_NONE)
+          && e->reg_of[v] != SL_VM_NONE)
         {
           free_reg (e, e->reg_of[v]);
-          e->reg_of[v] = SL_IR_NONE;
+          e->reg_of[v] = SL_VM_NONE;
         }
     }
 }
@@ -197,7 +249,7 @@ sl_span_emit (const SlIr *ir)
   };
   for (guint v = 0; v < n_values; v++)
     {
-      e.reg_of[v] = SL_IR_NONE;
+      e.reg_of[v] = SL_VM_NONE;
       e.last_use[v] = -1;
     }
 
@@ -375,7 +427,8 @@ sl_span_emit (const SlIr *ir)
           break;
         case SL_OP_SAMPLE: case SL_OP_TEXSIZE:
           {
-            SlVmSample s = { .n_src = in->n_src, .info = in->sample };
+            SlVmSample s = { .n_src = in->n_src };
+            vm_sample_desc (&s, &in->sample);
             s.at_pixel = in->op == SL_OP_SAMPLE && in->n_src >= 2
                          && in->sample.dim == SL_TEXTURE_2D && !in->sample.projective
                          && in->sample.mode != SL_SAMPLE_LOAD
@@ -385,14 +438,14 @@ sl_span_emit (const SlIr *ir)
             for (int k = 0; k < in->n_src; k++)
               s.src[k] = reg_for_src (&e, in->src[k]);
             for (int k = 0; k < 4; k++)
-              s.dst[k] = SL_IR_NONE;
+              s.dst[k] = SL_VM_NONE;
             /* Results may not alias sources: allocate before releasing. */
             bool masked = depth > 0 || returned_at_top;
             uint32_t final_dst[4];
             for (int k = 0; k < in->n_dst; k++)
               {
                 uint32_t v = in->dst[k];
-                final_dst[k] = SL_IR_NONE;
+                final_dst[k] = SL_VM_NONE;
                 if (sl_ir_value (ir, v)->cls == SL_VALUE_VAR && masked)
                   {
                     final_dst[k] = e.reg_of[v];
@@ -405,7 +458,7 @@ sl_span_emit (const SlIr *ir)
             vi.imm = e.samples->len - 1;
             push_code (&e, vi);
             for (int k = 0; k < in->n_dst; k++)
-              if (final_dst[k] != SL_IR_NONE)
+              if (final_dst[k] != SL_VM_NONE)
                 {
                   SlVmInsn mv = { .op = SL_VM_OP_MOVM, .dst = final_dst[k], .a = s.dst[k] };
                   push_code (&e, mv);
@@ -420,7 +473,7 @@ sl_span_emit (const SlIr *ir)
             if (in->n_src > 0) vi.a = reg_for_src (&e, in->src[0]);
             if (in->n_src > 1) vi.b = reg_for_src (&e, in->src[1]);
             if (in->n_src > 2) vi.c = reg_for_src (&e, in->src[2]);
-            vi.imm = in->imm;
+            vi.imm = in->op == SL_OP_INPUT ? vm_input (in->imm) : in->imm;
             specialise_operands (ir, in, &vi);
             uint32_t v = in->dst[0];
             bool masked_var = sl_ir_value (ir, v)->cls == SL_VALUE_VAR
@@ -478,7 +531,7 @@ sl_span_emit (const SlIr *ir)
           /* A volume read filters eight texels where a 2D read filters
            * four (fuzz-exec: a capped loop around tex3D ran 34 s per span
            * under ASan at the 2D weight). */
-          SlTextureKind dim = prog->samples[prog->code[i].imm].info.dim;
+          SlTextureKind dim = prog->samples[prog->code[i].imm].dim;
           cost = dim == SL_TEXTURE_3D ? 2 * SL_VM_SAMPLE_COST
                  : dim == SL_TEXTURE_CUBE ? SL_VM_SAMPLE_COST * 3 / 2 : SL_VM_SAMPLE_COST;
         }

@@ -90,14 +90,14 @@ sl_span_program_dump (const SlSpanProgram *prog)
           const SlVmSample *s = &prog->samples[in->imm];
           for (int k = 0; k < 4; k++)
             {
-              if (s->dst[k] == SL_IR_NONE)
+              if (s->dst[k] == SL_VM_NONE)
                 g_string_append (out, k ? ", _" : " _");
               else
                 g_string_append_printf (out, k ? ", r%u" : " r%u", s->dst[k]);
             }
           for (int k = 0; k < s->n_src; k++)
             g_string_append_printf (out, ", r%u", s->src[k]);
-          g_string_append_printf (out, " (t%d, s%d)", s->info.texture, s->info.sampler);
+          g_string_append_printf (out, " (t%d, s%d)", s->texture, s->sampler);
         }
       else if (in->op == SL_VM_OP_MOVM || in->op == SL_VM_OP_DDX || in->op == SL_VM_OP_DDY)
         g_string_append_printf (out, " r%u, r%u", in->dst, in->a);

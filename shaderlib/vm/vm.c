@@ -19,11 +19,13 @@
  * about the noise of that loaded machine, while doubling the register
  * file (n_regs × 2 × 4 × SL_SPAN_COLS bytes), which pushes long shaders'
  * registers out of L1.  32 stays the choice until a quiet machine shows 64
- * to pay.  Divergent control flow uses lane
- * masks: cf (lanes enabled by the enclosing IFs), brk/cont (lanes that left
- * the current loop or iteration), ret (lanes that returned from the current
- * function) and kill (discarded lanes); exec is their combination.  Writes
- * to variables inside control flow go through MOVM, which honours exec.
+ * to pay.
+ *
+ * Divergent control flow uses lane masks: cf (lanes enabled by the
+ * enclosing IFs), brk/cont (lanes that left the current loop or
+ * iteration), ret (lanes that returned from the current function) and
+ * kill (discarded lanes); exec is their combination.  Writes to variables
+ * inside control flow go through MOVM, which honours exec.
  *
  * Run-time limits: each loop stops at its own iteration cap, and each span
  * has a budget of SL_VM_SPAN_BUDGET loop-body instructions, charged at the
@@ -38,6 +40,7 @@
  * never ends costs one span's budget, not one per span of the image. */
 #include "vm/vm.h"
 
+#include "base/sl_internal.h"      /* SL_VM_SPAN_BUDGET */
 #include "vm/scalar_ops.h"
 
 #include <stdlib.h>
@@ -126,11 +129,11 @@ load_input (SlReg *d, uint32_t input, const SlVmEnv *env, int x0, int y0)
 {
   float w = (float) env->viewport_width, h = (float) env->viewport_height;
   int c = input & 3;
-  if (input < SL_INPUT_COLOR || (input >= SL_INPUT_POSITION && input < SL_INPUT_FACE))
+  if (input < SL_VM_INPUT_COLOR || (input >= SL_VM_INPUT_POSITION && input < SL_VM_INPUT_FACE))
     {
       /* Every TEXCOORDn carries the normalised pixel centre: a full-screen
        * quad maps texture coordinates (0,0)-(1,1) over the viewport. */
-      bool norm = input < SL_INPUT_COLOR;
+      bool norm = input < SL_VM_INPUT_COLOR;
       if (c == 0)
         for (int i = 0; i < SL_SPAN; i++)
           {
@@ -152,7 +155,7 @@ load_input (SlReg *d, uint32_t input, const SlVmEnv *env, int x0, int y0)
       /* COLOR0 is the quad's diffuse colour and COLOR1 its specular one;
        * with no vertex data they take Direct3D's defaults, opaque white and
        * zero, which sprite and WPF-style shaders multiply by as a tint. */
-      float v = input >= SL_INPUT_POSITION || input < SL_INPUT_COLOR + 4 ? 1.0f : 0.0f;
+      float v = input >= SL_VM_INPUT_POSITION || input < SL_VM_INPUT_COLOR + 4 ? 1.0f : 0.0f;
       for (int i = 0; i < SL_SPAN; i++)
         d->f[i] = v;
     }
@@ -335,32 +338,32 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
         case SL_VM_OP_SAMPLE:
           {
             const SlVmSample *s = &prog->samples[in->imm];
-            const SlReg *srcs[SL_IR_MAX_SRC];
+            const SlReg *srcs[SL_VM_SAMPLE_MAX_SRC];
             for (int k = 0; k < s->n_src; k++)
               srcs[k] = &R[s->src[k]];
             SlReg *outs[4];
             SlReg junk;
             for (int k = 0; k < 4; k++)
-              outs[k] = s->dst[k] != SL_IR_NONE ? &R[s->dst[k]] : &junk;
+              outs[k] = s->dst[k] != SL_VM_NONE ? &R[s->dst[k]] : &junk;
             SlSamplerState def;
-            const SlSamplerState *ss = env->samplers[s->info.sampler];
+            const SlSamplerState *ss = env->samplers[s->sampler];
             if (!ss)
               {
                 sl_sampler_state_init_default (&def);
                 ss = &def;
               }
             if (s->at_pixel
-                && SL_LEVEL (sl_sample_at_pixel) (env->textures[s->info.texture], ss, &s->info,
+                && SL_LEVEL (sl_sample_at_pixel) (env->textures[s->texture], ss,
                                                   x0, y0, env->viewport_width,
                                                   env->viewport_height, outs))
               break;
-            SL_LEVEL (sl_sample_span) (env->textures[s->info.texture], ss, &s->info, srcs, s->n_src, outs);
+            SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs);
           }
           break;
         case SL_VM_OP_TEXSIZE:
           {
             const SlVmSample *s = &prog->samples[in->imm];
-            const SlTexture *t = env->textures[s->info.texture];
+            const SlTexture *t = env->textures[s->texture];
             for (int i = 0; i < SL_SPAN; i++)
               {
                 int lvl = R[s->src[0]].i[i];
@@ -375,7 +378,7 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                   nl = t->n_levels;
                 uint32_t vals[4] = { wv, hv, dv, nl };
                 for (int k = 0; k < 4; k++)
-                  if (s->dst[k] != SL_IR_NONE)
+                  if (s->dst[k] != SL_VM_NONE)
                     R[s->dst[k]].u[i] = vals[k];
               }
           }

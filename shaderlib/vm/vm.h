@@ -223,8 +223,4 @@ SL_VM_DECLARE_LEVEL (v2)
 SL_VM_DECLARE_LEVEL (v3)
 SL_VM_DECLARE_LEVEL (v4)
 
-/* Names the level sl_vm_render() uses on this CPU ("baseline",
- * "x86-64-v2", "x86-64-v3", "x86-64-v4"); for benchmarks and dumps. */
-const char *sl_vm_level_name (void);
-
 #endif

@@ -1,12 +1,16 @@
-/* Lowering IR to a span program.
+/* Lowering IR to a span program: the one file that reads both formats.
  *
- * Assigns VM registers: constants and variables get registers of their own
- * for the whole run; temporaries share registers by linear scan over their
- * live ranges (a use inside a loop that does not contain the definition
- * keeps the register alive to the loop's end).  A destination never shares
- * a register with a source of the same instruction, so VM op bodies may use
+ * Translates the IR's ops, pixel inputs and sample descriptions into the
+ * VM's own (vm/vm.h), which knows nothing of the IR, and assigns VM
+ * registers: constants and variables get registers of their own for the
+ * whole run; temporaries share registers by linear scan over their live
+ * ranges (a use inside a loop that does not contain the definition keeps
+ * the register alive to the loop's end).  A destination never shares a
+ * register with a source of the same instruction, so VM op bodies may use
  * restrict pointers.  Writes to variables inside control flow (or after a
- * top-level return) become compute-into-temporary + MOVM. */
+ * top-level return) become compute-into-temporary + MOVM.  The emitter
+ * also resolves jump targets and prices each instruction for the VM's
+ * loop budget (SlSpanProgram.cost_before). */
 #include "ir/span_emit.h"
 
 #include <string.h>

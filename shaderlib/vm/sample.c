@@ -9,7 +9,11 @@
  * Bilinear fractions within 2^-13 of a texel centre (relative to the
  * texture size) snap to it, so that an identity shader reproduces its
  * input bit for bit despite the rounding of (x + 0.5) / w; real hardware
- * quantises these fractions far more coarsely (8 bits). */
+ * quantises these fractions far more coarsely (8 bits).
+ *
+ * A read is described by the VM's SlVmSample alone; textures and sampler
+ * states are the public header's, so the baseline copy of this file also
+ * holds their public initialisers. */
 #include "vm/vm.h"
 
 #include "vm/scalar_ops.h"

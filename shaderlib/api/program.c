@@ -9,6 +9,7 @@
 #include "asm/d3d9/d3d9.h"
 
 #include "hlsl/hlsl_ast.h"
+#include "ir/span_emit.h"
 #include "preprocess/preprocess.h"
 #include "vm/scalar_ops.h"
 #include "asm/sm4/sm4.h"

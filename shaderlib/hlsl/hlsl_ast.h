@@ -1,7 +1,7 @@
-/* The typed AST shared by hlsl_parse.c (which builds and checks it) and
- * hlsl_lower.c (which turns it into IR).  Every expression node carries its
- * type; implicit conversions appear as explicit N_CAST nodes, so lowering
- * never guesses. */
+/* The typed AST shared by the parser (hlsl_parse.c and the files named
+ * there, which build and check it) and hlsl_lower.c (which turns it into
+ * IR).  Every expression node carries its type; implicit conversions
+ * appear as explicit N_CAST nodes, so lowering never guesses. */
 #ifndef SL_HLSL_AST_H
 #define SL_HLSL_AST_H
 

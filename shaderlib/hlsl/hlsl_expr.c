@@ -10,6 +10,7 @@
 
 #include "vm/scalar_ops.h"
 
+#include <limits.h>
 #include <string.h>
 
 static Node *

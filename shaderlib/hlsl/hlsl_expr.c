@@ -366,69 +366,7 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
       return call;
     }
 
-  gpointer hit = g_hash_table_lookup (p->intrinsics, name->text);
-  if (!hit)
-    {
-      hlsl_error (p, loc, "undeclared function '%s'", name->text);
-      return error_node (p, loc);
-    }
-  int id = GPOINTER_TO_INT (hit) - 1;
-  bool is_method = id >= INTR_M_SAMPLE;
-  if (is_method != (object != NULL))
-    {
-      if (is_method)
-        hlsl_error (p, loc, "'%s' is a method of texture objects", name->text);
-      else
-        hlsl_error (p, loc, "'%s' is not a method", name->text);
-      return error_node (p, loc);
-    }
-  /* tex2Dlod(s, t, offset) is ReShade's; fxc knows two arguments only. */
-  int max_args = id == INTR_TEX2DLOD && !p->u->reshade ? 2 : hlsl_intrinsic_max[id];
-  if ((int) args->len < hlsl_intrinsic_min[id] || (int) args->len > max_args)
-    {
-      if (hlsl_intrinsic_min[id] == max_args)
-        hlsl_error (p, loc, "'%s' takes %d argument%s, not %u", name->text, max_args,
-                    max_args == 1 ? "" : "s", args->len);
-      else
-        hlsl_error (p, loc, "'%s' takes %d to %d arguments, not %u", name->text, hlsl_intrinsic_min[id],
-                    max_args, args->len);
-      return error_node (p, loc);
-    }
-  Node *call = new_node (p, N_INTRINSIC, loc, NULL);
-  call->op = id;
-  call->a = object;
-  call->n_args = args->len;
-  call->args = SL_NEW_N (p->arena, Node *, args->len + 1);
-  if (args->len > 0)   /* pdata is NULL while empty */
-    memcpy (call->args, args->pdata, args->len * sizeof (Node *));
-  for (int i = 0; i < call->n_args; i++)
-    {
-      Node *arg = call->args[i];
-      if (arg->type->kind == TY_SAMPLER && arg->kind == N_VAR && arg->var->storage == STORE_STATIC)
-        {
-          /* A static sampler is never bound to anything. */
-          hlsl_error (p, arg->loc, "cannot sample with static sampler '%s'", arg->var->name);
-          return error_node (p, loc);
-        }
-      const char *in = hlsl_intrinsic_names[id];
-      if (i == 0 && arg->type->kind == TY_SAMPLER && arg->kind == N_VAR && !strncmp (in, "tex", 3)
-          && (in[3] == '1' || in[3] == '2' || in[3] == '3' || in[3] == 'C'))
-        {
-          /* One sampler serves one texture dimension. */
-          int dim = in[3] == 'C' ? 4 : in[3] - '0';
-          if (arg->var->sampled_dim && arg->var->sampled_dim != dim)
-            {
-              hlsl_error (p, arg->loc, "sampler '%s' is used with textures of different dimensions",
-                          arg->var->name);
-              return error_node (p, loc);
-            }
-          arg->var->sampled_dim = dim;
-        }
-    }
-  call->type = hlsl_intrinsic_type (p, call);
-  if (call->type->kind == TY_ERROR)
-    return error_node (p, loc);
-  return call;
+  return hlsl_intrinsic_call (p, name, object, args);
 }
 
 static Node *

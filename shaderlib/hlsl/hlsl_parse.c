@@ -309,10 +309,7 @@ hlsl_parse (HlslUnit *u, const char *text, const char *filename)
       return false;
     }
   p.types = g_hash_table_new (g_str_hash, g_str_equal);
-  p.intrinsics = g_hash_table_new (g_str_hash, g_str_equal);
-  for (int i = 0; i < INTR_COUNT; i++)
-    if (u->reshade || i < INTR_RS_TEX2DFETCH || i > INTR_RS_TEX2DLODOFFSET)
-      g_hash_table_insert (p.intrinsics, (gpointer) hlsl_intrinsic_names[i], GINT_TO_POINTER (i + 1));
+  p.intrinsics = hlsl_intrinsic_table_new (u->reshade);
   Type *err = SL_NEW (u->arena, Type);
   err->kind = TY_ERROR;
   p.t_error = err;

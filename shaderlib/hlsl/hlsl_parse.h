@@ -212,11 +212,8 @@ Node *hlsl_parse_expr (P *p);
 
 /* ---- intrinsics (hlsl_intrinsics.c) --------------------------------------- */
 
-extern const char *const hlsl_intrinsic_names[];
-extern const int hlsl_intrinsic_min[];
-extern const int hlsl_intrinsic_max[];
-
-Type *hlsl_intrinsic_type (P *p, Node *call);
+GHashTable *hlsl_intrinsic_table_new (bool reshade);
+Node       *hlsl_intrinsic_call (P *p, Token *name, Node *object, GPtrArray *args);
 
 /* ---- statements (hlsl_stmt.c) --------------------------------------------- */
 

@@ -7,6 +7,7 @@
  * otherwise ignores them, except for a sampler's declared state, which
  * reflection reports. */
 #include "hlsl/hlsl_parse.h"
+#include "hlsl/hlsl_sampler_state.h"
 
 #include <string.h>
 
@@ -203,44 +204,6 @@ hlsl_parse_compile_target (P *p, bool check_names)
     hlsl_error (p, fn->loc, "'%s' has %d uniform parameter(s), not %d", fn->text, uniforms, n);
 }
 
-static bool
-value_is (Token *t, const char *s)
-{
-  return t->kind == TK_IDENT && !g_ascii_strcasecmp (t->text, s);
-}
-
-static bool
-parse_filter (Token *t, SlFilter *out)
-{
-  if (value_is (t, "POINT"))
-    *out = SL_FILTER_POINT;
-  else if (value_is (t, "LINEAR") || value_is (t, "ANISOTROPIC"))
-    *out = SL_FILTER_LINEAR;
-  else if (value_is (t, "NONE"))
-    *out = SL_FILTER_NONE;
-  else
-    return false;
-  return true;
-}
-
-static bool
-parse_address (Token *t, SlAddressMode *out)
-{
-  if (value_is (t, "WRAP"))
-    *out = SL_ADDRESS_WRAP;
-  else if (value_is (t, "CLAMP"))
-    *out = SL_ADDRESS_CLAMP;
-  else if (value_is (t, "MIRROR"))
-    *out = SL_ADDRESS_MIRROR;
-  else if (value_is (t, "BORDER"))
-    *out = SL_ADDRESS_BORDER;
-  else if (value_is (t, "MIRRORONCE") || value_is (t, "MIRROR_ONCE"))
-    *out = SL_ADDRESS_MIRROR_ONCE;
-  else
-    return false;
-  return true;
-}
-
 /* One 'Name = value' entry of a sampler state block, tokens [from, to). */
 static void
 apply_sampler_entry (P *p, SlSamplerState *st, int from, int to)
@@ -266,54 +229,27 @@ apply_sampler_entry (P *p, SlSamplerState *st, int from, int to)
         nums[n_nums++] = (float) d;
       }
   const char *n = name->text;
+  const HlslSamplerKey *key = hlsl_sampler_key (n);
+  if (!key)
+    return;   /* not a sampler state the runtime has */
   bool ok = true;
-  if (!g_ascii_strcasecmp (n, "MinFilter"))
-    ok = parse_filter (val, &st->min_filter);
-  else if (!g_ascii_strcasecmp (n, "MagFilter"))
-    ok = parse_filter (val, &st->mag_filter);
-  else if (!g_ascii_strcasecmp (n, "MipFilter"))
-    ok = parse_filter (val, &st->mip_filter);
-  else if (!g_ascii_strcasecmp (n, "Filter"))
+  switch (key->value)
     {
-      /* D3D10 names: MIN_MAG_MIP_POINT, MIN_LINEAR_MAG_MIP_POINT, … */
-      const char *f = val->text;
-      if (val->kind != TK_IDENT)
-        ok = false;
-      else if (g_ascii_strncasecmp (f, "ANISOTROPIC", 11) == 0 || strstr (f, "ANISOTROPIC"))
-        st->min_filter = st->mag_filter = st->mip_filter = SL_FILTER_LINEAR;
+    case HLSL_SAMPLER_FILTER: case HLSL_SAMPLER_FILTER_ALL: case HLSL_SAMPLER_ADDRESS:
+      ok = val->kind == TK_IDENT && hlsl_sampler_set_word (st, key, val->text);
+      break;
+    case HLSL_SAMPLER_BOOL:
+      if (val->kind == TK_IDENT)
+        ok = hlsl_sampler_set_word (st, key, val->text);
       else
-        {
-          const char *mn = strstr (f, "MIN_"), *mg = strstr (f, "MAG_"), *mp = strstr (f, "MIP_");
-          const char *after[3] = { mn, mg, mp };
-          SlFilter *dst[3] = { &st->min_filter, &st->mag_filter, &st->mip_filter };
-          for (int k = 0; k < 3; k++)
-            {
-              /* Each stage takes the first POINT/LINEAR after its name. */
-              const char *q = after[k];
-              if (!q)
-                continue;
-              const char *pt = strstr (q, "POINT"), *ln = strstr (q, "LINEAR");
-              *dst[k] = pt && (!ln || pt < ln) ? SL_FILTER_POINT : SL_FILTER_LINEAR;
-            }
-        }
+        hlsl_sampler_set_numbers (st, key, nums, n_nums);
+      break;
+    case HLSL_SAMPLER_NUMBER: case HLSL_SAMPLER_COLOR:
+      hlsl_sampler_set_numbers (st, key, nums, n_nums);
+      break;
+    case HLSL_SAMPLER_TEXTURE:
+      break;   /* effects bind textures; a shader reads what the host binds */
     }
-  else if (!g_ascii_strcasecmp (n, "AddressU"))
-    ok = parse_address (val, &st->address_u);
-  else if (!g_ascii_strcasecmp (n, "AddressV"))
-    ok = parse_address (val, &st->address_v);
-  else if (!g_ascii_strcasecmp (n, "AddressW"))
-    ok = parse_address (val, &st->address_w);
-  else if (!g_ascii_strcasecmp (n, "BorderColor"))
-    for (int k = 0; k < 4; k++)
-      st->border_color[k] = n_nums == 1 ? nums[0] : nums[k];
-  else if (!g_ascii_strcasecmp (n, "MipLODBias"))
-    st->lod_bias = nums[0];
-  else if (!g_ascii_strcasecmp (n, "MinLOD"))
-    st->min_lod = nums[0];
-  else if (!g_ascii_strcasecmp (n, "MaxLOD") || !g_ascii_strcasecmp (n, "MaxMipLevel"))
-    st->max_lod = nums[0];
-  else if (!g_ascii_strcasecmp (n, "SRGBTexture"))
-    st->srgb = value_is (val, "true") || nums[0] != 0;
   if (!ok)
     hlsl_warning (p, val->loc, "unknown value '%s' for sampler state '%s'", val->text, n);
 }

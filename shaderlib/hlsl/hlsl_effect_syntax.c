@@ -5,7 +5,8 @@
  * These only configure the effect framework (fx/); a pixel shader compile
  * checks their syntax and the rules the D3D compiler enforces, and
  * otherwise ignores them, except for a sampler's declared state, which
- * reflection reports. */
+ * reflection reports; its names and words are hlsl_sampler_state.c's,
+ * shared with the effect layer. */
 #include "hlsl/hlsl_parse.h"
 #include "hlsl/hlsl_sampler_state.h"
 

@@ -619,9 +619,32 @@ matrix_cast_ok (const Type *from, const Type *to)
   return true;
 }
 
-/* The conversion rules of HLSL, in one place.  Returns the converted
- * expression, or an error node after a diagnostic.  @explicit_cast allows
- * the conversions only a C-style cast may make. */
+/* The conversion rules of HLSL, in one place: every implicit conversion
+ * (operands, arguments, assignments, initialisers, returns) and every
+ * C-style cast (@explicit_cast) comes here.  Returns @e under an N_CAST
+ * to @to, @e itself when the types are the same (matrices differing only
+ * in row/column-major storage are), or an error node after a diagnostic.
+ *
+ *   from → to                 implicitly                  with a cast
+ *   scalar → numeric          replicates                  the same
+ *   numeric → scalar          first component, warns      the same, silently
+ *   vector → vector           drops trailing ones, warns  the same, silently
+ *   matrix → matrix           drops rows/columns, warns   the same, silently
+ *   vector ↔ matrix           same number of components   also fewer, if a
+ *                                                         source matrix is one
+ *                                                         row or column and a
+ *                                                         target matrix one row
+ *   matrix ↔ struct/array     never                       same number, or fewer
+ *                                                         as above; no objects
+ *                                                         in the target
+ *   numeric/struct/array →    struct/array ↔ struct/array component-wise from
+ *     numeric/struct/array    only: the same components   enough components (a
+ *                             of the same base types      scalar replicates)
+ *   sampler → sampler,        the same dimension, or either untyped
+ *   texture → texture
+ *
+ * Samplers and textures inside aggregates must line up (flat_slots):
+ * implicitly all of them, in a cast the target's at the source's start. */
 Node *
 hlsl_convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char *what)
 {

@@ -339,25 +339,21 @@ constant_initializer (L *l, Var *v, uint32_t *words)
   return ok;
 }
 
-SlIr *
-hlsl_lower (HlslUnit *u, SlProgramInfo *info)
+/* Lowers the entry point's body: static globals, then the parameters
+ * bound to inputs (or zero for outputs), the body, and the outputs. */
+static void
+lower_entry_point (L *l)
 {
-  L l = { .u = u, .info = info, .sm = u->shader_model };
-  l.ir = sl_ir_new ();
-  l.var_vals = g_new0 (uint32_t *, u->n_vars + 1);
-  l.var_objs = g_new0 (int *, u->n_vars + 1);
-  l.refused = g_hash_table_new (NULL, NULL);
-  l.objs = g_array_new (FALSE, TRUE, sizeof (ObjRef));
-  l.urefs = g_array_new (FALSE, TRUE, sizeof (URef));
+  HlslUnit *u = l->u;
   Func *f = u->entry;
-  SlIr *ir = l.ir;
+  SlIr *ir = l->ir;
 
   /* Static globals are initialised at the start of every pixel. */
   for (guint i = 0; i < u->globals->len; i++)
     {
       Var *v = g_ptr_array_index (u->globals, i);
       if (v->storage == STORE_STATIC && (!v->type->n_objects || v->type->n_comp || v->init))
-        hlsl_init_var (&l, v);
+        hlsl_init_var (l, v);
     }
 
   /* Entry parameters: inputs, outputs, or uniforms. */
@@ -369,60 +365,69 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
           prm->storage = STORE_UNIFORM;
           continue;
         }
-      uint32_t *vals = hlsl_alloc_var (&l, prm);
+      uint32_t *vals = hlsl_alloc_var (l, prm);
       if (prm->param_mod == 1)
         {
-          BaseType *b = hlsl_bases_of (&l, prm->type);
+          BaseType *b = hlsl_bases_of (l, prm->type);
           for (int i = 0; i < prm->type->n_comp; i++)
-            sl_ir_mov (ir, vals[i], zero_of (&l, b[i]));
+            sl_ir_mov (ir, vals[i], zero_of (l, b[i]));
         }
-      else if (!bind_input (&l, prm->type, prm->semantic, vals, prm->loc))
+      else if (!bind_input (l, prm->type, prm->semantic, vals, prm->loc))
         break;
     }
 
-  Frame *fr = &l.frames[l.n_frames++];
+  Frame *fr = &l->frames[l->n_frames++];
   fr->func = f;
   fr->framed = hlsl_returns_inside_cf (f->body, true);
   if (fr->framed)
     {
       fr->ret_vals = SL_NEW_N (u->arena, uint32_t, f->ret->n_comp + 1);
-      BaseType *b = hlsl_bases_of (&l, f->ret);
+      BaseType *b = hlsl_bases_of (l, f->ret);
       for (int i = 0; i < f->ret->n_comp; i++)
         {
           fr->ret_vals[i] = sl_ir_new_value (ir, kind_of (b[i]), SL_VALUE_VAR);
-          sl_ir_mov (ir, fr->ret_vals[i], zero_of (&l, b[i]));
+          sl_ir_mov (ir, fr->ret_vals[i], zero_of (l, b[i]));
         }
       sl_ir_ctrl (ir, SL_OP_FBEGIN, SL_IR_NONE, 0);
     }
   f->busy = true;
-  hlsl_lower_stmt (&l, f->body);
+  hlsl_lower_stmt (l, f->body);
   f->busy = false;
   if (fr->framed)
     sl_ir_ctrl (ir, SL_OP_FEND, SL_IR_NONE, 0);
 
-  if (f->ret->kind != TY_VOID && !l.failed)
+  if (f->ret->kind != TY_VOID && !l->failed)
     {
       const uint32_t *rv = fr->framed ? fr->ret_vals : fr->returned ? fr->ret_rv.c : NULL;
       if (!rv)
-        hlsl_lower_error (&l, f->loc, "entry point '%s' does not return a value", f->name);
+        hlsl_lower_error (l, f->loc, "entry point '%s' does not return a value", f->name);
       else
-        bind_output (&l, f->ret, f->semantic, rv, f->loc);
+        bind_output (l, f->ret, f->semantic, rv, f->loc);
     }
-  for (int k = 0; k < f->n_params && !l.failed; k++)
+  for (int k = 0; k < f->n_params && !l->failed; k++)
     {
       Var *prm = f->params[k];
       if (prm->param_mod != 0 && !prm->uniform_param)
-        bind_output (&l, prm->type, prm->semantic, l.var_vals[prm->id], prm->loc);
+        bind_output (l, prm->type, prm->semantic, l->var_vals[prm->id], prm->loc);
     }
 
   if (ir->overflow)
-    hlsl_lower_error (&l, f->loc, "shader is too large (more than %u instructions or values)", SL_MAX_IR_INSNS);
+    hlsl_lower_error (l, f->loc, "shader is too large (more than %u instructions or values)", SL_MAX_IR_INSNS);
+}
 
-  /* ---- constant buffer layout ---- */
+/* Lays the uniforms out in the constant buffer, reports them with their
+ * default values and patches the LOADC offsets. */
+static void
+place_uniforms (L *l)
+{
+  HlslUnit *u = l->u;
+  SlProgramInfo *info = l->info;
+  Func *f = u->entry;
+  SlIr *ir = l->ir;
   bool sm4 = u->shader_model >= 40;
   GHashTable *used = g_hash_table_new (NULL, NULL);
-  for (guint i = 0; i < l.urefs->len; i++)
-    g_hash_table_add (used, g_array_index (l.urefs, URef, i).var);
+  for (guint i = 0; i < l->urefs->len; i++)
+    g_hash_table_add (used, g_array_index (l->urefs, URef, i).var);
   GPtrArray *uniforms = g_ptr_array_new ();
   for (guint i = 0; i < u->globals->len; i++)
     {
@@ -446,9 +451,9 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
           int pos = 0;
           int end = layout (v->type, false, 0, offs, &pos);
           int bind = 0;
-          for (guint k = 0; k < l.urefs->len; k++)
+          for (guint k = 0; k < l->urefs->len; k++)
             {
-              URef *r = &g_array_index (l.urefs, URef, k);
+              URef *r = &g_array_index (l->urefs, URef, k);
               if (r->var != v)
                 continue;
               if (r->indexed)
@@ -479,7 +484,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
             {
               Var *o = g_ptr_array_index (uniforms, j);
               if (o->reg_kind == 'c' && o->reg_index == v->reg_index && g_hash_table_contains (used, o))
-                hlsl_lower_error (&l, v->loc, "'%s' and '%s' are both bound to c%d", o->name, v->name, v->reg_index);
+                hlsl_lower_error (l, v->loc, "'%s' and '%s' are both bound to c%d", o->name, v->name, v->reg_index);
             }
         int *offs = g_new (int, v->type->n_comp + 1);
         int pos = 0, end;
@@ -531,14 +536,14 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
       int *offs = g_hash_table_lookup (offsets_of, v);
       if (!offs)
         continue;
-      SlParam prm = make_param (&l, v, offs, offs[v->type->n_comp]);
+      SlParam prm = make_param (l, v, offs, offs[v->type->n_comp]);
       if (v->init)
         {
           uint32_t *words = g_new0 (uint32_t, v->type->n_comp + 1);
-          if (constant_initializer (&l, v, words))
+          if (constant_initializer (l, v, words))
             {
               float *def = SL_NEW_N (info->arena, float, v->type->n_comp + 1);
-              BaseType *b = hlsl_bases_of (&l, v->type);
+              BaseType *b = hlsl_bases_of (l, v->type);
               for (int c = 0; c < v->type->n_comp; c++)
                 {
                   float fv = b[c] == BT_FLOAT ? sl_u2f (words[c])
@@ -557,15 +562,33 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
     }
 
   /* Patch LOADC offsets. */
-  for (guint i = 0; i < l.urefs->len; i++)
+  for (guint i = 0; i < l->urefs->len; i++)
     {
-      URef *ur = &g_array_index (l.urefs, URef, i);
+      URef *ur = &g_array_index (l->urefs, URef, i);
       int *offs = g_hash_table_lookup (offsets_of, ur->var);
       sl_ir_insn (ir, ur->insn)->imm = offs ? offs[ur->comp] : 0;
     }
 
-  /* ---- samplers and textures ---- */
-  GArray *objs = l.objs;
+  GHashTableIter it;
+  gpointer key, val;
+  g_hash_table_iter_init (&it, offsets_of);
+  while (g_hash_table_iter_next (&it, &key, &val))
+    g_free (val);
+  g_hash_table_destroy (offsets_of);
+  g_hash_table_destroy (used);
+  g_ptr_array_free (uniforms, TRUE);
+}
+
+/* Gives the sampler and texture objects their slots, reports them and
+ * patches the SAMPLE and TEXSIZE instructions. */
+static void
+place_objects (L *l)
+{
+  HlslUnit *u = l->u;
+  SlProgramInfo *info = l->info;
+  Func *f = u->entry;
+  SlIr *ir = l->ir;
+  GArray *objs = l->objs;
   int next_tex = 0, next_samp = 0;
   int *tex_slot_of = g_new0 (int, objs->len + 1), *samp_slot_of = g_new0 (int, objs->len + 1);
   /* Slots: explicit registers first, then declaration order. */
@@ -589,7 +612,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
         }
     }
   bool *unused = g_new0 (bool, objs->len + 1);
-  if (l.sm < 40)
+  if (l->sm < 40)
     hlsl_allocate_sm1_samplers (u, f, ir, objs, taken_s, unused);
   /* Globals in declaration order, then uniform objects among the entry
    * point's parameters. */
@@ -619,7 +642,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
         continue;
       if (o->slot >= SL_MAX_SLOTS || o->slot < 0)
         {
-          hlsl_lower_error (&l, o->var->loc, "sampler '%s' needs slot %d; at most %d are supported",
+          hlsl_lower_error (l, o->var->loc, "sampler '%s' needs slot %d; at most %d are supported",
                             o->var->name, o->slot, SL_MAX_SLOTS);
           o->slot = 0;
         }
@@ -672,15 +695,23 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
   g_free (unused);
   g_hash_table_destroy (taken_t);
   g_hash_table_destroy (taken_s);
+}
 
-  GHashTableIter it;
-  gpointer key, val;
-  g_hash_table_iter_init (&it, offsets_of);
-  while (g_hash_table_iter_next (&it, &key, &val))
-    g_free (val);
-  g_hash_table_destroy (offsets_of);
-  g_hash_table_destroy (used);
-  g_ptr_array_free (uniforms, TRUE);
+SlIr *
+hlsl_lower (HlslUnit *u, SlProgramInfo *info)
+{
+  L l = { .u = u, .info = info, .sm = u->shader_model };
+  l.ir = sl_ir_new ();
+  l.var_vals = g_new0 (uint32_t *, u->n_vars + 1);
+  l.var_objs = g_new0 (int *, u->n_vars + 1);
+  l.refused = g_hash_table_new (NULL, NULL);
+  l.objs = g_array_new (FALSE, TRUE, sizeof (ObjRef));
+  l.urefs = g_array_new (FALSE, TRUE, sizeof (URef));
+  SlIr *ir = l.ir;
+
+  lower_entry_point (&l);
+  place_uniforms (&l);
+  place_objects (&l);
   g_array_free (l.objs, TRUE);
   g_array_free (l.urefs, TRUE);
   g_free (l.var_vals);

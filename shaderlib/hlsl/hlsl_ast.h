@@ -81,9 +81,9 @@ typedef struct
   /* filled by the compiler: */
   int           cb_offset;      /* uniforms: component offset in the constant buffer */
   int           slot;           /* samplers/textures: first slot */
-  int           bind_count;
-  int           sampled_dim;
-  SlSamplerState *declared;     /* samplers: state set in the shader, or NULL */    /* generic samplers: the texN* family used, 0 = none */     /* SM1 uniforms: registers up to the last one read */
+  int           bind_count;     /* SM1 uniforms: registers up to the last one read */
+  int           sampled_dim;    /* samplers: the texN* family used (4: CUBE), 0 = none */
+  SlSamplerState *declared;     /* samplers: state set in the shader, or NULL */
   int           id;             /* index for per-inline maps */
 } Var;
 

@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+/* ---- what follows a declarator ----------------------------------------- */
+
 GArray *
 hlsl_parse_annotations (P *p)
 {
@@ -236,6 +238,8 @@ parse_array_suffix (P *p, Type *t, bool allow_unsized, int *unsized)
   return t;
 }
 
+/* ---- structs ----------------------------------------------------------- */
+
 Type *
 hlsl_parse_struct (P *p)
 {
@@ -336,6 +340,8 @@ hlsl_parse_struct (P *p)
     g_hash_table_insert (p->types, (gpointer) name, t);
   return t;
 }
+
+/* ---- variables --------------------------------------------------------- */
 
 static Node *
 parse_var_init (P *p, Var *v, bool unsized)
@@ -535,6 +541,8 @@ hlsl_parse_declarators (P *p, Type *base, unsigned mods, bool global)
   g_ptr_array_free (stmts, TRUE);
   return block;
 }
+
+/* ---- functions and typedefs -------------------------------------------- */
 
 void
 hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)

@@ -13,6 +13,8 @@
 #include <limits.h>
 #include <string.h>
 
+/* ---- operands ---------------------------------------------------------- */
+
 static Node *
 lit_scalar (P *p, SlLoc loc, BaseType base, uint32_t bits)
 {
@@ -252,6 +254,8 @@ parse_swizzle (P *p, Node *base, Token *name)
   return sw;
 }
 
+/* ---- calls ------------------------------------------------------------- */
+
 static Node *
 make_call (P *p, Token *name, Node *object, GPtrArray *args)
 {
@@ -368,6 +372,8 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
 
   return hlsl_intrinsic_call (p, name, object, args);
 }
+
+/* ---- the grammar, by precedence ---------------------------------------- */
 
 static Node *
 parse_primary (P *p)

@@ -31,6 +31,8 @@
 #include <limits.h>
 #include <string.h>
 
+/* ---- diagnostics ------------------------------------------------------- */
+
 void
 hlsl_lower_error (L *l, SlLoc loc, const char *fmt, ...)
 {
@@ -43,6 +45,8 @@ hlsl_lower_error (L *l, SlLoc loc, const char *fmt, ...)
   g_free (msg);
   l->failed = true;
 }
+
+/* ---- inputs and outputs ------------------------------------------------ */
 
 /* The digits of a semantic or register suffix.  atoi would overflow into
  * a negative index that passes every "< n" check (fuzz-exec found
@@ -197,6 +201,8 @@ bind_output (L *l, Type *t, const char *sem, const uint32_t *vals, SlLoc loc)
     hlsl_lower_error (l, loc, "unsupported output semantic '%s'", sem);
 }
 
+/* ---- the constant buffer ----------------------------------------------- */
+
 static gint
 by_bind_count (gconstpointer a, gconstpointer b)
 {
@@ -338,6 +344,8 @@ constant_initializer (L *l, Var *v, uint32_t *words)
   l->ir = saved;
   return ok;
 }
+
+/* ---- the steps --------------------------------------------------------- */
 
 /* Lowers the entry point's body: static globals, then the parameters
  * bound to inputs (or zero for outputs), the body, and the outputs. */

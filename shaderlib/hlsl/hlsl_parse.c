@@ -17,6 +17,8 @@
 
 #include <string.h>
 
+/* ---- diagnostics and recovery ------------------------------------------ */
+
 void
 hlsl_error (P *p, SlLoc loc, const char *fmt, ...)
 {
@@ -121,6 +123,8 @@ hlsl_recover (P *p)
     }
 }
 
+/* ---- scopes ------------------------------------------------------------ */
+
 void
 hlsl_push_scope (P *p)
 {
@@ -192,6 +196,8 @@ hlsl_declare_var (P *p, Var *v)
   g_hash_table_insert (p->scope->names, (gpointer) v->name, v);
   v->id = p->u->n_vars++;
 }
+
+/* ---- the top level ----------------------------------------------------- */
 
 static void
 parse_top_level (P *p)

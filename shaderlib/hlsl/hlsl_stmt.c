@@ -14,6 +14,8 @@ loc_later (SlLoc a, SlLoc b)
   return a.line > b.line || (a.line == b.line && a.column > b.column) ? a : b;
 }
 
+/* ---- attributes and blocks --------------------------------------------- */
+
 void
 hlsl_parse_attributes (P *p, Attrs *at)
 {
@@ -117,6 +119,8 @@ hlsl_parse_block (P *p)
   g_ptr_array_free (stmts, TRUE);
   return b;
 }
+
+/* ---- statements -------------------------------------------------------- */
 
 static Node *
 condition (P *p, Node *c)
@@ -511,6 +515,8 @@ typedef struct
   bool brk;    /* a reachable 'break' leaves the innermost loop/switch */
   bool cont;   /* a reachable 'continue' goes to the innermost loop's test */
 } Exits;
+
+/* ---- return paths ------------------------------------------------------ */
 
 /* A condition's value when the parser can tell: 1, 0, or -1 (unknown).
  * hlsl_const_eval_int truncates floats, which would make 0.5 false. */

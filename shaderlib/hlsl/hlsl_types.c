@@ -14,6 +14,8 @@
 
 #include <string.h>
 
+/* ---- building, comparing and naming types ------------------------------ */
+
 Type *
 hlsl_type_num (SlArena *arena, BaseType base, NumClass cls, int rows, int cols)
 {
@@ -134,6 +136,8 @@ hlsl_type_name (P *p, const Type *t)
     }
   return "?";
 }
+
+/* ---- type names and modifiers ------------------------------------------ */
 
 static bool
 parse_base_name (const char *s, BaseType *base, int *consumed)
@@ -470,6 +474,8 @@ hlsl_is_type_start (P *p)
   return num != NULL;
 }
 
+/* ---- flattened layouts ------------------------------------------------- */
+
 /* One entry of a type's flattened layout: a numeric component (its base
  * type) or an object (sampler or texture, with the texture dimension).
  * Objects take no numeric component, so two aggregates whose numbers line
@@ -604,6 +610,8 @@ hlsl_initlist_objects_ok (const Node *list, const Type *t)
   return ok;
 }
 
+/* ---- conversions ------------------------------------------------------- */
+
 /* An explicit cast that drops components on the way into or out of a
  * matrix: the source matrix must be a single row or column, and a target
  * matrix a single row (what the D3D compiler accepts). */
@@ -731,6 +739,8 @@ hlsl_convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char
   c->a = e;
   return c;
 }
+
+/* ---- result types of operations ---------------------------------------- */
 
 BaseType
 hlsl_common_base (BaseType a, BaseType b)

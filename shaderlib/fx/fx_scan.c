@@ -48,11 +48,6 @@ typedef struct
   bool            state_object;  /* SM4 SamplerState: no texture */
 } ESampler;
 
-typedef enum
-{
-  FMT_R, FMT_RG, FMT_RGBA
-} FmtChannels;
-
 struct SlEffect
 {
   gint       ref_count;

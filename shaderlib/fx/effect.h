@@ -1,7 +1,7 @@
 /* The effect layer's private interface, shared by its files and by the
  * table of embedded headers (generated from data/reshade/ at build time):
- * fx_scan.c reads an effect and compiles its passes into the SlEffect
- * below, fx_run.c runs one of its techniques. */
+ * fx_compile.c compiles an effect (with the scanner, fx_scan.c) into the
+ * SlEffect below, fx_run.c runs one of its techniques. */
 #ifndef SL_EFFECT_H
 #define SL_EFFECT_H
 
@@ -43,7 +43,7 @@ struct SlEffect
   GPtrArray *programs;      /* SlProgram*, owned */
 };
 
-/* What the samplers of a compiled pass read (fx_scan.c). */
+/* What the samplers of a compiled pass read (fx_compile.c). */
 const ESampler *fx_find_sampler (const SlEffect *fx, const char *name);
 int             fx_slot_texture (const SlEffect *fx, const SlSamplerInfo *si);
 

@@ -1,7 +1,8 @@
 /* The effect layer's private interface, shared by its files and by the
  * table of embedded headers (generated from data/reshade/ at build time):
- * fx_compile.c compiles an effect (with the scanner, fx_scan.c) into the
- * SlEffect below, fx_run.c runs one of its techniques. */
+ * fx_compile.c compiles an effect into the SlEffect below, with the scan
+ * of fx_scan.c and fx_decl.c (see fx/fx_scan.h); fx_run.c runs one of its
+ * techniques. */
 #ifndef SL_EFFECT_H
 #define SL_EFFECT_H
 

@@ -5,16 +5,16 @@
  * (BUFFER_WIDTH, __RESHADE__, …; the caller's defines come after them and
  * may override them) and with the headers the layer provides itself
  * (ReShade.fxh, ReShadeUI.fxh), found after the caller's include
- * directories.  The scan (fx_scan.c) turns the tokens into one plain HLSL
- * text and records the textures, samplers and techniques.  Each pass's
- * pixel shader is compiled from that text with sl_compile(), once per
- * distinct entry point and profile, and checked here, where the pass's
- * place in the file is known: its profile, the size of its render targets,
- * whether it samples a texture it renders to.  The samplers of each
- * compiled program are matched back to the recorded textures by name, and
- * the effect's parameters are the union, by name, of every pass's.
- * sl_effect_detect, the getters and the reference counting complete the
- * public side. */
+ * directories.  The scan (fx_decl.c, over fx_scan.c) turns the tokens into
+ * one plain HLSL text and records the textures, samplers and techniques.
+ * Each pass's pixel shader is compiled from that text with sl_compile(),
+ * once per distinct entry point and profile, and checked here, where the
+ * pass's place in the file is known: its profile, the size of its render
+ * targets, whether it samples a texture it renders to.  The samplers of
+ * each compiled program are matched back to the recorded textures by
+ * name, and the effect's parameters are the union, by name, of every
+ * pass's.  sl_effect_detect, the getters and the reference counting
+ * complete the public side. */
 #include "fx/fx_scan.h"
 #include "preprocess/preprocess.h"
 
@@ -134,8 +134,8 @@ find_texture_fx (const SlEffect *fx, const char *name)
   return -1;
 }
 
-/* The texture a sampler slot of @program reads: an effect texture index or
- * -1 for the back buffer. */
+/* The texture a sampler slot of a compiled pass reads: an effect texture
+ * index or -1 for the back buffer. */
 int
 fx_slot_texture (const SlEffect *fx, const SlSamplerInfo *si)
 {

@@ -1,7 +1,12 @@
-/* Private pieces of the effect layer (effect.c) shared with its embedded
- * headers table (generated from data/reshade/ at build time). */
+/* The effect layer's private interface, shared by its files and by the
+ * table of embedded headers (generated from data/reshade/ at build time):
+ * fx_compile.c compiles an effect into the SlEffect below, with the scan
+ * of fx_scan.c and fx_decl.c (see fx/fx_scan.h); fx_run.c runs one of its
+ * techniques. */
 #ifndef SL_EFFECT_H
 #define SL_EFFECT_H
+
+#include "api/program.h"
 
 #include <stddef.h>
 
@@ -17,5 +22,30 @@ typedef struct
 
 /* NULL-name terminated. */
 extern const SlEffectBuiltinFile sl_effect_builtin_files[];
+
+typedef struct
+{
+  const char     *name;          /* mangled, as the HLSL text spells it */
+  int             texture;       /* index, -1 = none (the back buffer) */
+  SlSamplerState  state;
+  bool            state_object;  /* SM4 SamplerState: no texture */
+} ESampler;
+
+struct SlEffect
+{
+  gint       ref_count;
+  SlArena   *arena;
+  int        buffer_width, buffer_height;
+  GArray    *textures;      /* SlEffectTexture */
+  GPtrArray *texture_hlsl;  /* mangled name of each texture */
+  GArray    *samplers;      /* ESampler */
+  GArray    *techniques;    /* SlEffectTechnique */
+  GArray    *params;        /* SlParam (union; strings owned by programs) */
+  GPtrArray *programs;      /* SlProgram*, owned */
+};
+
+/* What the samplers of a compiled pass read (fx_compile.c). */
+const ESampler *fx_find_sampler (const SlEffect *fx, const char *name);
+int             fx_slot_texture (const SlEffect *fx, const SlSamplerInfo *si);
 
 #endif

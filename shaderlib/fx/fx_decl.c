@@ -1,0 +1,701 @@
+/* The effect's own declarations, and the walk over the top level that
+ * finds them.
+ *
+ * fx_scan_scope reads a file's declarations (or a namespace's) one by one:
+ * a namespace nests (its names get the prefix "N__"), techniques, textures
+ * and samplers are effect syntax, and everything else is plain HLSL that
+ * the scanner (fx_scan.c) copies.  A texture is recorded (size, format,
+ * mips, and its kind: a target, the input for a COLOR semantic or a plain
+ * D3D9 `texture T;`, DEPTH, or an image named by a source annotation) and
+ * leaves no text.  A sampler is recorded with its states and the texture
+ * it reads, and loses its state block: `sampler S { … };` becomes
+ * `sampler2D S;`, other sampler types and SM4 SamplerState keep theirs.
+ * A technique's passes become drafts with their entry points, profiles,
+ * render targets and blend states, which fx_compile.c compiles.
+ *
+ * State values that are words are compared upper-cased without '_'
+ * (fx_word_value), so SRCALPHA, Src_Alpha and D3D10_BLEND_SRC_ALPHA are one
+ * word; sampler states go through the table shared with the HLSL parser
+ * (hlsl/hlsl_sampler_state.c).  A state this runtime does not use gets a
+ * note and is skipped; a value it cannot read is an error. */
+#include "fx/fx_scan.h"
+#include "hlsl/hlsl_sampler_state.h"
+
+#include <string.h>
+
+#define MAX_TEXTURE_SIDE    16384
+
+/* ---- names, words and annotations ---- */
+
+static const char *
+ns_prefix (Scan *s)
+{
+  return s->n_ns ? s->ns[s->n_ns - 1] : "";
+}
+
+static bool
+bool_word (const char *w, bool *v)
+{
+  if (!strcmp (w, "TRUE") || !strcmp (w, "1"))
+    *v = true;
+  else if (!strcmp (w, "FALSE") || !strcmp (w, "0"))
+    *v = false;
+  else
+    return false;
+  return true;
+}
+
+static const SlAnnotation *
+find_annotation (GArray *anns, const char *name)
+{
+  for (guint i = 0; anns && i < anns->len; i++)
+    if (!g_ascii_strcasecmp (g_array_index (anns, SlAnnotation, i).name, name))
+      return &g_array_index (anns, SlAnnotation, i);
+  return NULL;
+}
+
+/* ---- texture and sampler declarations ---- */
+
+static int
+find_texture (Scan *s, const char *mangled)
+{
+  for (guint i = 0; i < s->fx->texture_hlsl->len; i++)
+    if (!strcmp (g_ptr_array_index (s->fx->texture_hlsl, i), mangled))
+      return (int) i;
+  return -1;
+}
+
+static bool
+parse_format (const char *w)
+{
+  static const char *const ok[] = {
+    "R8", "R16", "R16F", "R32F", "RG8", "RG16", "RG16F", "RG32F", "RGBA8", "RGBA16", "RGBA16F",
+    "RGBA32F", "RGB10A2", "R32I", "R32U", "RG32I", "RG32U", "RGBA32I", "RGBA32U", "R8I", "R8U",
+    "R16I", "R16U", NULL
+  };
+  for (int i = 0; ok[i]; i++)
+    if (!strcmp (w, ok[i]))
+      return true;
+  return false;
+}
+
+/* texture NAME [: SEMANTIC] [< … >] [{ Width = …; … }] ; */
+static void
+parse_texture (Scan *s)
+{
+  SlLoc kw = next (s)->loc;
+  SlLoc loc = peek (s)->loc;
+  if (peek (s)->kind != TK_IDENT)
+    {
+      fx_error (s, loc, "expected a texture name");
+      fx_copy_statement (s);
+      return;
+    }
+  const char *plain = next (s)->text;
+  char *m = g_strconcat (ns_prefix (s), plain, NULL);
+  SlEffectTexture tex = {
+    .kind = SL_EFFECT_TEXTURE_TARGET,
+    .width = 1, .height = 1, .format = "RGBA8", .mip_levels = 1,
+  };
+  bool sized = false, has_body = false, semantic = false;
+  const char *sem = NULL;
+  if (accept (s, ":"))
+    {
+      if (peek (s)->kind == TK_IDENT)
+        sem = next (s)->text;
+      semantic = true;
+      if (sem && is (s, "("))   /* register(tN): ignored */
+        while (!is (s, ")") && !at_eof (s))
+          next (s);
+      accept (s, ")");
+    }
+  GArray *anns = is (s, "<") ? fx_skip_annotations (s) : NULL;
+  if (accept (s, "{"))
+    {
+      has_body = true;
+      while (!is (s, "}") && !at_eof (s))
+        {
+          if (accept (s, ";"))
+            continue;
+          Token *key = next (s);
+          if (!expect (s, "="))
+            {
+              s->pos = fx_value_end (s);
+              continue;
+            }
+          double v;
+          if (tok_is (key, "Width") || tok_is (key, "Height") || tok_is (key, "MipLevels")
+              || tok_is (key, "Depth"))
+            {
+              if (fx_eval_value (s, &v))
+                {
+                  int iv = (int) v;
+                  if (!tok_is (key, "Depth") && (iv < 1 || iv > MAX_TEXTURE_SIDE))
+                    fx_error (s, key->loc, "texture '%s': %s %d is out of range (1 to %d)", plain, key->text,
+                              iv, MAX_TEXTURE_SIDE);
+                  else if (tok_is (key, "Width"))
+                    tex.width = iv, sized = true;
+                  else if (tok_is (key, "Height"))
+                    tex.height = iv, sized = true;
+                  else if (tok_is (key, "MipLevels"))
+                    tex.mip_levels = MIN (iv, SL_MAX_MIP_LEVELS);
+                }
+            }
+          else if (tok_is (key, "Format"))
+            {
+              char *w = fx_word_value (s);
+              if (!parse_format (w))
+                fx_error (s, key->loc, "texture '%s': unknown format '%s'", plain, w);
+              else
+                tex.format = sl_arena_strdup (s->arena, w);
+              g_free (w);
+            }
+          else
+            {
+              fx_note (s, key->loc, "texture state '%s' is ignored", key->text);
+              s->pos = fx_value_end (s);
+            }
+          accept (s, ";");
+        }
+      expect (s, "}");
+    }
+  accept (s, ";");
+  if (sem && (!g_ascii_strcasecmp (sem, "COLOR") || !g_ascii_strcasecmp (sem, "SV_Target")))
+    tex.kind = SL_EFFECT_TEXTURE_COLOR;
+  else if (sem && !g_ascii_strcasecmp (sem, "DEPTH"))
+    tex.kind = SL_EFFECT_TEXTURE_DEPTH;
+  const SlAnnotation *src = find_annotation (anns, "source");
+  if (!src)
+    src = find_annotation (anns, "ResourceName");
+  if (!src)
+    src = find_annotation (anns, "Name");
+  if (src && src->type == SL_ANNOTATION_STRING && tex.kind == SL_EFFECT_TEXTURE_TARGET)
+    {
+      tex.kind = SL_EFFECT_TEXTURE_IMAGE;
+      tex.source_file = sl_arena_strdup (s->arena, src->string_value);
+      if (!sized)
+        tex.width = tex.height = 0;   /* the image's own size */
+    }
+  else if (!has_body && !semantic && tex.kind == SL_EFFECT_TEXTURE_TARGET)
+    /* A plain D3D9 `texture T;` the application would bind: by this
+     * project's convention, the input image. */
+    tex.kind = SL_EFFECT_TEXTURE_COLOR;
+  if (tex.kind == SL_EFFECT_TEXTURE_COLOR || tex.kind == SL_EFFECT_TEXTURE_DEPTH)
+    {
+      tex.width = tex.kind == SL_EFFECT_TEXTURE_COLOR ? s->fx->buffer_width : 1;
+      tex.height = tex.kind == SL_EFFECT_TEXTURE_COLOR ? s->fx->buffer_height : 1;
+      tex.format = "RGBA32F";
+    }
+  (void) kw;
+  if (anns)
+    g_array_free (anns, TRUE);
+  if (find_texture (s, m) >= 0)
+    {
+      fx_error (s, loc, "texture '%s' is declared twice", plain);
+      g_free (m);
+      return;
+    }
+  tex.name = fx_display_name (s, m);
+  g_array_append_val (s->fx->textures, tex);
+  g_ptr_array_add (s->fx->texture_hlsl, sl_arena_strdup (s->arena, m));
+  g_free (m);
+}
+
+/* The body of a sampler state block, current token after '{'. */
+static void
+parse_sampler_body (Scan *s, ESampler *es, const char *plain)
+{
+  while (!is (s, "}") && !at_eof (s))
+    {
+      if (accept (s, ";"))
+        continue;
+      Token *key = next (s);
+      if (!expect (s, "="))
+        {
+          s->pos = fx_value_end (s);
+          continue;
+        }
+      const char *k = key->text;
+      const HlslSamplerKey *sk = hlsl_sampler_key (k);
+      if (sk && sk->value == HLSL_SAMPLER_TEXTURE)
+        {
+          int end = fx_value_end (s);
+          while (s->pos < end && (is (s, "<") || is (s, "(")))
+            next (s);
+          SlLoc nloc;
+          const char *tn = fx_read_name (s, &nloc);
+          while (s->pos < end)
+            next (s);
+          int idx = tn ? find_texture (s, tn) : -1;
+          if (idx < 0)
+            fx_error (s, nloc, "sampler '%s': unknown texture '%s'", plain, tn ? tn : "?");
+          es->texture = idx;
+        }
+      else if (sk && sk->value == HLSL_SAMPLER_NUMBER)
+        {
+          double v;
+          if (fx_eval_value (s, &v))
+            {
+              float f = (float) v;
+              hlsl_sampler_set_numbers (&es->state, sk, &f, 1);
+            }
+        }
+      else
+        {
+          /* Filters, address modes and SRGBTexture are words; a border
+           * colour is not read here. */
+          char *w = fx_word_value (s);
+          if (!sk || sk->value == HLSL_SAMPLER_COLOR)
+            fx_note (s, key->loc, "sampler state '%s' is ignored", k);
+          else if (!hlsl_sampler_set_word (&es->state, sk, w))
+            fx_error (s, key->loc, "sampler '%s': invalid %s value '%s'", plain, k, w);
+          g_free (w);
+        }
+      accept (s, ";");
+    }
+  expect (s, "}");
+}
+
+/* sampler NAME { … };   sampler2D NAME = sampler_state { … };
+ * SamplerState NAME { … };   and plain `sampler2D NAME : register(s0);` */
+static void
+parse_sampler (Scan *s)
+{
+  Token *kw = peek (s);
+  bool state_object = tok_is (kw, "SamplerState") || tok_is (kw, "SamplerComparisonState");
+  Token *nt = peek_at (s, 1);
+  Token *after = peek_at (s, 2);
+  if (nt->kind != TK_IDENT || tok_is (after, "["))
+    {
+      fx_copy_statement (s);
+      return;
+    }
+  const char *type = state_object ? kw->text : tok_is (kw, "sampler") ? "sampler2D" : kw->text;
+  next (s);
+  next (s);
+  char *m = g_strconcat (ns_prefix (s), nt->text, NULL);
+  ESampler es = { .name = sl_arena_strdup (s->arena, m), .texture = -1, .state_object = state_object };
+  g_free (m);
+  sl_sampler_state_init_default (&es.state);
+  fx_out_text (s, kw->loc, type);
+  fx_out_text (s, nt->loc, es.name);
+  /* keep register() and semantics; drop the state block */
+  while (is (s, ":"))
+    {
+      fx_out_token (s, next (s), NULL);
+      while (!is (s, ":") && !is (s, ";") && !is (s, "=") && !is (s, "{") && !is (s, "<") && !at_eof (s))
+        fx_out_token (s, next (s), NULL);
+    }
+  if (is (s, "<"))
+    fx_copy_annotations (s, NULL, true);
+  if (accept (s, "="))
+    {
+      if (!accept (s, "sampler_state"))
+        fx_error (s, peek (s)->loc, "expected sampler_state after '='");
+    }
+  if (accept (s, "{"))
+    {
+      s->reshade = true;
+      parse_sampler_body (s, &es, nt->text);
+    }
+  fx_out_text (s, peek (s)->loc, ";");
+  accept (s, ";");
+  g_array_append_val (s->fx->samplers, es);
+}
+
+/* ---- techniques ---- */
+
+static bool
+blend_factor (const char *w, SlBlendFactor *f)
+{
+  static const struct { const char *n; SlBlendFactor f; } t[] = {
+    { "ZERO", SL_BLEND_ZERO }, { "ONE", SL_BLEND_ONE },
+    { "SRCCOLOR", SL_BLEND_SRC_COLOR }, { "INVSRCCOLOR", SL_BLEND_INV_SRC_COLOR },
+    { "SRCALPHA", SL_BLEND_SRC_ALPHA }, { "INVSRCALPHA", SL_BLEND_INV_SRC_ALPHA },
+    { "DESTCOLOR", SL_BLEND_DEST_COLOR }, { "INVDESTCOLOR", SL_BLEND_INV_DEST_COLOR },
+    { "DESTALPHA", SL_BLEND_DEST_ALPHA }, { "INVDESTALPHA", SL_BLEND_INV_DEST_ALPHA },
+    { "DSTCOLOR", SL_BLEND_DEST_COLOR }, { "INVDSTCOLOR", SL_BLEND_INV_DEST_COLOR },
+    { "DSTALPHA", SL_BLEND_DEST_ALPHA }, { "INVDSTALPHA", SL_BLEND_INV_DEST_ALPHA },
+  };
+  for (const char *pre = w; pre; pre = NULL)
+    {
+      /* D3D10BLEND_, D3D11BLEND_, BLEND_ prefixes */
+      if (g_str_has_prefix (w, "D3D10BLEND") || g_str_has_prefix (w, "D3D11BLEND"))
+        w += 10;
+      else if (g_str_has_prefix (w, "BLEND"))
+        w += 5;
+    }
+  for (size_t i = 0; i < G_N_ELEMENTS (t); i++)
+    if (!strcmp (w, t[i].n))
+      {
+        *f = t[i].f;
+        return true;
+      }
+  return false;
+}
+
+static bool
+blend_op (const char *w, SlBlendOp *op)
+{
+  if (g_str_has_prefix (w, "D3D10BLENDOP") || g_str_has_prefix (w, "D3D11BLENDOP"))
+    w += 12;
+  else if (g_str_has_prefix (w, "BLENDOP"))
+    w += 7;
+  if (!strcmp (w, "ADD"))
+    *op = SL_BLEND_OP_ADD;
+  else if (!strcmp (w, "SUBTRACT"))
+    *op = SL_BLEND_OP_SUBTRACT;
+  else if (!strcmp (w, "REVSUBTRACT"))
+    *op = SL_BLEND_OP_REV_SUBTRACT;
+  else if (!strcmp (w, "MIN"))
+    *op = SL_BLEND_OP_MIN;
+  else if (!strcmp (w, "MAX"))
+    *op = SL_BLEND_OP_MAX;
+  else
+    return false;
+  return true;
+}
+
+/* A shader value: `compile ps_3_0 F()`, `CompileShader(ps_4_0, F())`,
+ * `F` or NULL.  Returns the mangled entry or NULL. */
+static const char *
+shader_value (Scan *s, const char **profile, SlLoc *profile_loc, SlLoc *loc)
+{
+  int end = fx_value_end (s);
+  const char *entry = NULL;
+  *profile = NULL;
+  *loc = peek (s)->loc;
+  *profile_loc = *loc;
+  if (accept (s, "compile"))
+    {
+      *profile_loc = peek (s)->loc;
+      if (peek (s)->kind == TK_IDENT)
+        *profile = sl_arena_strdup (s->arena, next (s)->text);
+    }
+  else if (accept (s, "CompileShader"))
+    {
+      expect (s, "(");
+      *profile_loc = peek (s)->loc;
+      if (peek (s)->kind == TK_IDENT)
+        *profile = sl_arena_strdup (s->arena, next (s)->text);
+      expect (s, ",");
+    }
+  if (is (s, "NULL") || is (s, "0"))
+    {
+      s->pos = end;
+      return NULL;
+    }
+  *loc = peek (s)->loc;
+  entry = fx_read_name (s, loc);
+  if (accept (s, "("))
+    {
+      if (!is (s, ")"))
+        fx_error (s, peek (s)->loc, "arguments to the entry point of a pass are not supported");
+    }
+  s->pos = end;
+  return entry;
+}
+
+static void
+parse_pass (Scan *s, TechDraft *td)
+{
+  PassDraft pd = { 0 };
+  SlLoc loc = next (s)->loc;   /* 'pass' */
+  pd.loc = loc;
+  pd.pub.name = "";
+  if (peek (s)->kind == TK_IDENT)
+    pd.pub.name = sl_arena_strdup (s->arena, next (s)->text);
+  if (is (s, "<"))
+    g_array_free (fx_skip_annotations (s), TRUE);
+  pd.pub.src_blend = pd.pub.src_blend_alpha = SL_BLEND_ONE;
+  pd.pub.dest_blend = pd.pub.dest_blend_alpha = SL_BLEND_ZERO;
+  pd.pub.write_mask = 0xf;
+  for (int i = 0; i < SL_EFFECT_MAX_TARGETS; i++)
+    pd.pub.render_targets[i] = -1;
+  /* D3D9 blends alpha with the colour factors unless told otherwise. */
+  bool d3d9_blend = false, separate_alpha = false;
+  if (!expect (s, "{"))
+    return;
+  while (!is (s, "}") && !at_eof (s))
+    {
+      if (accept (s, ";"))
+        continue;
+      Token *key = next (s);
+      if (tok_is (key, "AlphaBlendEnable"))
+        d3d9_blend = true;
+      if (tok_is (key, "SeparateAlphaBlendEnable"))
+        {
+          accept (s, "=");
+          char *w = fx_word_value (s);
+          bool_word (w, &separate_alpha);
+          g_free (w);
+          accept (s, ";");
+          continue;
+        }
+      if (key->kind != TK_IDENT)
+        {
+          fx_error (s, key->loc, "expected a pass state, got '%s'", key->text);
+          s->pos = fx_value_end (s);
+          accept (s, ";");
+          continue;
+        }
+      const char *k = key->text;
+      if (is (s, "("))
+        {
+          /* D3D10 style: SetPixelShader(CompileShader(ps_4_0, F())) */
+          if (!strcmp (k, "SetPixelShader") || !strcmp (k, "SetVertexShader"))
+            {
+              next (s);
+              const char *profile = NULL;
+              SlLoc el = key->loc, pl = key->loc;
+              int close = fx_value_end (s);
+              const char *e = NULL;
+              if (!is (s, ")"))
+                {
+                  /* stop the value at the call's ')' */
+                  e = shader_value (s, &profile, &pl, &el);
+                }
+              (void) close;
+              accept (s, ")");
+              if (!strcmp (k, "SetPixelShader"))
+                {
+                  pd.entry = e;
+                  pd.profile = profile;
+                  pd.profile_loc = pl;
+                  pd.loc = el;
+                }
+              else if (e)
+                pd.pub.vertex_shader = e;
+            }
+          else
+            {
+              if (strcmp (k, "SetGeometryShader") && strcmp (k, "SetHullShader") && strcmp (k, "SetDomainShader"))
+                fx_note (s, key->loc, "pass state '%s' is ignored", k);
+              s->pos = fx_value_end (s);
+            }
+          accept (s, ";");
+          continue;
+        }
+      int index = -1;
+      if (accept (s, "["))
+        {
+          if (peek (s)->kind == TK_INT)
+            index = (int) next (s)->ival;
+          expect (s, "]");
+        }
+      if (!expect (s, "="))
+        {
+          s->pos = fx_value_end (s);
+          accept (s, ";");
+          continue;
+        }
+      if (!g_ascii_strcasecmp (k, "PixelShader") || !g_ascii_strcasecmp (k, "VertexShader"))
+        {
+          const char *profile;
+          SlLoc el, pl;
+          const char *e = shader_value (s, &profile, &pl, &el);
+          if (!g_ascii_strcasecmp (k, "PixelShader"))
+            {
+              pd.entry = e;
+              pd.profile = profile;
+              pd.profile_loc = pl;
+              pd.loc = el;
+            }
+          else
+            pd.pub.vertex_shader = e;
+        }
+      else if (!g_ascii_strncasecmp (k, "RenderTarget", 12)
+               && (k[12] == 0 || (g_ascii_isdigit (k[12]) && k[13] == 0)))
+        {
+          int slot = k[12] ? k[12] - '0' : MAX (index, 0);
+          SlLoc nloc;
+          const char *tn = fx_read_name (s, &nloc);
+          int idx = tn ? find_texture (s, tn) : -1;
+          if (idx < 0)
+            fx_error (s, nloc, "pass render target '%s' is not a declared texture", tn ? tn : "?");
+          else if (slot >= SL_EFFECT_MAX_TARGETS)
+            fx_error (s, key->loc, "at most %d render targets are supported", SL_EFFECT_MAX_TARGETS);
+          else if (g_array_index (s->fx->textures, SlEffectTexture, idx).kind != SL_EFFECT_TEXTURE_TARGET)
+            fx_error (s, nloc, "texture '%s' cannot be a render target", tn);
+          else
+            {
+              pd.pub.render_targets[slot] = idx;
+              pd.pub.n_render_targets = MAX (pd.pub.n_render_targets, slot + 1);
+            }
+          s->pos = fx_value_end (s);
+        }
+      else if (!g_ascii_strcasecmp (k, "BlendOp") || !g_ascii_strcasecmp (k, "BlendOpAlpha"))
+        {
+          char *w = fx_word_value (s);
+          if (!blend_op (w, !g_ascii_strcasecmp (k, "BlendOp") ? &pd.pub.blend_op : &pd.pub.blend_op_alpha))
+            fx_error (s, key->loc, "unknown blend operation '%s'", w);
+          g_free (w);
+        }
+      else if (!g_ascii_strcasecmp (k, "SrcBlend") || !g_ascii_strcasecmp (k, "DestBlend")
+               || !g_ascii_strcasecmp (k, "SrcBlendAlpha") || !g_ascii_strcasecmp (k, "DestBlendAlpha"))
+        {
+          char *w = fx_word_value (s);
+          SlBlendFactor *f = !g_ascii_strcasecmp (k, "SrcBlend") ? &pd.pub.src_blend
+                             : !g_ascii_strcasecmp (k, "DestBlend") ? &pd.pub.dest_blend
+                             : !g_ascii_strcasecmp (k, "SrcBlendAlpha") ? &pd.pub.src_blend_alpha
+                             : &pd.pub.dest_blend_alpha;
+          if (!blend_factor (w, f))
+            fx_error (s, key->loc, "unknown blend factor '%s'", w);
+          g_free (w);
+        }
+      else if (!g_ascii_strcasecmp (k, "BlendEnable") || !g_ascii_strcasecmp (k, "AlphaBlendEnable")
+               || !g_ascii_strcasecmp (k, "ClearRenderTargets") || !g_ascii_strcasecmp (k, "SRGBWriteEnable"))
+        {
+          char *w = fx_word_value (s);
+          bool b;
+          if (!bool_word (w, &b))
+            fx_error (s, key->loc, "%s expects true or false, got '%s'", k, w);
+          else if (!g_ascii_strcasecmp (k, "ClearRenderTargets"))
+            pd.pub.clear = b;
+          else if (!g_ascii_strcasecmp (k, "SRGBWriteEnable"))
+            pd.pub.srgb_write = b;
+          else
+            pd.pub.blend = b;
+          g_free (w);
+        }
+      else if (!g_ascii_strcasecmp (k, "RenderTargetWriteMask") || !g_ascii_strcasecmp (k, "ColorWriteMask")
+               || !g_ascii_strcasecmp (k, "ColorWriteEnable"))
+        {
+          double v;
+          if (fx_eval_value (s, &v))
+            pd.pub.write_mask = (unsigned) v & 0xf;
+        }
+      else
+        {
+          if (g_ascii_strcasecmp (k, "VertexCount") && g_ascii_strcasecmp (k, "PrimitiveTopology"))
+            fx_note (s, key->loc, "pass state '%s' is ignored", k);
+          else if (!g_ascii_strcasecmp (k, "PrimitiveTopology") || !g_ascii_strcasecmp (k, "VertexCount"))
+            fx_note (s, key->loc, "pass state '%s' is ignored: every pass draws one full-screen triangle", k);
+          s->pos = fx_value_end (s);
+        }
+      accept (s, ";");
+    }
+  expect (s, "}");
+  if (d3d9_blend && !separate_alpha)
+    {
+      static const SlBlendFactor as_alpha[] = {
+        [SL_BLEND_ZERO] = SL_BLEND_ZERO, [SL_BLEND_ONE] = SL_BLEND_ONE,
+        [SL_BLEND_SRC_COLOR] = SL_BLEND_SRC_ALPHA, [SL_BLEND_INV_SRC_COLOR] = SL_BLEND_INV_SRC_ALPHA,
+        [SL_BLEND_SRC_ALPHA] = SL_BLEND_SRC_ALPHA, [SL_BLEND_INV_SRC_ALPHA] = SL_BLEND_INV_SRC_ALPHA,
+        [SL_BLEND_DEST_COLOR] = SL_BLEND_DEST_ALPHA, [SL_BLEND_INV_DEST_COLOR] = SL_BLEND_INV_DEST_ALPHA,
+        [SL_BLEND_DEST_ALPHA] = SL_BLEND_DEST_ALPHA, [SL_BLEND_INV_DEST_ALPHA] = SL_BLEND_INV_DEST_ALPHA,
+      };
+      pd.pub.src_blend_alpha = as_alpha[pd.pub.src_blend];
+      pd.pub.dest_blend_alpha = as_alpha[pd.pub.dest_blend];
+      pd.pub.blend_op_alpha = pd.pub.blend_op;
+    }
+  if (!pd.entry)
+    {
+      fx_error (s, loc, "pass '%s' has no pixel shader", pd.pub.name);
+      return;
+    }
+  pd.pub.pixel_shader = pd.entry;
+  g_array_append_val (td->passes, pd);
+}
+
+static void
+parse_technique (Scan *s)
+{
+  SlLoc loc = next (s)->loc;
+  TechDraft td = { .name = "" };
+  if (peek (s)->kind == TK_IDENT)
+    td.name = sl_arena_strdup (s->arena, next (s)->text);
+  td.annotations = is (s, "<") ? fx_skip_annotations (s) : g_array_new (FALSE, TRUE, sizeof (SlAnnotation));
+  td.passes = g_array_new (FALSE, TRUE, sizeof (PassDraft));
+  if (expect (s, "{"))
+    {
+      while (!is (s, "}") && !at_eof (s))
+        {
+          if (is (s, "pass"))
+            parse_pass (s, &td);
+          else
+            {
+              fx_error (s, peek (s)->loc, "expected 'pass' in technique '%s'", td.name);
+              next (s);
+            }
+        }
+      expect (s, "}");
+    }
+  accept (s, ";");
+  if (td.passes->len == 0)
+    fx_error (s, loc, "technique '%s' has no passes", td.name);
+  g_array_append_val (s->techs, td);
+}
+
+/* ---- the top level ---- */
+
+static bool
+is_texture_keyword (Scan *s)
+{
+  Token *t = peek (s);
+  return (tok_is (t, "texture") || tok_is (t, "texture2D") || tok_is (t, "texture1D")
+          || tok_is (t, "texture3D") || tok_is (t, "textureCUBE") || tok_is (t, "Texture"))
+         && peek_at (s, 1)->kind == TK_IDENT;
+}
+
+static bool
+is_sampler_keyword (Scan *s)
+{
+  Token *t = peek (s);
+  return (tok_is (t, "sampler") || tok_is (t, "sampler2D") || tok_is (t, "sampler1D")
+          || tok_is (t, "sampler3D") || tok_is (t, "samplerCUBE") || tok_is (t, "SamplerState")
+          || tok_is (t, "SamplerComparisonState"))
+         && peek_at (s, 1)->kind == TK_IDENT;
+}
+
+void
+fx_scan_scope (Scan *s, bool in_namespace)
+{
+  while (!at_eof (s))
+    {
+      int before = s->pos;
+      Token *t = peek (s);
+      if (tok_is (t, "}"))
+        {
+          if (in_namespace)
+            return;
+          fx_error (s, t->loc, "unexpected '}'");
+          next (s);
+          continue;
+        }
+      if (tok_is (t, "namespace") && peek_at (s, 1)->kind == TK_IDENT)
+        {
+          next (s);
+          Token *nt = next (s);
+          if (!expect (s, "{"))
+            continue;
+          if (s->n_ns >= MAX_NAMESPACE_DEPTH)
+            {
+              fx_error (s, nt->loc, "namespaces are nested too deeply");
+              return;
+            }
+          char *m = g_strconcat (ns_prefix (s), nt->text, "__", NULL);
+          s->ns[s->n_ns++] = sl_arena_strdup (s->arena, m);
+          g_free (m);
+          s->reshade = true;
+          fx_scan_scope (s, true);
+          s->n_ns--;
+          expect (s, "}");
+          accept (s, ";");
+          continue;
+        }
+      if (tok_is (t, "technique") || tok_is (t, "technique9") || tok_is (t, "technique10")
+          || tok_is (t, "technique11"))
+        parse_technique (s);
+      else if (is_texture_keyword (s))
+        parse_texture (s);
+      else if (is_sampler_keyword (s))
+        parse_sampler (s);
+      else if (t->kind == TK_PRAGMA || tok_is (t, ";"))
+        fx_out_token (s, next (s), NULL);
+      else
+        fx_copy_statement (s);
+      if (s->pos == before)
+        next (s);
+    }
+}

@@ -1,0 +1,719 @@
+/* Running an effect (SlEffectRun): one technique's passes over the span VM.
+ *
+ * Every pass is bound with the ordinary SlBinding API.  A parameter the
+ * caller sets goes to every pass that declares it; a uniform with a host
+ * source (timer, frametime, framecount, random) takes the host values
+ * unless the caller set it.  The run owns the storage of the effect's
+ * textures: targets are float buffers with their mip chain, images are
+ * resampled to their declared size, COLOR is the input (or what earlier
+ * passes rendered into the back buffer) and DEPTH one flat texel.
+ *
+ * All passes before the last one render whole viewports, once, into the
+ * cached float targets (quantised to the declared format, with mips
+ * rebuilt when asked for); the last pass renders only the rectangle the
+ * caller wants, so hosts can tile it over threads, and
+ * sl_effect_run_get_input_rect says how much input such a rectangle
+ * reads.  Blending runs after the VM: a pass renders into a scratch buffer
+ * filled with a sentinel NaN, and each pixel the shader wrote (not
+ * discarded) is blended into the destination, in linear light when the
+ * pass writes sRGB.  Vertex shaders are never run; a pass sees TEXCOORDn =
+ * the pixel centre of its viewport, which is what full-screen-triangle
+ * vertex shaders give. */
+#include "fx/effect.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Marks target texels the shader did not write (discard, write mask). */
+#define SENTINEL_BITS       0x7fa5e1f1u
+
+typedef struct
+{
+  int       width, height, n_levels;
+  float    *level[SL_MAX_MIP_LEVELS];
+  SlTexture tex;
+} Store;
+
+struct SlEffectRun
+{
+  SlEffect                *fx;
+  const SlEffectTechnique *tech;
+  SlBinding              **bindings;      /* per pass */
+  unsigned                *color_slots;   /* per pass: slots reading the back buffer */
+  SlTexture               *color_views;   /* per pass: the back buffer it reads */
+  Store                   *stores;        /* per effect texture */
+  bool                    *image_set;
+  GHashTable              *user_set;      /* parameter names the caller set */
+  SlEffectHostValues       host;
+  SlTexture                input;
+  bool                     have_input;
+  float                    depth_texel[4];
+  SlTexture                depth_tex;
+  float                   *backbuffer;    /* when earlier passes wrote it */
+  SlTexture                bb_tex;
+  int                      n_exec;        /* passes rendered in advance */
+  bool                     final_pass;    /* the last pass writes the back buffer */
+  bool                     prepared, executed, exec_ok;
+  GMutex                   lock;
+};
+
+static void
+store_clear (Store *st)
+{
+  for (int i = 0; i < SL_MAX_MIP_LEVELS; i++)
+    g_free (st->level[i]);
+  memset (st, 0, sizeof *st);
+}
+
+static void
+store_alloc (Store *st, int w, int h, int levels)
+{
+  store_clear (st);
+  st->width = w;
+  st->height = h;
+  st->n_levels = CLAMP (levels, 1, SL_MAX_MIP_LEVELS);
+  st->tex.kind = SL_TEXTURE_2D;
+  for (int l = 0; l < st->n_levels; l++)
+    {
+      int lw = MAX (w >> l, 1), lh = MAX (h >> l, 1);
+      st->level[l] = g_new0 (float, (size_t) lw * lh * 4);
+      st->tex.levels[l] = (SlTextureLevel) {
+        .width = lw, .height = lh, .depth = 1,
+        .row_stride = (size_t) lw * 4, .slice_stride = (size_t) lw * lh * 4,
+        .texels = st->level[l],
+      };
+      if (lw == 1 && lh == 1)
+        {
+          st->n_levels = l + 1;
+          break;
+        }
+    }
+  st->tex.n_levels = st->n_levels;
+}
+
+/* Each level is the 2×2 box average of the one above (edges clamp). */
+static void
+store_build_mips (Store *st)
+{
+  for (int l = 1; l < st->n_levels; l++)
+    {
+      const SlTextureLevel *a = &st->tex.levels[l - 1], *b = &st->tex.levels[l];
+      for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++)
+          for (int c = 0; c < 4; c++)
+            {
+              float sum = 0;
+              for (int k = 0; k < 4; k++)
+                {
+                  int sx = MIN (2 * x + (k & 1), a->width - 1), sy = MIN (2 * y + (k >> 1), a->height - 1);
+                  sum += a->texels[(size_t) sy * a->row_stride + (size_t) sx * 4 + c];
+                }
+              st->level[l][(size_t) y * b->row_stride + (size_t) x * 4 + c] = sum * 0.25f;
+            }
+    }
+}
+
+static const float *
+texel_at (const SlTexture *t, int x, int y)
+{
+  const SlTextureLevel *l = &t->levels[0];
+  if (t->window_width > 0)
+    {
+      x = CLAMP (x, t->window_x, t->window_x + t->window_width - 1) - t->window_x;
+      y = CLAMP (y, t->window_y, t->window_y + MAX (t->window_height, 1) - 1) - t->window_y;
+    }
+  else
+    {
+      x = CLAMP (x, 0, l->width - 1);
+      y = CLAMP (y, 0, l->height - 1);
+    }
+  return l->texels + (size_t) y * l->row_stride + (size_t) x * 4;
+}
+
+static float
+to_half (float v)
+{
+  if (!isfinite (v))
+    return v;
+  float a = fabsf (v);
+  if (a >= 65520.0f)
+    return copysignf (INFINITY, v);
+  if (a < 6.103515625e-05f)   /* subnormal halves: steps of 2^-24 */
+    return copysignf (nearbyintf (a * 16777216.0f) / 16777216.0f, v);
+  int e;
+  float m = frexpf (a, &e);   /* a = m · 2^e, m in [0.5, 1) */
+  return copysignf (ldexpf (nearbyintf (m * 2048.0f) / 2048.0f, e), v);
+}
+
+static float
+unorm (float v, float max)
+{
+  if (isnan (v))
+    return 0.0f;
+  return nearbyintf (CLAMP (v, 0.0f, 1.0f) * max) / max;
+}
+
+/* Stores a texel the way the declared format would hold it. */
+static void
+quantize (const char *format, float *px)
+{
+  int n = g_str_has_prefix (format, "RGB") ? 4 : g_str_has_prefix (format, "RG") ? 2 : 1;
+  const char *bits = format + (n == 4 ? 4 : n == 2 ? 2 : 1);
+  if (!strcmp (format, "RGB10A2"))
+    {
+      for (int c = 0; c < 3; c++)
+        px[c] = unorm (px[c], 1023.0f);
+      px[3] = unorm (px[3], 3.0f);
+      return;
+    }
+  for (int c = 0; c < n; c++)
+    {
+      if (!strcmp (bits, "8"))
+        px[c] = unorm (px[c], 255.0f);
+      else if (!strcmp (bits, "16"))
+        px[c] = unorm (px[c], 65535.0f);
+      else if (!strcmp (bits, "16F"))
+        px[c] = to_half (px[c]);
+      else if (strchr (bits, 'I') || strchr (bits, 'U'))
+        px[c] = truncf (px[c]);
+    }
+  for (int c = n; c < 3; c++)
+    px[c] = 0.0f;
+  if (n < 4)
+    px[3] = 1.0f;
+}
+
+static float
+srgb_encode (float v)
+{
+  if (!(v > 0.0f))
+    return 0.0f;
+  return v <= 0.0031308f ? v * 12.92f : 1.055f * powf (v, 1.0f / 2.4f) - 0.055f;
+}
+
+static float
+srgb_decode (float v)
+{
+  return v <= 0.04045f ? v / 12.92f : powf ((v + 0.055f) / 1.055f, 2.4f);
+}
+
+static float
+factor (SlBlendFactor f, const float *s, const float *d, int c)
+{
+  switch (f)
+    {
+    case SL_BLEND_ZERO: return 0.0f;
+    case SL_BLEND_ONE: return 1.0f;
+    case SL_BLEND_SRC_COLOR: return s[c];
+    case SL_BLEND_INV_SRC_COLOR: return 1.0f - s[c];
+    case SL_BLEND_SRC_ALPHA: return s[3];
+    case SL_BLEND_INV_SRC_ALPHA: return 1.0f - s[3];
+    case SL_BLEND_DEST_COLOR: return d[c];
+    case SL_BLEND_INV_DEST_COLOR: return 1.0f - d[c];
+    case SL_BLEND_DEST_ALPHA: return d[3];
+    case SL_BLEND_INV_DEST_ALPHA: return 1.0f - d[3];
+    }
+  return 1.0f;
+}
+
+static float
+apply_op (SlBlendOp op, float s, float fs, float d, float fd)
+{
+  switch (op)
+    {
+    case SL_BLEND_OP_ADD: return s * fs + d * fd;
+    case SL_BLEND_OP_SUBTRACT: return s * fs - d * fd;
+    case SL_BLEND_OP_REV_SUBTRACT: return d * fd - s * fs;
+    case SL_BLEND_OP_MIN: return MIN (s, d);
+    case SL_BLEND_OP_MAX: return MAX (s, d);
+    }
+  return s;
+}
+
+static bool
+is_sentinel (float v)
+{
+  uint32_t u;
+  memcpy (&u, &v, 4);
+  return u == SENTINEL_BITS;
+}
+
+/* Combines what the shader wrote (@src, sentinels where it did not) into
+ * @dst per the pass's write mask, blending and sRGB states. */
+static void
+combine (const SlEffectPass *p, const float *src, float *dst, const char *format)
+{
+  if (is_sentinel (src[0]) && is_sentinel (src[1]) && is_sentinel (src[2]) && is_sentinel (src[3]))
+    return;   /* discarded */
+  float s[4], d[4], r[4];
+  for (int c = 0; c < 4; c++)
+    {
+      d[c] = dst[c];
+      s[c] = is_sentinel (src[c]) ? dst[c] : src[c];
+      if (p->srgb_write && c < 3)
+        d[c] = srgb_decode (d[c]);
+    }
+  for (int c = 0; c < 4; c++)
+    {
+      if (!p->blend)
+        r[c] = s[c];
+      else if (c < 3)
+        r[c] = apply_op (p->blend_op, s[c], factor (p->src_blend, s, d, c), d[c], factor (p->dest_blend, s, d, c));
+      else
+        r[c] = apply_op (p->blend_op_alpha, s[c], factor (p->src_blend_alpha, s, d, c), d[c],
+                         factor (p->dest_blend_alpha, s, d, c));
+    }
+  for (int c = 0; c < 4; c++)
+    if ((p->write_mask & (1u << c)) && !is_sentinel (src[c]))
+      dst[c] = p->srgb_write && c < 3 ? srgb_encode (r[c]) : r[c];
+  if (format)
+    quantize (format, dst);
+}
+
+/* Renders pass @pi over a rectangle into @dst (one per render target,
+ * rectangle-relative), blending with what they hold. */
+static bool
+render_pass (SlEffectRun *run, int pi, SlScratch *scratch, int x, int y, int w, int h,
+             const SlTexture *const *textures, const SlTarget *dst, SlDiagnostics *diags)
+{
+  const SlEffectPass *p = &run->tech->passes[pi];
+  int n = MAX (p->n_render_targets, 1);
+  SlTarget tmp[SL_EFFECT_MAX_TARGETS];
+  float sentinel;
+  uint32_t bits = SENTINEL_BITS;
+  memcpy (&sentinel, &bits, 4);
+  for (int t = 0; t < n; t++)
+    {
+      tmp[t].row_stride = (size_t) w * 4;
+      tmp[t].pixels = g_new (float, (size_t) w * h * 4);
+      for (size_t k = 0; k < (size_t) w * h * 4; k++)
+        tmp[t].pixels[k] = sentinel;
+    }
+  bool ok = sl_binding_render (run->bindings[pi], scratch, x, y, w, h, textures, tmp, n, diags);
+  for (int t = 0; t < n; t++)
+    {
+      int ti = p->n_render_targets ? p->render_targets[t] : -1;
+      const char *format = ti >= 0 ? g_array_index (run->fx->textures, SlEffectTexture, ti).format : NULL;
+      if (p->n_render_targets && ti < 0)
+        {
+          g_free (tmp[t].pixels);
+          continue;
+        }
+      for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++)
+          combine (p, tmp[t].pixels + (size_t) j * tmp[t].row_stride + (size_t) i * 4,
+                   dst[t].pixels + (size_t) j * dst[t].row_stride + (size_t) i * 4, format);
+      g_free (tmp[t].pixels);
+    }
+  return ok;
+}
+
+SlEffectRun *
+sl_effect_run_new (SlEffect *fx, int technique)
+{
+  const SlEffectTechnique *tech = sl_effect_get_technique (fx, technique);
+  if (!tech)
+    return NULL;
+  SlEffectRun *run = g_new0 (SlEffectRun, 1);
+  run->fx = sl_effect_ref (fx);
+  run->tech = tech;
+  int np = tech->n_passes;
+  run->bindings = g_new0 (SlBinding *, np);
+  run->color_slots = g_new0 (unsigned, np);
+  run->color_views = g_new0 (SlTexture, np);
+  run->stores = g_new0 (Store, MAX (fx->textures->len, 1));
+  run->image_set = g_new0 (bool, MAX (fx->textures->len, 1));
+  run->user_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_mutex_init (&run->lock);
+  sl_effect_host_values_init (&run->host);
+  /* The flat depth: 0 in a reversed depth buffer is the far plane, which
+   * ReShade.fxh's linearised depth (1.0) agrees with. */
+  run->depth_texel[3] = 1.0f;
+  sl_texture_init_2d (&run->depth_tex, 1, 1, 4, run->depth_texel);
+  for (int i = 0; i < np; i++)
+    {
+      run->bindings[i] = sl_binding_new (tech->passes[i].program);
+      sl_binding_set_viewport (run->bindings[i], tech->passes[i].width, tech->passes[i].height);
+    }
+  run->final_pass = tech->passes[np - 1].n_render_targets == 0;
+  run->n_exec = run->final_pass ? np - 1 : np;
+  return run;
+}
+
+void
+sl_effect_run_free (SlEffectRun *run)
+{
+  if (!run)
+    return;
+  for (int i = 0; i < run->tech->n_passes; i++)
+    sl_binding_free (run->bindings[i]);
+  for (guint i = 0; i < run->fx->textures->len; i++)
+    store_clear (&run->stores[i]);
+  g_free (run->bindings);
+  g_free (run->color_slots);
+  g_free (run->color_views);
+  g_free (run->stores);
+  g_free (run->image_set);
+  g_free (run->backbuffer);
+  g_hash_table_destroy (run->user_set);
+  g_mutex_clear (&run->lock);
+  sl_effect_unref (run->fx);
+  g_free (run);
+}
+
+bool
+sl_effect_run_set_param (SlEffectRun *run, const char *name, const float *values, int n_values,
+                         SlDiagnostics *diags)
+{
+  bool found = false, ok = true;
+  for (int i = 0; i < run->tech->n_passes; i++)
+    if (sl_program_find_param (run->tech->passes[i].program, name))
+      {
+        found = true;
+        ok &= sl_binding_set_param (run->bindings[i], name, values, n_values, diags);
+      }
+  if (!found)
+    {
+      GString *known = g_string_new (NULL);
+      for (guint k = 0; k < run->fx->params->len; k++)
+        g_string_append_printf (known, "%s%s", k ? ", " : "", g_array_index (run->fx->params, SlParam, k).name);
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
+                          "unknown parameter '%s' (known: %s)", name, known->len ? known->str : "none");
+      g_string_free (known, TRUE);
+      return false;
+    }
+  g_hash_table_add (run->user_set, g_strdup (name));
+  run->prepared = run->executed = false;
+  return ok;
+}
+
+static bool
+set_run_param (void *target, const char *name, const float *values, int n_values,
+               SlDiagnostics *diags)
+{
+  return sl_effect_run_set_param (target, name, values, n_values, diags);
+}
+
+bool
+sl_effect_run_set_params_string (SlEffectRun *run, const char *params, SlDiagnostics *diags)
+{
+  return sl_parse_params_string (params, diags, set_run_param, run);
+}
+
+void
+sl_effect_run_set_host_values (SlEffectRun *run, const SlEffectHostValues *values)
+{
+  run->host = *values;
+  run->prepared = run->executed = false;
+}
+
+void
+sl_effect_run_set_input (SlEffectRun *run, const SlTexture *input)
+{
+  run->input = *input;
+  run->have_input = true;
+  run->executed = false;
+}
+
+bool
+sl_effect_run_set_image (SlEffectRun *run, int texture, int width, int height, size_t row_stride,
+                         const float *texels, SlDiagnostics *diags)
+{
+  const SlEffectTexture *t = sl_effect_get_texture (run->fx, texture);
+  if (!t || t->kind != SL_EFFECT_TEXTURE_IMAGE || width < 1 || height < 1)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<effect>", 0, 0, "E-API",
+                          "texture %d does not take an image", texture);
+      return false;
+    }
+  int w = t->width ? t->width : width, h = t->height ? t->height : height;
+  Store *st = &run->stores[texture];
+  store_alloc (st, w, h, t->mip_levels);
+  /* Resample bilinearly (texel centres) when the declared size differs. */
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        float u = ((float) x + 0.5f) * width / w - 0.5f, v = ((float) y + 0.5f) * height / h - 0.5f;
+        int x0 = (int) floorf (u), y0 = (int) floorf (v);
+        float fx = u - x0, fy = v - y0;
+        for (int c = 0; c < 4; c++)
+          {
+            float acc = 0;
+            for (int k = 0; k < 4; k++)
+              {
+                int sx = CLAMP (x0 + (k & 1), 0, width - 1), sy = CLAMP (y0 + (k >> 1), 0, height - 1);
+                float wgt = ((k & 1) ? fx : 1 - fx) * ((k >> 1) ? fy : 1 - fy);
+                acc += wgt * texels[(size_t) sy * row_stride + (size_t) sx * 4 + c];
+              }
+            st->level[0][((size_t) y * w + x) * 4 + c] = acc;
+          }
+        quantize (t->format, st->level[0] + ((size_t) y * w + x) * 4);
+      }
+  store_build_mips (st);
+  run->image_set[texture] = true;
+  run->executed = false;
+  return true;
+}
+
+const char *
+sl_param_get_host_source (const SlParam *param)
+{
+  for (int i = 0; param && i < param->n_annotations; i++)
+    if (!strcmp (param->annotations[i].name, "source")
+        && param->annotations[i].type == SL_ANNOTATION_STRING)
+      return param->annotations[i].string_value;
+  return NULL;
+}
+
+void
+sl_effect_host_values_init (SlEffectHostValues *v)
+{
+  v->timer_ms = 0.0;
+  v->frametime_ms = 1000.0 / 60.0;
+  v->framecount = 0;
+  v->seed = 0;
+}
+
+static void
+set_host_params (SlEffectRun *run, int pi)
+{
+  SlProgram *prog = run->tech->passes[pi].program;
+  for (int i = 0; i < sl_program_get_n_params (prog); i++)
+    {
+      const SlParam *prm = sl_program_get_param (prog, i);
+      const char *src = sl_param_get_host_source (prm);
+      if (!src || g_hash_table_contains (run->user_set, prm->name))
+        continue;
+      float v = 0;
+      if (!strcmp (src, "timer"))
+        v = (float) run->host.timer_ms;
+      else if (!strcmp (src, "frametime"))
+        v = (float) run->host.frametime_ms;
+      else if (!strcmp (src, "framecount"))
+        v = (float) run->host.framecount;
+      else if (!strcmp (src, "random"))
+        {
+          double lo = 0, hi = 32767;
+          for (int k = 0; k < prm->n_annotations; k++)
+            if (prm->annotations[k].n_values > 0 && !strcmp (prm->annotations[k].name, "min"))
+              lo = prm->annotations[k].values[0];
+            else if (prm->annotations[k].n_values > 0 && !strcmp (prm->annotations[k].name, "max"))
+              hi = prm->annotations[k].values[0];
+          /* The same seed gives the same values, so renders repeat. */
+          guint32 h = g_str_hash (prm->name) ^ (run->host.seed * 2654435761u);
+          h ^= h >> 16;
+          h *= 0x7feb352du;
+          h ^= h >> 15;
+          double span = MAX (hi - lo + 1, 1);
+          v = (float) (lo + fmod ((double) h, span));
+        }
+      sl_binding_set_param (run->bindings[pi], prm->name, &v, 1, NULL);
+    }
+}
+
+bool
+sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
+{
+  SlEffect *fx = run->fx;
+  if (!run->have_input)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<effect>", 0, 0, "E-API", "the effect has no input image");
+      return false;
+    }
+  for (guint i = 0; i < fx->textures->len; i++)
+    {
+      const SlEffectTexture *t = &g_array_index (fx->textures, SlEffectTexture, i);
+      if (t->kind == SL_EFFECT_TEXTURE_IMAGE && !run->image_set[i])
+        {
+          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<effect>", 0, 0, "E-TEXTURE",
+                              "texture '%s' needs the image '%s'", t->name, t->source_file);
+          return false;
+        }
+      if (t->kind == SL_EFFECT_TEXTURE_TARGET && !run->stores[i].level[0])
+        store_alloc (&run->stores[i], t->width, t->height, t->mip_levels);
+    }
+  for (int pi = 0; pi < run->tech->n_passes; pi++)
+    {
+      SlProgram *prog = run->tech->passes[pi].program;
+      SlBinding *b = run->bindings[pi];
+      run->color_views[pi] = run->input;
+      run->color_slots[pi] = 0;
+      for (int k = 0; k < sl_program_get_n_samplers (prog); k++)
+        {
+          const SlSamplerInfo *si = sl_program_get_sampler (prog, k);
+          if (si->slot < 0 || si->slot >= SL_MAX_SLOTS)
+            continue;
+          const ESampler *es = fx_find_sampler (fx, si->name);
+          if (es)
+            sl_binding_set_sampler (b, si->slot, &es->state);
+          if (es && es->state_object)
+            continue;
+          int ti = fx_slot_texture (fx, si);
+          const SlEffectTexture *t = ti >= 0 ? &g_array_index (fx->textures, SlEffectTexture, ti) : NULL;
+          if (!t || t->kind == SL_EFFECT_TEXTURE_COLOR)
+            {
+              sl_binding_set_texture (b, si->slot, &run->color_views[pi]);
+              run->color_slots[pi] |= 1u << si->slot;
+            }
+          else if (t->kind == SL_EFFECT_TEXTURE_DEPTH)
+            sl_binding_set_texture (b, si->slot, &run->depth_tex);
+          else
+            sl_binding_set_texture (b, si->slot, &run->stores[ti].tex);
+        }
+      set_host_params (run, pi);
+      if (!sl_binding_prepare (b, diags))
+        return false;
+    }
+  run->prepared = true;
+  run->executed = false;
+  return true;
+}
+
+static bool
+reads_color (const SlEffectRun *run, int pi)
+{
+  return run->color_slots[pi] != 0;
+}
+
+bool
+sl_effect_run_get_input_rect (const SlEffectRun *run, int x, int y, int width, int height, int *in_x,
+                              int *in_y, int *in_width, int *in_height)
+{
+  if (!run->prepared)
+    return false;
+  for (int pi = 0; pi < run->n_exec; pi++)
+    if (reads_color (run, pi))
+      return false;
+  int l = 0, t = 0, r = 0, b = 0;
+  if (run->final_pass && reads_color (run, run->tech->n_passes - 1))
+    {
+      int last = run->tech->n_passes - 1;
+      if (!sl_binding_get_sample_reach (run->bindings[last], &l, &t, &r, &b))
+        return false;
+      /* The reach is in texels of slot 0; scale it to back-buffer pixels. */
+      const SlEffectPass *p = &run->tech->passes[last];
+      int w0 = run->fx->buffer_width, h0 = run->fx->buffer_height;
+      SlProgram *prog = p->program;
+      for (int k = 0; k < sl_program_get_n_samplers (prog); k++)
+        {
+          const SlSamplerInfo *si = sl_program_get_sampler (prog, k);
+          if (si->slot == 0 && !(run->color_slots[last] & 1u))
+            {
+              int ti = fx_slot_texture (run->fx, si);
+              const SlEffectTexture *tx = ti >= 0 ? &g_array_index (run->fx->textures, SlEffectTexture, ti) : NULL;
+              if (tx && tx->width > 0)
+                {
+                  w0 = tx->width;
+                  h0 = tx->height;
+                }
+            }
+        }
+      double sx = (double) run->fx->buffer_width / w0, sy = (double) run->fx->buffer_height / h0;
+      l = (int) ceil (l * sx) + 1;
+      r = (int) ceil (r * sx) + 1;
+      t = (int) ceil (t * sy) + 1;
+      b = (int) ceil (b * sy) + 1;
+    }
+  *in_x = x - l;
+  *in_y = y - t;
+  *in_width = width + l + r;
+  *in_height = height + t + b;
+  return true;
+}
+
+/* Renders the passes before the last (all of them when the last one
+ * writes a texture) over whole viewports. */
+static bool
+execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
+{
+  int W = run->fx->buffer_width, H = run->fx->buffer_height;
+  const SlTexture *current = &run->input;
+  bool ok = true;
+  g_free (run->backbuffer);
+  run->backbuffer = NULL;
+  for (guint i = 0; i < run->fx->textures->len; i++)
+    {
+      const SlEffectTexture *t = &g_array_index (run->fx->textures, SlEffectTexture, i);
+      Store *st = &run->stores[i];
+      if (t->kind == SL_EFFECT_TEXTURE_TARGET && st->level[0])
+        memset (st->level[0], 0, (size_t) st->width * st->height * 4 * sizeof (float));
+    }
+  for (int pi = 0; pi < run->n_exec; pi++)
+    {
+      const SlEffectPass *p = &run->tech->passes[pi];
+      run->color_views[pi] = *current;
+      if (p->n_render_targets == 0)
+        {
+          float *nb = g_new (float, (size_t) W * H * 4);
+          for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+              memcpy (nb + ((size_t) y * W + x) * 4, texel_at (current, x, y), 4 * sizeof (float));
+          SlTarget dst = { .pixels = nb, .row_stride = (size_t) W * 4 };
+          ok &= render_pass (run, pi, scratch, 0, 0, W, H, NULL, &dst, diags);
+          g_free (run->backbuffer);
+          run->backbuffer = nb;
+          sl_texture_init_2d (&run->bb_tex, W, H, (size_t) W * 4, nb);
+          current = &run->bb_tex;
+        }
+      else
+        {
+          SlTarget dst[SL_EFFECT_MAX_TARGETS];
+          for (int r = 0; r < p->n_render_targets; r++)
+            {
+              int ti = p->render_targets[r];
+              Store *st = ti >= 0 ? &run->stores[ti] : NULL;
+              if (st && p->clear)
+                memset (st->level[0], 0, (size_t) st->width * st->height * 4 * sizeof (float));
+              dst[r].pixels = st ? st->level[0] : NULL;
+              dst[r].row_stride = st ? (size_t) st->width * 4 : 0;
+            }
+          ok &= render_pass (run, pi, scratch, 0, 0, p->width, p->height, NULL, dst, diags);
+          for (int r = 0; r < p->n_render_targets; r++)
+            if (p->render_targets[r] >= 0)
+              store_build_mips (&run->stores[p->render_targets[r]]);
+        }
+    }
+  if (run->final_pass)
+    run->color_views[run->tech->n_passes - 1] = *current;
+  return ok;
+}
+
+bool
+sl_effect_render (SlEffectRun *run, SlScratch *scratch, int x, int y, int width, int height,
+                  const SlTexture *input, const SlTarget *target, SlDiagnostics *diags)
+{
+  if (!run->prepared)
+    {
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<render>", 0, 0, "E-API",
+                          "effect rendered before sl_effect_run_prepare()");
+      return false;
+    }
+  g_mutex_lock (&run->lock);
+  if (!run->executed)
+    {
+      run->exec_ok = execute (run, scratch, diags);
+      run->executed = true;
+    }
+  bool ok = run->exec_ok;
+  g_mutex_unlock (&run->lock);
+  if (width <= 0 || height <= 0)
+    return ok;
+
+  /* What the back buffer holds before the last pass. */
+  const SlTexture *bb = run->backbuffer ? &run->bb_tex : input ? input : &run->input;
+  for (int j = 0; j < height; j++)
+    for (int i = 0; i < width; i++)
+      memcpy (target->pixels + (size_t) j * target->row_stride + (size_t) i * 4, texel_at (bb, x + i, y + j),
+              4 * sizeof (float));
+  if (!run->final_pass)
+    return ok;
+  int last = run->tech->n_passes - 1;
+  const SlTexture *over[SL_MAX_SLOTS] = { NULL };
+  if (!run->backbuffer && input)
+    for (int k = 0; k < SL_MAX_SLOTS; k++)
+      if (run->color_slots[last] & (1u << k))
+        over[k] = input;
+  ok &= render_pass (run, last, scratch, x, y, width, height, over, target, diags);
+  return ok;
+}

@@ -3,7 +3,7 @@
  * SlSamplerState each one sets, and which words its values are.
  *
  * The HLSL parser (hlsl_effect_syntax.c) and the effect layer
- * (fx/effect.c) read the tokens of a state block their own way and hand
+ * (fx/fx_decl.c) read the tokens of a state block their own way and hand
  * the name and the value here, so both know the same names and words.
  * Names and words are matched ignoring case and '_' ("Mirror_Once"). */
 #ifndef SL_HLSL_SAMPLER_STATE_H

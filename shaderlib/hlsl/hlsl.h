@@ -3,6 +3,9 @@
 #define SL_HLSL_H
 
 #include "ir/ir.h"
+#include "base/arena.h"
+#include "base/limits.h"
+#include "base/loc.h"
 
 /* ---- tokens (hlsl_lex.c) ----------------------------------------------- */
 
@@ -35,6 +38,10 @@ Token *sl_hlsl_tokenize (SlArena *arena, const char *text, const char *filename,
 /* ---- compile entry (hlsl_parse.c + hlsl_lower.c) ------------------------ */
 
 typedef struct SlProgramInfo SlProgramInfo;
+
+/* The shader model of a pixel profile name ("ps_3_0" → 30, "ps_4_0_level_9_1"
+ * → 40, NULL or "auto" → 0); *ok is false for anything else. */
+int sl_profile_model (const char *profile, bool *ok);
 
 /* Builds the IR of the entry point and fills reflection data.  Returns
  * NULL after errors. */

@@ -13,7 +13,10 @@
 #ifndef SL_IR_H
 #define SL_IR_H
 
-#include "base/sl_internal.h"
+#include "shaderlib.h"
+#include "base/limits.h"
+
+#include <glib.h>
 
 typedef enum
 {

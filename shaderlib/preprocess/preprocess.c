@@ -19,7 +19,7 @@
  * size, expansion nesting, memory per line, include depth, error count)
  * ends in a diagnostic rather than a crash or a hang. */
 #include "preprocess/preprocess.h"
-#include "base/sl_internal.h"
+#include "base/arena.h"
 
 #include <glib.h>
 #include <limits.h>

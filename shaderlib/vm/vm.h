@@ -9,6 +9,8 @@
 
 #include "ir/ir.h"
 
+#include <stdalign.h>
+
 #ifndef SL_SPAN_COLS   /* overridable only to measure other widths */
 #define SL_SPAN_COLS 32
 #endif

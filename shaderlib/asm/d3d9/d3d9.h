@@ -12,6 +12,7 @@
 #define SL_D3D9_H
 
 #include "ir/ir.h"
+#include "base/arena.h"
 #include "api/program.h"
 #include "vm/scalar_ops.h"
 

@@ -3,6 +3,7 @@
 #define SL_HLSL_H
 
 #include "ir/ir.h"
+#include "ir/reflect.h"
 #include "base/arena.h"
 #include "base/limits.h"
 #include "base/loc.h"
@@ -36,8 +37,6 @@ Token *sl_hlsl_tokenize (SlArena *arena, const char *text, const char *filename,
                          SlDiagnostics *diags, int *n_tokens);
 
 /* ---- compile entry (hlsl_parse.c + hlsl_lower.c) ------------------------ */
-
-typedef struct SlProgramInfo SlProgramInfo;
 
 /* The shader model of a pixel profile name ("ps_3_0" → 30, "ps_4_0_level_9_1"
  * → 40, NULL or "auto" → 0); *ok is false for anything else. */

@@ -16,7 +16,7 @@
  * objects exactly as they move numbers. */
 #include "hlsl/hlsl_ast.h"
 
-#include "api/program.h"
+#include "ir/reflect.h"
 #include "vm/scalar_ops.h"
 
 #include <stdlib.h>

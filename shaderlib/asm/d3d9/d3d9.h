@@ -13,7 +13,7 @@
 
 #include "ir/ir.h"
 #include "base/arena.h"
-#include "api/program.h"
+#include "ir/reflect.h"
 #include "vm/scalar_ops.h"
 
 /* Versions in order of capability.  ps_1_0 is accepted as ps_1_1 with

@@ -17,8 +17,7 @@
 #define SL_SM4_H
 
 #include "ir/ir.h"
-
-typedef struct SlProgramInfo SlProgramInfo;
+#include "ir/reflect.h"
 
 /* Instruction ids, one per table row of sm4_tables.def. */
 typedef enum

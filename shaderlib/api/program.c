@@ -8,8 +8,7 @@
 
 #include "asm/d3d9/d3d9.h"
 
-#include "hlsl/hlsl_ast.h"
-#include "preprocess/preprocess.h"
+#include "hlsl/hlsl.h"
 #include "vm/scalar_ops.h"
 #include "asm/sm4/sm4.h"
 
@@ -66,37 +65,6 @@ sl_language_name (SlLanguage language)
     }
 }
 
-/* "ps_3_0" → 30, "ps_4_0_level_9_1" → 40, NULL/"auto" → 0. */
-int
-sl_profile_model (const char *profile, bool *ok)
-{
-  *ok = true;
-  if (!profile || !*profile || !strcmp (profile, "auto"))
-    return 0;
-  if (strlen (profile) >= 6 && (profile[0] == 'p') && profile[1] == 's' && profile[2] == '_'
-      && g_ascii_isdigit (profile[3]) && profile[4] == '_')
-    {
-      int major = profile[3] - '0';
-      int minor = g_ascii_isdigit (profile[5]) ? profile[5] - '0'
-                  : (profile[5] == 'x' || profile[5] == 'a' || profile[5] == 'b' || profile[5] == 's') ? 1 : 0;
-      if (major >= 1 && major <= 6)
-        return major * 10 + minor;
-    }
-  *ok = false;
-  return 0;
-}
-
-static char *
-read_include (void *user, const char *path, size_t *length)
-{
-  char *data = NULL;
-  gsize len = 0;
-  if (!g_file_get_contents (path, &data, &len, NULL))
-    return NULL;
-  *length = len;
-  return data;
-}
-
 SlProgram *
 sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
 {
@@ -107,8 +75,6 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
   size_t length = options->length == (size_t) -1
                     ? (options->source ? strlen (options->source) : 0) : options->length;
   SlProgram *program = NULL;
-  SlArena *arena = NULL;
-  char *text = NULL;
 
   if (!options->source)
     {
@@ -123,110 +89,37 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
     }
   SlLanguage lang = options->language == SL_LANGUAGE_AUTO
                       ? sl_detect_language (options->source, length) : options->language;
+  SlIr *(*to_ir) (const SlCompileOptions *, SlProgramInfo *, SlDiagnostics *) = NULL;
   if (lang == SL_LANGUAGE_D3D9_ASM || lang == SL_LANGUAGE_D3D9_BYTECODE)
-    {
-      D9Shader *d9 = lang == SL_LANGUAGE_D3D9_ASM
-                       ? d9_assemble (options->source, length, filename, diags)
-                       : d9_decode ((const uint8_t *) options->source, length, filename, diags);
-      if (!d9)
-        goto out;
-      program = g_new0 (SlProgram, 1);
-      program->ref_count = 1;
-      program->language = lang;
-      sl_program_info_init (&program->info);
-      program->ir = d9_lower (d9, &program->info, diags);
-      d9_shader_free (d9);
-      if (!program->ir)
-        goto fail;
-      goto optimise;
-    }
-  if (lang == SL_LANGUAGE_SM4_ASM || lang == SL_LANGUAGE_DXBC)
-    {
-      program = sm4_compile_program (options->source, length, lang, filename, diags);
-      if (!program)
-        goto out;
-      goto optimise;
-    }
-  if (lang != SL_LANGUAGE_HLSL)
+    to_ir = d9_to_ir;
+  else if (lang == SL_LANGUAGE_SM4_ASM || lang == SL_LANGUAGE_DXBC)
+    to_ir = sm4_to_ir;
+  else if (lang == SL_LANGUAGE_HLSL)
+    to_ir = hlsl_to_ir;
+  else
     {
       sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
                           "%s input is not supported yet", sl_language_name (lang));
       goto out;
     }
-  bool profile_ok;
-  int sm = sl_profile_model (options->profile, &profile_ok);
-  if (!profile_ok)
+  SlCompileOptions resolved = *options;
+  resolved.filename = filename;
+  resolved.length = length;
+  resolved.language = lang;
+  SlProgramInfo info;
+  sl_program_info_init (&info);
+  SlIr *ir = to_ir (&resolved, &info, diags);
+  if (!ir)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-PROFILE",
-                          "unknown profile '%s' (expected ps_2_0, ps_3_0, ps_4_0, …)", options->profile);
+      sl_program_info_clear (&info);
       goto out;
     }
-  if (sm == 0)
-    sm = 30;
+  program = g_new0 (SlProgram, 1);
+  program->ref_count = 1;
+  program->language = lang;
+  program->info = info;
+  program->ir = ir;
 
-  GPtrArray *defines = g_ptr_array_new_with_free_func (g_free);
-  if (options->defines)
-    for (int i = 0; options->defines[i]; i++)
-      g_ptr_array_add (defines, g_strdup (options->defines[i]));
-  g_ptr_array_add (defines, g_strdup_printf ("__SHADER_TARGET_MAJOR=%d", sm / 10));
-  g_ptr_array_add (defines, g_strdup_printf ("__SHADER_TARGET_MINOR=%d", sm % 10));
-  g_ptr_array_add (defines, g_strdup ("__HLSL_VERSION=2018"));
-  g_ptr_array_add (defines, g_strdup ("__GEGL_SHADERS__=1"));
-  g_ptr_array_add (defines, NULL);
-  SlPreprocessOptions ppo = {
-    .filename = filename,
-    .include_dirs = options->include_dirs,
-    .defines = (const char *const *) defines->pdata,
-    .read_file = read_include,
-    /* Macros must not build a bigger program than a source may be. */
-    .max_output = SL_MAX_SOURCE_BYTES,
-  };
-  text = sl_preprocess (options->source, length, &ppo, diags);
-  g_ptr_array_free (defines, TRUE);
-  if (!text || sl_diagnostics_error_count (diags))
-    goto out;
-
-  arena = sl_arena_new ();
-  HlslUnit unit = {
-    .arena = arena,
-    .diags = diags,
-    .globals = g_ptr_array_new (),
-    .funcs = g_hash_table_new (g_str_hash, g_str_equal),
-    .shader_model = sm,
-    .reshade = (options->flags & SL_COMPILE_RESHADE_FX) != 0,
-  };
-  bool parsed = hlsl_parse (&unit, text, filename);
-  const char *entry = options->entry_point && *options->entry_point ? options->entry_point : "main";
-  if (parsed)
-    {
-      unit.entry = g_hash_table_lookup (unit.funcs, entry);
-      if (!unit.entry || !unit.entry->body)
-        sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-ENTRY",
-                            "entry point '%s' not found", entry);
-      else if (unit.entry->next_overload)
-        sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, unit.entry->loc.line,
-                            unit.entry->loc.column, "E-ENTRY", "entry point '%s' is overloaded", entry);
-    }
-  if (parsed && sl_diagnostics_error_count (diags) == 0)
-    {
-      program = g_new0 (SlProgram, 1);
-      program->ref_count = 1;
-      program->language = lang;
-      sl_program_info_init (&program->info);
-      program->info.shader_model = sm;
-      program->ir = hlsl_lower (&unit, &program->info);
-      if (!program->ir || sl_diagnostics_error_count (diags))
-        {
-          sl_program_unref (program);
-          program = NULL;
-        }
-    }
-  g_ptr_array_free (unit.globals, TRUE);
-  g_hash_table_destroy (unit.funcs);
-  if (!program)
-    goto out;
-
-optimise:;
   bool validate = (options->flags & SL_COMPILE_VALIDATE) != 0;
 #ifdef SL_ALWAYS_VALIDATE
   validate = true;
@@ -249,8 +142,6 @@ fail:
   sl_program_unref (program);
   program = NULL;
 out:
-  g_free (text);
-  sl_arena_free (arena);
   sl_diagnostics_free (own);
   return program;
 }
@@ -269,22 +160,13 @@ sl_disassemble (const SlCompileOptions *options, SlDiagnostics *diags)
                       ? sl_detect_language (options->source, length) : options->language;
   if (lang == SL_LANGUAGE_SM4_ASM || lang == SL_LANGUAGE_DXBC)
     return sl_sm4_disassemble (options->source, length, filename, diags);
-  D9Shader *d9 = NULL;
   if (lang == SL_LANGUAGE_D3D9_ASM)
-    d9 = d9_assemble (options->source, length, filename, diags);
-  else if (lang == SL_LANGUAGE_D3D9_BYTECODE)
-    d9 = d9_decode ((const uint8_t *) options->source, length, filename, diags);
-  else
-    {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
-                          "cannot disassemble %s input", sl_language_name (lang));
-      return NULL;
-    }
-  if (!d9)
-    return NULL;
-  char *text = d9_print (d9);
-  d9_shader_free (d9);
-  return text;
+    return d9_disassemble_asm (options->source, length, filename, diags);
+  if (lang == SL_LANGUAGE_D3D9_BYTECODE)
+    return d9_disassemble_bytecode (options->source, length, filename, diags);
+  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
+                      "cannot disassemble %s input", sl_language_name (lang));
+  return NULL;
 }
 
 SlProgram *

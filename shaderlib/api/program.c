@@ -1,172 +1,27 @@
-/* The public API: the compile driver, reflection, bindings and rendering.
+/* The public API after compiling: programs, reflection, bindings and
+ * rendering.
  *
- * sl_compile runs source → preprocessor → front end → IR → passes and keeps
- * the optimised IR.  A binding specialises that IR on its constant values
- * when prepared (parameters fold into the code) and emits the span program
- * that sl_binding_render runs, span by span, over a rectangle. */
+ * A program keeps the optimised IR that sl_compile (compile.c) made.  A
+ * binding specialises that IR on its constant values when prepared
+ * (parameters fold into the code) and emits the span program that
+ * sl_binding_render runs, span by span, over a rectangle. */
 #include "api/program.h"
 
-#include "asm/d3d9/d3d9.h"
-
-#include "hlsl/hlsl.h"
 #include "vm/scalar_ops.h"
-#include "asm/sm4/sm4.h"
+#include "vm/vm.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-SlLanguage
-sl_detect_language (const char *source, size_t length)
-{
-  if (!source)
-    return SL_LANGUAGE_HLSL;
-  if (length == (size_t) -1)
-    length = strlen (source);
-  const unsigned char *u = (const unsigned char *) source;
-  if (length >= 4 && !memcmp (source, "DXBC", 4))
-    return SL_LANGUAGE_DXBC;
-  if (length >= 4 && u[3] == 0xff && u[2] == 0xff && (u[1] == 1 || u[1] == 2 || u[1] == 3))
-    return SL_LANGUAGE_D3D9_BYTECODE;
-  /* Assembly starts with a version token after comments and blanks. */
-  size_t i = 0;
-  while (i < length)
-    {
-      while (i < length && g_ascii_isspace (source[i]))
-        i++;
-      if (i + 1 < length && ((source[i] == '/' && source[i + 1] == '/') || source[i] == ';'))
-        {
-          while (i < length && source[i] != '\n')
-            i++;
-          continue;
-        }
-      break;
-    }
-  /* fxc's ps_4_0_level_9_x listings print the ps_2_0 fallback inside the
-   * header, before the SM4 program they describe. */
-  if (i + 5 <= length && !g_ascii_strncasecmp (source + i, "ps_", 3) && g_ascii_isdigit (source[i + 3]))
-    return source[i + 3] >= '4' || g_strstr_len (source, (gssize) i, "Level9 shader bytecode:")
-           ? SL_LANGUAGE_SM4_ASM : SL_LANGUAGE_D3D9_ASM;
-  if (i + 5 <= length && (!g_ascii_strncasecmp (source + i, "ps.", 3)))
-    return SL_LANGUAGE_D3D9_ASM;
-  return SL_LANGUAGE_HLSL;
-}
-
-const char *
-sl_language_name (SlLanguage language)
-{
-  switch (language)
-    {
-    case SL_LANGUAGE_HLSL: return "hlsl";
-    case SL_LANGUAGE_D3D9_ASM: return "d3d9-asm";
-    case SL_LANGUAGE_SM4_ASM: return "sm4-asm";
-    case SL_LANGUAGE_D3D9_BYTECODE: return "d3d9-bytecode";
-    case SL_LANGUAGE_DXBC: return "dxbc";
-    default: return "auto";
-    }
-}
-
 SlProgram *
-sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
+sl_program_new (SlLanguage language, SlIr *ir, const SlProgramInfo *info)
 {
-  SlDiagnostics *own = diags ? NULL : sl_diagnostics_new ();
-  if (!diags)
-    diags = own;
-  const char *filename = options->filename ? options->filename : "<source>";
-  size_t length = options->length == (size_t) -1
-                    ? (options->source ? strlen (options->source) : 0) : options->length;
-  SlProgram *program = NULL;
-
-  if (!options->source)
-    {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-API", "no source given");
-      goto out;
-    }
-  if (length > SL_MAX_SOURCE_BYTES)
-    {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-LIMIT",
-                          "source is %zu bytes; the limit is %u", length, SL_MAX_SOURCE_BYTES);
-      goto out;
-    }
-  SlLanguage lang = options->language == SL_LANGUAGE_AUTO
-                      ? sl_detect_language (options->source, length) : options->language;
-  SlIr *(*to_ir) (const SlCompileOptions *, SlProgramInfo *, SlDiagnostics *) = NULL;
-  if (lang == SL_LANGUAGE_D3D9_ASM || lang == SL_LANGUAGE_D3D9_BYTECODE)
-    to_ir = d9_to_ir;
-  else if (lang == SL_LANGUAGE_SM4_ASM || lang == SL_LANGUAGE_DXBC)
-    to_ir = sm4_to_ir;
-  else if (lang == SL_LANGUAGE_HLSL)
-    to_ir = hlsl_to_ir;
-  else
-    {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
-                          "%s input is not supported yet", sl_language_name (lang));
-      goto out;
-    }
-  SlCompileOptions resolved = *options;
-  resolved.filename = filename;
-  resolved.length = length;
-  resolved.language = lang;
-  SlProgramInfo info;
-  sl_program_info_init (&info);
-  SlIr *ir = to_ir (&resolved, &info, diags);
-  if (!ir)
-    {
-      sl_program_info_clear (&info);
-      goto out;
-    }
-  program = g_new0 (SlProgram, 1);
+  SlProgram *program = g_new0 (SlProgram, 1);
   program->ref_count = 1;
-  program->language = lang;
-  program->info = info;
+  program->language = language;
   program->ir = ir;
-
-  bool validate = (options->flags & SL_COMPILE_VALIDATE) != 0;
-#ifdef SL_ALWAYS_VALIDATE
-  validate = true;
-#endif
-  if (validate && !sl_ir_validate (program->ir, "lowering", diags))
-    goto fail;
-  if (options->flags & SL_COMPILE_KEEP_DUMPS)
-    program->dump_before = sl_ir_dump (program->ir);
-  if (!(options->flags & SL_COMPILE_NO_OPTIMIZE))
-    {
-      sl_pass_optimise (program->ir);
-      if (validate && !sl_ir_validate (program->ir, "optimisation", diags))
-        goto fail;
-    }
-  if (options->flags & SL_COMPILE_KEEP_DUMPS)
-    program->dump_after = sl_ir_dump (program->ir);
-  goto out;
-
-fail:
-  sl_program_unref (program);
-  program = NULL;
-out:
-  sl_diagnostics_free (own);
+  program->info = *info;
   return program;
-}
-
-char *
-sl_disassemble (const SlCompileOptions *options, SlDiagnostics *diags)
-{
-  const char *filename = options->filename ? options->filename : "<source>";
-  if (!options->source)
-    {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-API", "no source given");
-      return NULL;
-    }
-  size_t length = options->length == (size_t) -1 ? strlen (options->source) : options->length;
-  SlLanguage lang = options->language == SL_LANGUAGE_AUTO
-                      ? sl_detect_language (options->source, length) : options->language;
-  if (lang == SL_LANGUAGE_SM4_ASM || lang == SL_LANGUAGE_DXBC)
-    return sl_sm4_disassemble (options->source, length, filename, diags);
-  if (lang == SL_LANGUAGE_D3D9_ASM)
-    return d9_disassemble_asm (options->source, length, filename, diags);
-  if (lang == SL_LANGUAGE_D3D9_BYTECODE)
-    return d9_disassemble_bytecode (options->source, length, filename, diags);
-  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
-                      "cannot disassemble %s input", sl_language_name (lang));
-  return NULL;
 }
 
 SlProgram *

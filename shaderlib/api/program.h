@@ -2,9 +2,8 @@
 #ifndef SL_PROGRAM_H
 #define SL_PROGRAM_H
 
-#include "hlsl/hlsl.h"
+#include "ir/ir.h"
 #include "ir/reflect.h"
-#include "vm/vm.h"
 
 struct SlProgram
 {
@@ -14,6 +13,9 @@ struct SlProgram
   SlIr         *ir;          /* optimised, before specialisation */
   char         *dump_before, *dump_after;
 };
+
+/* Takes @ir and the contents of @info (compile.c, the one builder). */
+SlProgram *sl_program_new (SlLanguage language, SlIr *ir, const SlProgramInfo *info);
 
 /* Parses a "name=value; name=v,v,v" string, calling @set per parameter. */
 bool sl_parse_params_string (const char *params, SlDiagnostics *diags,

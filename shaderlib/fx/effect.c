@@ -24,6 +24,7 @@
  * its viewport, which is what full-screen-triangle vertex shaders give. */
 #include "fx/effect.h"
 #include "api/program.h"
+#include "hlsl/hlsl.h"
 #include "preprocess/preprocess.h"
 
 #include <math.h>

@@ -7,6 +7,7 @@
  * sl_binding_render runs, span by span, over a rectangle. */
 #include "api/program.h"
 
+#include "vm/mips.h"
 #include "vm/scalar_ops.h"
 #include "vm/vm.h"
 
@@ -115,117 +116,14 @@ struct SlBinding
   bool             reach_known;
   int              reach[4];
   /* Mip chains built on first need (sl_binding_set_auto_mips); render
-   * calls are const and concurrent, so the cache has its own lock. */
+   * calls are const and concurrent, so the cache locks itself. */
   bool             auto_mips;
   uint32_t         mip_slots;      /* texture slots that may read another level */
-  GMutex           mip_lock;
-  GPtrArray       *mip_cache;      /* MipChain */
+  SlVmMipCache    *mips;
   /* SlVmEnv.runaway: a separate word because renders see a const binding;
    * cleared by each prepare. */
   unsigned        *runaway;
 };
-
-typedef struct
-{
-  const float *texels;     /* key: the host's level 0 */
-  int          width, height;
-  size_t       row_stride;
-  SlTexture    texture;    /* level 0 the host's, the rest in storage */
-  float       *storage;
-} MipChain;
-
-static void
-mip_chain_free (gpointer p)
-{
-  MipChain *m = p;
-  g_free (m->storage);
-  g_free (m);
-}
-
-/* Each level is the box average of 2×2 texels of the one above; an odd
- * width or height drops the last column or row (floor sizes, as D3D). */
-static MipChain *
-mip_chain_build (const SlTexture *src)
-{
-  MipChain *m = g_new0 (MipChain, 1);
-  const SlTextureLevel *l0 = &src->levels[0];
-  m->texels = l0->texels;
-  m->width = l0->width;
-  m->height = l0->height;
-  m->row_stride = l0->row_stride;
-  m->texture = *src;
-  size_t total = 0;
-  int n = 1;
-  for (int w = l0->width, h = l0->height; (w > 1 || h > 1) && n < SL_MAX_MIP_LEVELS; n++)
-    {
-      w = MAX (w / 2, 1);
-      h = MAX (h / 2, 1);
-      total += (size_t) w * h * 4;
-    }
-  m->storage = g_new (float, MAX (total, 1));
-  float *dst = m->storage;
-  for (int i = 1; i < n; i++)
-    {
-      const SlTextureLevel *up = &m->texture.levels[i - 1];
-      int w = MAX (up->width / 2, 1), h = MAX (up->height / 2, 1);
-      /* A dimension already at 1 is not halved: read the same row/column twice. */
-      int dx = up->width > 1 ? 1 : 0, dy = up->height > 1 ? 1 : 0;
-      for (int y = 0; y < h; y++)
-        {
-          const float *r0 = up->texels + (size_t) (y << dy) * up->row_stride;
-          const float *r1 = r0 + (size_t) dy * up->row_stride;
-          float *o = dst + (size_t) y * w * 4;
-          for (int x = 0; x < w; x++)
-            {
-              size_t a = (size_t) (x << dx) * 4, b = a + (size_t) dx * 4;
-              for (int c = 0; c < 4; c++)
-                o[4 * x + c] = ((r0[a + c] + r0[b + c]) + (r1[a + c] + r1[b + c])) * 0.25f;
-            }
-        }
-      m->texture.levels[i] = (SlTextureLevel) {
-        .width = w, .height = h, .depth = 1,
-        .row_stride = (size_t) w * 4, .slice_stride = (size_t) w * h * 4,
-        .texels = dst,
-      };
-      dst += (size_t) w * h * 4;
-    }
-  m->texture.n_levels = n;
-  return m;
-}
-
-/* The texture with its built mip chain, or @tex when none applies. */
-static const SlTexture *
-with_mips (const SlBinding *cb, const SlTexture *tex)
-{
-  /* A window is fine when it holds the whole image (hosts fetch the whole
-   * input for shaders that read other levels: their reach is unknown). */
-  bool partial = tex && tex->window_width > 0
-                 && (tex->window_x != 0 || tex->window_y != 0
-                     || tex->window_width < tex->levels[0].width
-                     || tex->window_height < tex->levels[0].height);
-  if (!tex || tex->n_levels != 1 || tex->kind != SL_TEXTURE_2D || partial
-      || !tex->levels[0].texels || (tex->levels[0].width <= 1 && tex->levels[0].height <= 1))
-    return tex;
-  SlBinding *b = (SlBinding *) cb;   /* only the locked cache changes */
-  const SlTextureLevel *l0 = &tex->levels[0];
-  const SlTexture *res = NULL;
-  g_mutex_lock (&b->mip_lock);
-  for (guint i = 0; i < b->mip_cache->len && !res; i++)
-    {
-      MipChain *m = g_ptr_array_index (b->mip_cache, i);
-      if (m->texels == l0->texels && m->width == l0->width && m->height == l0->height
-          && m->row_stride == l0->row_stride)
-        res = &m->texture;
-    }
-  if (!res)
-    {
-      MipChain *m = mip_chain_build (tex);
-      g_ptr_array_add (b->mip_cache, m);
-      res = &m->texture;
-    }
-  g_mutex_unlock (&b->mip_lock);
-  return res;
-}
 
 void
 sl_binding_set_auto_mips (SlBinding *b, bool enable)
@@ -236,9 +134,7 @@ sl_binding_set_auto_mips (SlBinding *b, bool enable)
 void
 sl_binding_flush_mips (SlBinding *b)
 {
-  g_mutex_lock (&b->mip_lock);
-  g_ptr_array_set_size (b->mip_cache, 0);
-  g_mutex_unlock (&b->mip_lock);
+  sl_vm_mip_cache_flush (b->mips);
 }
 
 struct SlScratch
@@ -257,8 +153,7 @@ sl_binding_new (SlProgram *program)
   if (program->info.defaults)
     memcpy (b->constants, program->info.defaults, program->info.constants_size * sizeof (uint32_t));
   b->width = b->height = 1;
-  g_mutex_init (&b->mip_lock);
-  b->mip_cache = g_ptr_array_new_with_free_func (mip_chain_free);
+  b->mips = sl_vm_mip_cache_new ();
   for (int i = 0; i < SL_MAX_SLOTS; i++)
     sl_sampler_state_init_default (&b->samplers[i]);
   /* State the shader declares (sampler_state {…}) replaces the default. */
@@ -278,8 +173,7 @@ sl_binding_free (SlBinding *b)
     return;
   sl_span_program_free (b->span);
   sl_program_unref (b->program);
-  g_ptr_array_unref (b->mip_cache);
-  g_mutex_clear (&b->mip_lock);
+  sl_vm_mip_cache_free (b->mips);
   g_free (b->constants);
   g_free (b->runaway);
   g_free (b);
@@ -625,7 +519,7 @@ sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int wid
       env.textures[i] = textures && textures[i] ? textures[i] : b->textures[i];
       env.samplers[i] = &b->samplers[i];
       if (b->auto_mips && (b->mip_slots & (1u << i)))
-        env.textures[i] = with_mips (b, env.textures[i]);
+        env.textures[i] = sl_vm_mip_cache_get (b->mips, env.textures[i]);
     }
   bool ok = sl_vm_render (b->span, &scratch->state, &env, x, y, width, height,
                           targets, n_targets);

@@ -7,6 +7,7 @@
  * sl_binding_render runs, span by span, over a rectangle. */
 #include "api/program.h"
 
+#include "ir/reach.h"
 #include "vm/mips.h"
 #include "vm/scalar_ops.h"
 #include "vm/vm.h"
@@ -366,65 +367,14 @@ sl_binding_set_sampler (SlBinding *b, int slot, const SlSamplerState *state)
   b->sampler_set[slot] = state != NULL;
 }
 
-/* Finds how far sampling coordinates can stray from the pixel's own
- * TEXCOORD: each SAMPLE coordinate must be INPUT texcoord plus/minus a
- * constant.  Anything else makes sampling data dependent. */
+/* The sampling reach in texels of slot 0 (or of the viewport when slot 0
+ * has no texture). */
 static void
 compute_reach (SlBinding *b, const SlIr *ir)
 {
-  guint nv = ir->values->len;
-  /* For each value: is it texcoord component c plus a constant k? */
-  int8_t *comp = g_new (int8_t, nv);
-  float *offset = g_new0 (float, nv);
-  for (guint v = 0; v < nv; v++)
-    comp[v] = -1;
-  bool bounded = true;
-  float reach[4] = { 0, 0, 0, 0 };   /* left, top, right, bottom in uv */
-  for (guint i = 0; i < ir->insns->len; i++)
-    {
-      const SlInsn *in = sl_ir_insn (ir, i);
-      if (in->op == SL_OP_INPUT && in->imm < SL_INPUT_COLOR && (in->imm & 3) < 2)
-        comp[in->dst[0]] = in->imm & 3;
-      else if ((in->op == SL_OP_ADD || in->op == SL_OP_SUB) && in->n_dst == 1)
-        {
-          uint32_t a = in->src[0], c = in->src[1];
-          const SlValue *va = sl_ir_value (ir, a), *vc = sl_ir_value (ir, c);
-          if (comp[a] >= 0 && vc->cls == SL_VALUE_CONST)
-            {
-              comp[in->dst[0]] = comp[a];
-              offset[in->dst[0]] = offset[a] + (in->op == SL_OP_ADD ? 1 : -1) * sl_u2f (vc->bits);
-            }
-          else if (in->op == SL_OP_ADD && comp[c] >= 0 && va->cls == SL_VALUE_CONST)
-            {
-              comp[in->dst[0]] = comp[c];
-              offset[in->dst[0]] = offset[c] + sl_u2f (va->bits);
-            }
-        }
-      else if (in->op == SL_OP_MOV && in->n_dst == 1 && sl_ir_value (ir, in->dst[0])->cls == SL_VALUE_TEMP
-               && comp[in->src[0]] >= 0)
-        {
-          comp[in->dst[0]] = comp[in->src[0]];
-          offset[in->dst[0]] = offset[in->src[0]];
-        }
-      else if (in->op == SL_OP_SAMPLE)
-        {
-          if (in->sample.mode == SL_SAMPLE_LOAD || in->sample.dim != SL_TEXTURE_2D
-              || comp[in->src[0]] != 0 || comp[in->src[1]] != 1)
-            {
-              bounded = false;
-              break;
-            }
-          float du = offset[in->src[0]], dv = offset[in->src[1]];
-          reach[0] = MAX (reach[0], -du);
-          reach[2] = MAX (reach[2], du);
-          reach[1] = MAX (reach[1], -dv);
-          reach[3] = MAX (reach[3], dv);
-        }
-    }
-  g_free (comp);
-  g_free (offset);
-  b->reach_known = bounded;
-  if (bounded)
+  float reach[4];
+  b->reach_known = sl_ir_sample_reach (ir, reach);
+  if (b->reach_known)
     {
       const SlTexture *t = b->textures[0];
       int w = t ? t->levels[0].width : b->width, h = t ? t->levels[0].height : b->height;
@@ -445,18 +395,8 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
   sl_pass_specialise (ir, b->constants, b->n_constants);
   sl_pass_optimise (ir);
   compute_reach (b, ir);
-  /* Texture slots read through a sampler with a mip filter: only those
-   * can reach another level.  (Sampler state is taken as set by now.) */
-  b->mip_slots = 0;
-  for (guint i = 0; i < ir->insns->len; i++)
-    {
-      const SlInsn *in = sl_ir_insn (ir, i);
-      if (in->op == SL_OP_SAMPLE && in->sample.mode != SL_SAMPLE_LOAD
-          && in->sample.mode != SL_SAMPLE_COMPARE
-          && in->sample.sampler < SL_MAX_SLOTS && in->sample.texture < SL_MAX_SLOTS
-          && b->samplers[in->sample.sampler].mip_filter != SL_FILTER_NONE)
-        b->mip_slots |= 1u << in->sample.texture;
-    }
+  /* Sampler state is taken as set by now. */
+  b->mip_slots = sl_ir_mip_slots (ir, b->samplers);
   /* A read at another level covers more than the level-0 reach. */
   if (b->auto_mips && b->mip_slots)
     b->reach_known = false;

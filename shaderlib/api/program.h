@@ -17,11 +17,4 @@ struct SlProgram
 /* Takes @ir and the contents of @info (compile.c, the one builder). */
 SlProgram *sl_program_new (SlLanguage language, SlIr *ir, const SlProgramInfo *info);
 
-/* Parses a "name=value; name=v,v,v" string, calling @set per parameter. */
-bool sl_parse_params_string (const char *params, SlDiagnostics *diags,
-                             bool (*set) (void *target, const char *name,
-                                          const float *values, int n_values,
-                                          SlDiagnostics *diags),
-                             void *target);
-
 #endif

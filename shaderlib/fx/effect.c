@@ -23,6 +23,7 @@
  * Vertex shaders are never run; a pass sees TEXCOORDn = the pixel centre of
  * its viewport, which is what full-screen-triangle vertex shaders give. */
 #include "fx/effect.h"
+#include "api/params.h"
 #include "api/program.h"
 #include "hlsl/hlsl.h"
 #include "preprocess/preprocess.h"

@@ -1,107 +1,22 @@
-/* The public API after compiling: programs, reflection, bindings and
- * rendering.
+/* Bindings: a program with the constant values, textures and sampler
+ * state of one use, and its rendering.
  *
- * A program keeps the optimised IR that sl_compile (compile.c) made.  A
- * binding specialises that IR on its constant values when prepared
- * (parameters fold into the code) and emits the span program that
- * sl_binding_render runs, span by span, over a rectangle. */
+ * A binding specialises the program's optimised IR on its constant values
+ * when prepared (parameters fold into the code, then the optimiser runs
+ * again), measures the sampling reach hosts ask for, and emits the span
+ * program that sl_binding_render runs, span by span, over a rectangle.
+ * Setting a constant unprepares the binding; renders only read it, so
+ * several threads may render one prepared binding, each with its own
+ * scratch. */
 #include "api/program.h"
 
 #include "api/params.h"
 #include "ir/reach.h"
 #include "vm/mips.h"
-#include "vm/scalar_ops.h"
 #include "vm/vm.h"
 
-#include <stdlib.h>
+#include <math.h>
 #include <string.h>
-
-SlProgram *
-sl_program_new (SlLanguage language, SlIr *ir, const SlProgramInfo *info)
-{
-  SlProgram *program = g_new0 (SlProgram, 1);
-  program->ref_count = 1;
-  program->language = language;
-  program->ir = ir;
-  program->info = *info;
-  return program;
-}
-
-SlProgram *
-sl_program_ref (SlProgram *program)
-{
-  g_atomic_int_inc (&program->ref_count);
-  return program;
-}
-
-void
-sl_program_unref (SlProgram *program)
-{
-  if (!program || !g_atomic_int_dec_and_test (&program->ref_count))
-    return;
-  sl_ir_free (program->ir);
-  sl_program_info_clear (&program->info);
-  g_free (program->dump_before);
-  g_free (program->dump_after);
-  g_free (program);
-}
-
-int sl_program_get_shader_model (const SlProgram *p) { return p->info.shader_model; }
-int sl_program_get_n_outputs (const SlProgram *p) { return p->info.n_outputs; }
-int sl_program_get_n_params (const SlProgram *p) { return p->info.params->len; }
-int sl_program_get_n_samplers (const SlProgram *p) { return p->info.samplers->len; }
-size_t sl_program_get_constants_size (const SlProgram *p) { return p->info.constants_size; }
-
-const SlParam *
-sl_program_get_param (const SlProgram *p, int index)
-{
-  if (index < 0 || (guint) index >= p->info.params->len)
-    return NULL;
-  return &g_array_index (p->info.params, SlParam, index);
-}
-
-const SlParam *
-sl_program_find_param (const SlProgram *p, const char *name)
-{
-  for (guint i = 0; i < p->info.params->len; i++)
-    {
-      const SlParam *prm = &g_array_index (p->info.params, SlParam, i);
-      if (!strcmp (prm->name, name))
-        return prm;
-    }
-  return NULL;
-}
-
-const SlSamplerInfo *
-sl_program_get_sampler (const SlProgram *p, int index)
-{
-  if (index < 0 || (guint) index >= p->info.samplers->len)
-    return NULL;
-  return &g_array_index (p->info.samplers, SlSamplerInfo, index);
-}
-
-char *
-sl_program_dump (const SlProgram *program, int stage)
-{
-  switch (stage)
-    {
-    case 0: return program->dump_before ? g_strdup (program->dump_before) : NULL;
-    case 1: return program->dump_after ? g_strdup (program->dump_after) : sl_ir_dump (program->ir);
-    case 2:
-      {
-        SlSpanProgram *sp = sl_span_emit (program->ir);
-        char *s = sl_span_program_dump (sp);
-        sl_span_program_free (sp);
-        return s;
-      }
-    default:
-      return NULL;
-    }
-}
-
-/* ------------------------------------------------------------------ */
-/* Bindings                                                             */
-/* ------------------------------------------------------------------ */
 
 struct SlBinding
 {

@@ -1,4 +1,7 @@
-/* Private: the compiled program and its reflection data. */
+/* The compiled program inside the library: its optimised IR and the
+ * reflection its front end filled.  compile.c builds it (sl_program_new),
+ * program.c reads it for the public accessors, binding.c specialises its
+ * IR and fx/ combines several into an effect. */
 #ifndef SL_PROGRAM_H
 #define SL_PROGRAM_H
 

@@ -216,7 +216,13 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
     return true;
   SlIr *ir = sl_ir_copy (b->program->ir);
   sl_pass_specialise (ir, b->constants, b->n_constants);
-  sl_pass_optimise (ir);
+  bool validate = b->program->validate;
+  if ((validate && !sl_ir_validate (ir, "specialisation", diags))
+      || !sl_pass_optimise_checked (ir, validate, diags))
+    {
+      sl_ir_free (ir);
+      return false;
+    }
   compute_reach (b, ir);
   /* Sampler state is taken as set by now. */
   b->mip_slots = sl_ir_mip_slots (ir, b->samplers);

@@ -8,7 +8,11 @@
  * around the front end: it checks the source against the size limit,
  * resolves the options a front end reads (file name, length, language),
  * owns the reflection the front end fills, runs the optimiser and the IR
- * validator, and builds the SlProgram — the one place that does. */
+ * validator, and builds the SlProgram — the one place that does.  With
+ * validation on, the IR is checked after lowering and after every step of
+ * the optimiser, and the program remembers it so that its bindings check
+ * their specialised IR too; a failure is an internal error and no
+ * program. */
 #include "api/program.h"
 
 #include "asm/d3d9/d3d9.h"
@@ -133,6 +137,18 @@ sl_language_name (SlLanguage language)
   return fe ? fe->name : "auto";
 }
 
+/* Validation is on for a compile that asks for it (SL_COMPILE_VALIDATE)
+ * and for every compile when the environment has SHADERLIB_VALIDATE set
+ * (to anything but "" or "0"), which the test setup does so that every
+ * test validates.  It is read per compile, never cached in a global:
+ * hosts compile on several threads. */
+static bool
+validation_requested (void)
+{
+  const char *v = g_getenv ("SHADERLIB_VALIDATE");
+  return v && *v && strcmp (v, "0") != 0;
+}
+
 SlProgram *
 sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
 {
@@ -178,20 +194,14 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
     }
   program = sl_program_new (lang, ir, &info);
 
-  bool validate = (options->flags & SL_COMPILE_VALIDATE) != 0;
-#ifdef SL_ALWAYS_VALIDATE
-  validate = true;
-#endif
-  if (validate && !sl_ir_validate (program->ir, "lowering", diags))
+  program->validate = (options->flags & SL_COMPILE_VALIDATE) || validation_requested ();
+  if (program->validate && !sl_ir_validate (program->ir, "lowering", diags))
     goto fail;
   if (options->flags & SL_COMPILE_KEEP_DUMPS)
     program->dump_before = sl_ir_dump (program->ir);
-  if (!(options->flags & SL_COMPILE_NO_OPTIMIZE))
-    {
-      sl_pass_optimise (program->ir);
-      if (validate && !sl_ir_validate (program->ir, "optimisation", diags))
-        goto fail;
-    }
+  if (!(options->flags & SL_COMPILE_NO_OPTIMIZE)
+      && !sl_pass_optimise_checked (program->ir, program->validate, diags))
+    goto fail;
   if (options->flags & SL_COMPILE_KEEP_DUMPS)
     program->dump_after = sl_ir_dump (program->ir);
   goto out;

@@ -15,6 +15,7 @@ struct SlProgram
   SlLanguage    language;
   SlIr         *ir;          /* optimised, before specialisation */
   char         *dump_before, *dump_after;
+  bool          validate;    /* bindings validate their specialised IR */
 };
 
 /* Takes @ir and the contents of @info (compile.c, the one builder). */

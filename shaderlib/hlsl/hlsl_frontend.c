@@ -3,8 +3,9 @@
  * The compile driver hands hlsl_to_ir the caller's options; this file does
  * what is HLSL's own around the parser and lowering: it reads the profile
  * (the shader model decides the predefined macros, the parser's rules and
- * the register layout), predefines the macros fxc defines, preprocesses
- * with includes read from disk, and finds the entry point.  The parser and
+ * the register layout), predefines the shader-target macros as fxc does
+ * (and __GEGL_SHADERS__), preprocesses with includes read from disk, and
+ * finds the entry point.  The parser and
  * lowering share one arena that dies here; only the IR and the reflection
  * (in the info's own arena) outlive the call. */
 #include "hlsl/hlsl_ast.h"

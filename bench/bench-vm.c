@@ -8,9 +8,10 @@
  * way the CLI renders.  Every figure is the best of a few runs (the first
  * run also pays for page faults of fresh output memory).  The C result is
  * compared with the VM's, so a benchmark that computes the wrong thing
- * fails instead of reporting a fast number. */
+ * fails instead of reporting a fast number.  Like any host it sees the
+ * public header alone; SL_VM_LEVEL=0/2/3 in the environment measures a
+ * lower instruction-set level (sl_vm_level_name() reports which ran). */
 #include "shaderlib.h"
-#include "vm/vm.h"
 
 #include <glib.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * Runs vkd3d-style `.shader_test` conformance files through the public
  * shaderlib API (compile, bind, render, probe) and prints a pass/fail
  * summary.  The CLI's main() dispatches here; everything the runner needs
- * lives in shader-test.c so the command can be built and tested on its own.
+ * lives in shader-test/ so the command can be built and tested on its own.
  */
 #ifndef GS_SHADER_TEST_H
 #define GS_SHADER_TEST_H

@@ -12,6 +12,7 @@
 
 #include "api/params.h"
 #include "ir/reach.h"
+#include "ir/span_emit.h"
 #include "vm/mips.h"
 #include "vm/vm.h"
 

@@ -10,6 +10,8 @@
 
 #include "vm/vm.h"
 
+#include "ir/span_emit.h"
+
 #include <string.h>
 
 SlProgram *

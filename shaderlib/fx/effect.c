@@ -26,6 +26,7 @@
 #include "api/params.h"
 #include "api/program.h"
 #include "hlsl/hlsl.h"
+#include "hlsl/hlsl_sampler_state.h"
 #include "preprocess/preprocess.h"
 
 #include <math.h>
@@ -906,39 +907,6 @@ parse_texture (Scan *s)
   g_free (m);
 }
 
-static bool
-filter_word (const char *w, SlFilter *f)
-{
-  if (!strcmp (w, "POINT"))
-    *f = SL_FILTER_POINT;
-  else if (!strcmp (w, "LINEAR") || !strcmp (w, "ANISOTROPIC") || !strcmp (w, "GAUSSIANQUAD")
-           || !strcmp (w, "PYRAMIDALQUAD"))
-    *f = SL_FILTER_LINEAR;
-  else if (!strcmp (w, "NONE"))
-    *f = SL_FILTER_NONE;
-  else
-    return false;
-  return true;
-}
-
-static bool
-address_word (const char *w, SlAddressMode *a)
-{
-  if (!strcmp (w, "CLAMP"))
-    *a = SL_ADDRESS_CLAMP;
-  else if (!strcmp (w, "WRAP") || !strcmp (w, "REPEAT"))
-    *a = SL_ADDRESS_WRAP;
-  else if (!strcmp (w, "MIRROR"))
-    *a = SL_ADDRESS_MIRROR;
-  else if (!strcmp (w, "BORDER"))
-    *a = SL_ADDRESS_BORDER;
-  else if (!strcmp (w, "MIRRORONCE"))
-    *a = SL_ADDRESS_MIRROR_ONCE;
-  else
-    return false;
-  return true;
-}
-
 /* The body of a sampler state block, current token after '{'. */
 static void
 parse_sampler_body (Scan *s, ESampler *es, const char *plain)
@@ -954,7 +922,8 @@ parse_sampler_body (Scan *s, ESampler *es, const char *plain)
           continue;
         }
       const char *k = key->text;
-      if (!g_ascii_strcasecmp (k, "Texture"))
+      const HlslSamplerKey *sk = hlsl_sampler_key (k);
+      if (sk && sk->value == HLSL_SAMPLER_TEXTURE)
         {
           int end = value_end (s);
           while (s->pos < end && (is (s, "<") || is (s, "(")))
@@ -968,63 +937,23 @@ parse_sampler_body (Scan *s, ESampler *es, const char *plain)
             error_at (s, nloc, "sampler '%s': unknown texture '%s'", plain, tn ? tn : "?");
           es->texture = idx;
         }
-      else if (!g_ascii_strcasecmp (k, "MinLOD") || !g_ascii_strcasecmp (k, "MaxLOD")
-               || !g_ascii_strcasecmp (k, "MipLODBias") || !g_ascii_strcasecmp (k, "MipMapLodBias")
-               || !g_ascii_strcasecmp (k, "MaxMipLevel"))
+      else if (sk && sk->value == HLSL_SAMPLER_NUMBER)
         {
           double v;
           if (eval_value (s, &v))
             {
-              if (!g_ascii_strcasecmp (k, "MinLOD") || !g_ascii_strcasecmp (k, "MaxMipLevel"))
-                es->state.min_lod = (float) v;
-              else if (!g_ascii_strcasecmp (k, "MaxLOD"))
-                es->state.max_lod = (float) v;
-              else
-                es->state.lod_bias = (float) v;
+              float f = (float) v;
+              hlsl_sampler_set_numbers (&es->state, sk, &f, 1);
             }
         }
       else
         {
+          /* Filters, address modes and SRGBTexture are words; a border
+           * colour is not read here. */
           char *w = word_value (s);
-          bool b, ok = true;
-          if (!g_ascii_strcasecmp (k, "MinFilter"))
-            ok = filter_word (w, &es->state.min_filter);
-          else if (!g_ascii_strcasecmp (k, "MagFilter"))
-            ok = filter_word (w, &es->state.mag_filter);
-          else if (!g_ascii_strcasecmp (k, "MipFilter"))
-            ok = filter_word (w, &es->state.mip_filter);
-          else if (!g_ascii_strcasecmp (k, "Filter"))
-            {
-              /* D3D10 names such as MIN_MAG_MIP_POINT, MIN_LINEAR_MAG_MIP_POINT */
-              const char *mn = strstr (w, "MIN"), *mg = strstr (w, "MAG"), *mp = strstr (w, "MIP");
-              bool all_lin = strstr (w, "ANISOTROPIC") != NULL;
-              SlFilter f[3];
-              const char *at[3] = { mn, mg, mp };
-              for (int i = 0; i < 3; i++)
-                {
-                  const char *lin = at[i] ? strstr (at[i], "LINEAR") : NULL;
-                  const char *pt = at[i] ? strstr (at[i], "POINT") : NULL;
-                  f[i] = all_lin || (lin && (!pt || lin < pt)) ? SL_FILTER_LINEAR : SL_FILTER_POINT;
-                }
-              es->state.min_filter = f[0];
-              es->state.mag_filter = f[1];
-              es->state.mip_filter = f[2];
-              ok = mn || all_lin;
-            }
-          else if (!g_ascii_strcasecmp (k, "AddressU"))
-            ok = address_word (w, &es->state.address_u);
-          else if (!g_ascii_strcasecmp (k, "AddressV"))
-            ok = address_word (w, &es->state.address_v);
-          else if (!g_ascii_strcasecmp (k, "AddressW"))
-            ok = address_word (w, &es->state.address_w);
-          else if (!g_ascii_strcasecmp (k, "SRGBTexture"))
-            {
-              ok = bool_word (w, &b);
-              es->state.srgb = ok && b;
-            }
-          else
+          if (!sk || sk->value == HLSL_SAMPLER_COLOR)
             note_at (s, key->loc, "sampler state '%s' is ignored", k);
-          if (!ok)
+          else if (!hlsl_sampler_set_word (&es->state, sk, w))
             error_at (s, key->loc, "sampler '%s': invalid %s value '%s'", plain, k, w);
           g_free (w);
         }

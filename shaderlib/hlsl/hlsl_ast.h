@@ -1,7 +1,7 @@
-/* The typed AST shared by hlsl_parse.c (which builds and checks it) and
- * hlsl_lower.c (which turns it into IR).  Every expression node carries its
- * type; implicit conversions appear as explicit N_CAST nodes, so lowering
- * never guesses. */
+/* The typed AST shared by the parser (hlsl_parse.c and the files named
+ * there, which build and check it) and hlsl_lower.c (which turns it into
+ * IR).  Every expression node carries its type; implicit conversions
+ * appear as explicit N_CAST nodes, so lowering never guesses. */
 #ifndef SL_HLSL_AST_H
 #define SL_HLSL_AST_H
 
@@ -81,9 +81,9 @@ typedef struct
   /* filled by the compiler: */
   int           cb_offset;      /* uniforms: component offset in the constant buffer */
   int           slot;           /* samplers/textures: first slot */
-  int           bind_count;
-  int           sampled_dim;
-  SlSamplerState *declared;     /* samplers: state set in the shader, or NULL */    /* generic samplers: the texN* family used, 0 = none */     /* SM1 uniforms: registers up to the last one read */
+  int           bind_count;     /* SM1 uniforms: registers up to the last one read */
+  int           sampled_dim;    /* samplers: the texN* family used (4: CUBE), 0 = none */
+  SlSamplerState *declared;     /* samplers: state set in the shader, or NULL */
   int           id;             /* index for per-inline maps */
 } Var;
 
@@ -135,7 +135,7 @@ struct Func
 /* Intrinsic ids (N_INTRINSIC.op) */
 typedef enum
 {
-#define SL_INTRINSIC(id, name, nmin, nmax) INTR_##id,
+#define SL_INTRINSIC(id, name, nmin, nmax, kind, typing, lowering, arg) INTR_##id,
 #include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
   INTR_COUNT

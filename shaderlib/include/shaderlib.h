@@ -393,6 +393,14 @@ bool       sl_binding_render       (const SlBinding        *binding,
                                     int                     n_targets,
                                     SlDiagnostics          *diags);
 
+/* Names the instruction-set level of the interpreter code that
+ * sl_binding_render() runs on this CPU: "baseline", "x86-64-v2",
+ * "x86-64-v3" or "x86-64-v4" (always "baseline" where the library was
+ * built without per-level copies).  The environment variable SL_VM_LEVEL
+ * (0, 2 or 3) holds it at or below that level, never above what the CPU
+ * supports, for benchmarks and tests.  A static string, for reports. */
+const char *sl_vm_level_name       (void);
+
 /* How far from a pixel the program may sample, in texels of slot 0, when
  * every texture coordinate is the pixel's TEXCOORD0 plus a constant offset;
  * false when sampling is data dependent (the host must provide the whole

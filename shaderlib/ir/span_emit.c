@@ -1,20 +1,93 @@
-/* Lowering IR to a span program.
+/* Lowering IR to a span program: the one file that reads both formats.
  *
- * Assigns VM registers: constants and variables get registers of their own
- * for the whole run; temporaries share registers by linear scan over their
- * live ranges (a use inside a loop that does not contain the definition
- * keeps the register alive to the loop's end).  A destination never shares
- * a register with a source of the same instruction, so VM op bodies may use
+ * Translates the IR's ops, pixel inputs and sample descriptions into the
+ * VM's own (vm/vm.h), which knows nothing of the IR, and assigns VM
+ * registers: constants and variables get registers of their own for the
+ * whole run; temporaries share registers by linear scan over their live
+ * ranges (a use inside a loop that does not contain the definition keeps
+ * the register alive to the loop's end).  A destination never shares a
+ * register with a source of the same instruction, so VM op bodies may use
  * restrict pointers.  Writes to variables inside control flow (or after a
- * top-level return) become compute-into-temporary + MOVM. */
-#include "vm/vm.h"
+ * top-level return) become compute-into-temporary + MOVM.  The emitter
+ * also resolves jump targets and prices each instruction for the VM's
+ * loop budget (SlSpanProgram.cost_before). */
+#include "ir/span_emit.h"
 
 #include <string.h>
+
+/* Both op enums are generated from vm/ops.def, so an op keeps its number
+ * across the boundary and vm_op() is a cast.  Every op is checked by name
+ * here: a table that stopped being shared, or an enum that gained a member
+ * of its own, breaks the build rather than the programs. */
+#define SL_OP(name, shape, doc) \
+  _Static_assert ((int) SL_OP_##name == (int) SL_VM_OP_##name, \
+                  "IR and VM number " #name " differently");
+#include "vm/ops.def"
+#undef SL_OP
+_Static_assert ((int) SL_OP_COUNT == (int) SL_VM_OP_COUNT, "IR and VM have different op counts");
+
+static inline uint16_t
+vm_op (SlOp op)
+{
+  return (uint16_t) op;
+}
+
+/* Pixel inputs: both sides number TEXCOORDn, COLORn and the position as
+ * base + 4*n + component, so each IR range maps onto the VM's. */
+_Static_assert (SL_INPUT_COLOR - SL_INPUT_TEXCOORD
+                <= SL_VM_INPUT_COLOR - SL_VM_INPUT_TEXCOORD, "TEXCOORDn fit");
+_Static_assert (SL_INPUT_POSITION - SL_INPUT_COLOR
+                <= SL_VM_INPUT_POSITION - SL_VM_INPUT_COLOR, "COLORn fit");
+_Static_assert (SL_INPUT_FACE - SL_INPUT_POSITION
+                <= SL_VM_INPUT_FACE - SL_VM_INPUT_POSITION, "the position fits");
+
+static uint32_t
+vm_input (uint32_t input)
+{
+  if (input < SL_INPUT_COLOR)
+    return SL_VM_INPUT_TEXCOORD + (input - SL_INPUT_TEXCOORD);
+  if (input < SL_INPUT_POSITION)
+    return SL_VM_INPUT_COLOR + (input - SL_INPUT_COLOR);
+  if (input < SL_INPUT_FACE)
+    return SL_VM_INPUT_POSITION + (input - SL_INPUT_POSITION);
+  return SL_VM_INPUT_FACE;
+}
+
+static uint8_t
+vm_sample_mode (SlSampleMode mode)
+{
+  switch (mode)
+    {
+    case SL_SAMPLE_BIAS: return SL_VM_SAMPLE_BIAS;
+    case SL_SAMPLE_LOD: return SL_VM_SAMPLE_LOD;
+    case SL_SAMPLE_GRAD: return SL_VM_SAMPLE_GRAD;
+    case SL_SAMPLE_LOAD: return SL_VM_SAMPLE_LOAD;
+    case SL_SAMPLE_COMPARE: return SL_VM_SAMPLE_COMPARE;
+    default: return SL_VM_SAMPLE_IMPLICIT;
+    }
+}
+
+_Static_assert (SL_VM_SAMPLE_MAX_SRC >= SL_IR_MAX_SRC, "every IR source of a SAMPLE fits");
+
+/* The VM's description of a read.  The IR's projective flag has no VM
+ * counterpart: no front end sets it (they divide by coord[3] in IR before
+ * the SAMPLE) and the VM never read it; here it only keeps such a read
+ * off the at-pixel path. */
+static void
+vm_sample_desc (SlVmSample *s, const SlSampleInfo *info)
+{
+  s->mode = vm_sample_mode ((SlSampleMode) info->mode);
+  s->texture = info->texture;
+  s->sampler = info->sampler;
+  s->dim = info->dim;
+  for (int k = 0; k < 3; k++)
+    s->offset[k] = info->offset[k];
+}
 
 typedef struct
 {
   const SlIr *ir;
-  uint32_t   *reg_of;       /* IR value → VM register, or SL_IR_NONE */
+  uint32_t   *reg_of;       /* IR value → VM register, or SL_VM_NONE */
   int        *last_use;     /* IR value → instruction index of last use */
   int        *n_uses;
   GArray     *free_regs;    /* uint32_t */
@@ -50,7 +123,7 @@ reg_for_src (Emit *e, uint32_t v)
 static uint32_t
 reg_for_dst (Emit *e, uint32_t v)
 {
-  if (e->reg_of[v] == SL_IR_NONE)
+  if (e->reg_of[v] == SL_VM_NONE)
     e->reg_of[v] = alloc_reg (e);
   return e->reg_of[v];
 }
@@ -63,10 +136,10 @@ release_srcs (Emit *e, const SlInsn *in, int i)
     {
       uint32_t v = in->src[s];
       const SlValue *val = sl_ir_value (e->ir, v);
-      if (val->cls != SL_VALUE_TEMP || e->last_use[v] != i || e->reg_of[v] == SL_IR_NONE)
+      if (val->cls != SL_VALUE_TEMP || e->last_use[v] != i || e->reg_of[v] == SL_VM_NONE)
         continue;
       free_reg (e, e->reg_of[v]);
-      e->reg_of[v] = SL_IR_NONE;
+      e->reg_of[v] = SL_VM_NONE;
       e->last_use[v] = -1;   /* guard against a value listed twice */
     }
 }
@@ -78,10 +151,10 @@ release_dead_dsts (Emit *e, const SlInsn *in)
     {
       uint32_t v = in->dst[d];
       if (sl_ir_value (e->ir, v)->cls == SL_VALUE_TEMP && e->n_uses[v] == 0
-          && e->reg_of[v] != SL_IR_NONE)
+          && e->reg_of[v] != SL_VM_NONE)
         {
           free_reg (e, e->reg_of[v]);
-          e->reg_of[v] = SL_IR_NONE;
+          e->reg_of[v] = SL_VM_NONE;
         }
     }
 }
@@ -180,7 +253,7 @@ sl_span_emit (const SlIr *ir)
   };
   for (guint v = 0; v < n_values; v++)
     {
-      e.reg_of[v] = SL_IR_NONE;
+      e.reg_of[v] = SL_VM_NONE;
       e.last_use[v] = -1;
     }
 
@@ -278,7 +351,7 @@ sl_span_emit (const SlIr *ir)
   for (guint i = 0; i < n_insns; i++)
     {
       const SlInsn *in = sl_ir_insn (ir, i);
-      SlVmInsn vi = { .op = in->op };
+      SlVmInsn vi = { .op = vm_op ((SlOp) in->op) };
       switch ((SlOp) in->op)
         {
         case SL_OP_IF:
@@ -358,7 +431,8 @@ sl_span_emit (const SlIr *ir)
           break;
         case SL_OP_SAMPLE: case SL_OP_TEXSIZE:
           {
-            SlVmSample s = { .n_src = in->n_src, .info = in->sample };
+            SlVmSample s = { .n_src = in->n_src };
+            vm_sample_desc (&s, &in->sample);
             s.at_pixel = in->op == SL_OP_SAMPLE && in->n_src >= 2
                          && in->sample.dim == SL_TEXTURE_2D && !in->sample.projective
                          && in->sample.mode != SL_SAMPLE_LOAD
@@ -368,14 +442,14 @@ sl_span_emit (const SlIr *ir)
             for (int k = 0; k < in->n_src; k++)
               s.src[k] = reg_for_src (&e, in->src[k]);
             for (int k = 0; k < 4; k++)
-              s.dst[k] = SL_IR_NONE;
+              s.dst[k] = SL_VM_NONE;
             /* Results may not alias sources: allocate before releasing. */
             bool masked = depth > 0 || returned_at_top;
             uint32_t final_dst[4];
             for (int k = 0; k < in->n_dst; k++)
               {
                 uint32_t v = in->dst[k];
-                final_dst[k] = SL_IR_NONE;
+                final_dst[k] = SL_VM_NONE;
                 if (sl_ir_value (ir, v)->cls == SL_VALUE_VAR && masked)
                   {
                     final_dst[k] = e.reg_of[v];
@@ -388,9 +462,9 @@ sl_span_emit (const SlIr *ir)
             vi.imm = e.samples->len - 1;
             push_code (&e, vi);
             for (int k = 0; k < in->n_dst; k++)
-              if (final_dst[k] != SL_IR_NONE)
+              if (final_dst[k] != SL_VM_NONE)
                 {
-                  SlVmInsn mv = { .op = SL_OP_MOVM, .dst = final_dst[k], .a = s.dst[k] };
+                  SlVmInsn mv = { .op = SL_VM_OP_MOVM, .dst = final_dst[k], .a = s.dst[k] };
                   push_code (&e, mv);
                   free_reg (&e, s.dst[k]);
                 }
@@ -403,7 +477,7 @@ sl_span_emit (const SlIr *ir)
             if (in->n_src > 0) vi.a = reg_for_src (&e, in->src[0]);
             if (in->n_src > 1) vi.b = reg_for_src (&e, in->src[1]);
             if (in->n_src > 2) vi.c = reg_for_src (&e, in->src[2]);
-            vi.imm = in->imm;
+            vi.imm = in->op == SL_OP_INPUT ? vm_input (in->imm) : in->imm;
             specialise_operands (ir, in, &vi);
             uint32_t v = in->dst[0];
             bool masked_var = sl_ir_value (ir, v)->cls == SL_VALUE_VAR
@@ -415,7 +489,7 @@ sl_span_emit (const SlIr *ir)
                   {
                     /* A masked copy needs no temporary. */
                     free_reg (&e, tmp);
-                    vi.op = SL_OP_MOVM;
+                    vi.op = SL_VM_OP_MOVM;
                     vi.dst = e.reg_of[v];
                     push_code (&e, vi);
                   }
@@ -423,7 +497,7 @@ sl_span_emit (const SlIr *ir)
                   {
                     vi.dst = tmp;
                     push_code (&e, vi);
-                    SlVmInsn mv = { .op = SL_OP_MOVM, .dst = e.reg_of[v], .a = tmp };
+                    SlVmInsn mv = { .op = SL_VM_OP_MOVM, .dst = e.reg_of[v], .a = tmp };
                     push_code (&e, mv);
                     free_reg (&e, tmp);
                   }
@@ -456,12 +530,12 @@ sl_span_emit (const SlIr *ir)
   for (int i = 0; i < prog->n_code; i++)
     {
       uint32_t cost = 1;
-      if (prog->code[i].op == SL_OP_SAMPLE)
+      if (prog->code[i].op == SL_VM_OP_SAMPLE)
         {
           /* A volume read filters eight texels where a 2D read filters
            * four (fuzz-exec: a capped loop around tex3D ran 34 s per span
            * under ASan at the 2D weight). */
-          SlTextureKind dim = prog->samples[prog->code[i].imm].info.dim;
+          SlTextureKind dim = prog->samples[prog->code[i].imm].dim;
           cost = dim == SL_TEXTURE_3D ? 2 * SL_VM_SAMPLE_COST
                  : dim == SL_TEXTURE_CUBE ? SL_VM_SAMPLE_COST * 3 / 2 : SL_VM_SAMPLE_COST;
         }
@@ -479,78 +553,4 @@ sl_span_emit (const SlIr *ir)
   g_free (loop_end);
   g_free (loop_parent);
   return prog;
-}
-
-void
-sl_span_program_free (SlSpanProgram *prog)
-{
-  if (!prog)
-    return;
-  g_free (prog->code);
-  g_free (prog->samples);
-  g_free (prog->const_regs);
-  g_free (prog->const_bits);
-  g_free (prog->cost_before);
-  g_free (prog);
-}
-
-char *
-sl_span_program_dump (const SlSpanProgram *prog)
-{
-  GString *out = g_string_new (NULL);
-  g_string_append_printf (out, "; %u registers, %d constants, depth %d\n",
-                          prog->n_regs, prog->n_consts, prog->max_depth);
-  for (int k = 0; k < prog->n_consts; k++)
-    g_string_append_printf (out, "; r%u = 0x%08x\n", prog->const_regs[k], prog->const_bits[k]);
-  for (int pc = 0; pc < prog->n_code; pc++)
-    {
-      const SlVmInsn *in = &prog->code[pc];
-      g_string_append_printf (out, "%4d  %-9s", pc, sl_op_names[in->op]);
-      SlShape shape = sl_op_shapes[in->op];
-      int n = sl_shape_n_srcs (shape);
-      if (n >= 0)
-        {
-          g_string_append_printf (out, " r%u", in->dst);
-          uint32_t s[3] = { in->a, in->b, in->c };
-          for (int k = 0; k < n; k++)
-            {
-              if (k == 1 && in->variant != SL_VM_REGS)
-                g_string_append_printf (out, ", #%08x", in->imm);
-              else if (k == 2 && in->variant == SL_VM_KBC && in->op == SL_OP_MAD)
-                g_string_append_printf (out, ", #%08x", in->jump);
-              else
-                g_string_append_printf (out, ", r%u", s[k]);
-            }
-        }
-      else if (in->op == SL_OP_SAMPLE || in->op == SL_OP_TEXSIZE)
-        {
-          const SlVmSample *s = &prog->samples[in->imm];
-          for (int k = 0; k < 4; k++)
-            {
-              if (s->dst[k] == SL_IR_NONE)
-                g_string_append (out, k ? ", _" : " _");
-              else
-                g_string_append_printf (out, k ? ", r%u" : " r%u", s->dst[k]);
-            }
-          for (int k = 0; k < s->n_src; k++)
-            g_string_append_printf (out, ", r%u", s->src[k]);
-          g_string_append_printf (out, " (t%d, s%d)", s->info.texture, s->info.sampler);
-        }
-      else if (in->op == SL_OP_MOVM || in->op == SL_OP_DDX || in->op == SL_OP_DDY)
-        g_string_append_printf (out, " r%u, r%u", in->dst, in->a);
-      else if (in->op == SL_OP_INPUT || in->op == SL_OP_LOADC)
-        g_string_append_printf (out, " r%u, [%u]", in->dst, in->imm);
-      else if (in->op == SL_OP_LOADCI)
-        g_string_append_printf (out, " r%u, [%u + 4*r%u]", in->dst, in->imm, in->a);
-      else if (in->op == SL_OP_OUTPUT)
-        g_string_append_printf (out, " o%u.%c, r%u", in->imm >> 2, "xyzw"[in->imm & 3], in->a);
-      else if (in->op == SL_OP_IF || (in->imm && (in->op == SL_OP_BREAK || in->op == SL_OP_CONTINUE
-                                                 || in->op == SL_OP_DISCARD)))
-        g_string_append_printf (out, " r%u", in->a);
-      if (in->op == SL_OP_IF || in->op == SL_OP_ELSE || in->op == SL_OP_LOOP
-          || in->op == SL_OP_ENDLOOP)
-        g_string_append_printf (out, " -> %u", in->jump);
-      g_string_append_c (out, '\n');
-    }
-  return g_string_free (out, FALSE);
 }

@@ -15,14 +15,19 @@
 
 #include <stddef.h>
 
-typedef struct {
-  const char        *filename;      /* for diagnostics, __FILE__ and relative includes; NULL = "<source>" */
-  const char *const *include_dirs;  /* NULL-terminated search path for #include, may be NULL */
-  const char *const *defines;       /* NULL-terminated "NAME" or "NAME=VALUE" predefinitions */
-  /* Optional callback to read an include file (for tests/hosts); NULL = read from disk.
-     Returns a g_malloc'd buffer and its length, or NULL if not found. */
-  char *(*read_file)(void *user, const char *path, size_t *length);
-  void *read_file_user;
+typedef struct
+{
+  /* For diagnostics, __FILE__ and relative includes; NULL = "<source>". */
+  const char        *filename;
+  /* NULL-terminated search path for #include; may be NULL. */
+  const char *const *include_dirs;
+  /* NULL-terminated "NAME" or "NAME=VALUE" predefinitions. */
+  const char *const *defines;
+  /* Reads an include file for tests and hosts; NULL reads from disk.
+   * Returns a g_malloc'd buffer and its length, or NULL if not found. */
+  char             *(*read_file) (void *user, const char *path,
+                                  size_t *length);
+  void              *read_file_user;
   /* Largest output accepted, in bytes; 0 = the default of 64 MiB. */
   size_t             max_output;
 } SlPreprocessOptions;
@@ -32,10 +37,12 @@ typedef struct {
 #define SL_PP_MAX_INCLUDE_DEPTH 32
 #define SL_PP_MAX_EXPANSION     256
 
-/* Returns a g_malloc'd NUL-terminated UTF-8 text, or NULL after a fatal error (diagnostics say why).
-   Non-fatal errors (e.g. #error, bad directive) are reported and the output is still returned; the
-   caller checks sl_diagnostics_error_count(). */
-char *sl_preprocess(const char *source, size_t length, const SlPreprocessOptions *options,
-                    SlDiagnostics *diags);
+/* Returns a g_malloc'd NUL-terminated UTF-8 text, or NULL after a fatal
+ * error (the diagnostics say why).  Non-fatal errors (#error, a bad
+ * directive) are reported and the output is still returned; the caller
+ * checks sl_diagnostics_error_count (). */
+char *sl_preprocess (const char *source, size_t length,
+                     const SlPreprocessOptions *options,
+                     SlDiagnostics *diags);
 
 #endif /* SL_PREPROCESS_H */

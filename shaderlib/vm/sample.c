@@ -9,7 +9,11 @@
  * Bilinear fractions within 2^-13 of a texel centre (relative to the
  * texture size) snap to it, so that an identity shader reproduces its
  * input bit for bit despite the rounding of (x + 0.5) / w; real hardware
- * quantises these fractions far more coarsely (8 bits). */
+ * quantises these fractions far more coarsely (8 bits).
+ *
+ * A read is described by the VM's SlVmSample alone; textures and sampler
+ * states are the public header's, so the baseline copy of this file also
+ * holds their public initialisers. */
 #include "vm/vm.h"
 
 #include "vm/scalar_ops.h"
@@ -391,13 +395,13 @@ corner_offsets (Offsets off, const int32_t *xi, const int32_t *yi, const LevelVi
  * weights (1-fx)(1-fy), fx(1-fy), (1-fx)fy, fx fy accumulated in that
  * order, zero weights skipped so that an exact hit copies the texel). */
 static void
-sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlSampleInfo *info,
+sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample *s,
                 const SlReg *cu, const SlReg *cv, SlReg *out[4])
 {
   LevelView v;
   level_view (&v, tex, ss, 0);
   float fw = (float) v.w, fh = (float) v.h;
-  float du = (float) info->offset[0] / fw, dv = (float) info->offset[1] / fh;
+  float du = (float) s->offset[0] / fw, dv = (float) s->offset[1] / fh;
   alignas (64) int32_t x0[SL_SPAN], y0[SL_SPAN], x1[SL_SPAN], y1[SL_SPAN];
   alignas (64) float fx[SL_SPAN], fy[SL_SPAN];
   const float *base = v.lv->texels;
@@ -502,7 +506,7 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlSampleIn
  * false, having done nothing, when any condition fails. */
 bool
 SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
-                               const SlSampleInfo *info, int x0, int y0,
+                               int x0, int y0,
                                int viewport_width, int viewport_height, SlReg *out[4])
 {
   if (!tex || !tex->levels[0].texels || tex->kind != SL_TEXTURE_2D || ss->srgb
@@ -544,8 +548,7 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
 
 void
 SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
-                const SlSampleInfo *info, const SlReg *const *src, int n_src,
-                SlReg *out[4])
+                           const SlVmSample *s, const SlReg *const *src, SlReg *out[4])
 {
   if (!tex || tex->n_levels < 1 || !tex->levels[0].texels)
     {
@@ -554,15 +557,15 @@ SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
           out[k]->f[i] = 0.0f;
       return;
     }
-  SlTextureKind kind = (SlTextureKind) info->dim;
+  SlTextureKind kind = (SlTextureKind) s->dim;
   int n_coord = kind == SL_TEXTURE_1D ? 1 : kind == SL_TEXTURE_2D ? 2 : 3;
   const SlReg *cu = src[0];
   const SlReg *cv = n_coord > 1 ? src[1] : NULL;
   const SlReg *cw = n_coord > 2 ? src[2] : NULL;
-  const SlReg *extra = n_src > n_coord ? src[n_coord] : NULL;
-  SlSampleMode mode = (SlSampleMode) info->mode;
+  const SlReg *extra = s->n_src > n_coord ? src[n_coord] : NULL;
+  SlVmSampleMode mode = (SlVmSampleMode) s->mode;
 
-  if (mode == SL_SAMPLE_LOAD)
+  if (mode == SL_VM_SAMPLE_LOAD)
     {
       for (int i = 0; i < SL_SPAN; i++)
         {
@@ -572,9 +575,9 @@ SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
             {
               LevelView v;
               level_view (&v, tex, ss, level);
-              int x = cu->i[i] + info->offset[0];
-              int y = cv ? cv->i[i] + info->offset[1] : 0;
-              int z = cw ? cw->i[i] + info->offset[2] : 0;
+              int x = cu->i[i] + s->offset[0];
+              int y = cv ? cv->i[i] + s->offset[1] : 0;
+              int z = cw ? cw->i[i] + s->offset[2] : 0;
               if (x >= 0 && x < v.w && y >= 0 && y < v.h && z >= 0 && z < v.d)
                 {
                   SlSamplerState plain = *ss;
@@ -591,9 +594,9 @@ SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
 
   bool has_mips = tex->n_levels > 1 && ss->mip_filter != SL_FILTER_NONE;
   bool need_lod = has_mips || ss->min_filter != ss->mag_filter;
-  if (kind == SL_TEXTURE_2D && !need_lod && !ss->srgb && mode != SL_SAMPLE_COMPARE)
+  if (kind == SL_TEXTURE_2D && !need_lod && !ss->srgb && mode != SL_VM_SAMPLE_COMPARE)
     {
-      sample_2d_span (tex, ss, info, cu, cv, out);
+      sample_2d_span (tex, ss, s, cu, cv, out);
       return;
     }
   LevelView base;
@@ -605,22 +608,22 @@ SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
       int face = 0;
       if (kind == SL_TEXTURE_CUBE)
         face = cube_face (u, v, w, &u, &v);
-      if (info->offset[0] || info->offset[1] || info->offset[2])
+      if (s->offset[0] || s->offset[1] || s->offset[2])
         {
-          u += (float) info->offset[0] / (float) base.w;
-          v += (float) info->offset[1] / (float) base.h;
-          w += (float) info->offset[2] / (float) base.d;
+          u += (float) s->offset[0] / (float) base.w;
+          v += (float) s->offset[1] / (float) base.h;
+          w += (float) s->offset[2] / (float) base.d;
         }
 
       float lod = 0.0f;
       if (need_lod)
         {
-          if (mode == SL_SAMPLE_LOD)
+          if (mode == SL_VM_SAMPLE_LOD)
             lod = extra ? extra->f[i] : 0.0f;
-          else if (mode != SL_SAMPLE_COMPARE)
+          else if (mode != SL_VM_SAMPLE_COMPARE)
             {
               float dux, dvx, duy, dvy;
-              if (mode == SL_SAMPLE_GRAD)
+              if (mode == SL_VM_SAMPLE_GRAD)
                 {
                   dux = src[n_coord]->f[i];
                   dvx = n_coord > 1 ? src[n_coord + 1]->f[i] : 0.0f;
@@ -639,7 +642,7 @@ SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
               float lx = dux * dux + dvx * dvx, ly = duy * duy + dvy * dvy;
               float rho2 = lx > ly ? lx : ly;
               lod = rho2 > 0.0f ? 0.5f * log2f (rho2) : -1000.0f;
-              if (mode == SL_SAMPLE_BIAS && extra)
+              if (mode == SL_VM_SAMPLE_BIAS && extra)
                 lod += extra->f[i];
             }
           lod += ss->lod_bias;
@@ -648,7 +651,7 @@ SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
             lod = 0.0f;
         }
 
-      bool cmp = mode == SL_SAMPLE_COMPARE;
+      bool cmp = mode == SL_VM_SAMPLE_COMPARE;
       float ref = cmp && extra ? extra->f[i] : 0.0f;
       float t[4];
       if (!need_lod || lod <= 0.0f || !has_mips)

@@ -19,11 +19,13 @@
  * about the noise of that loaded machine, while doubling the register
  * file (n_regs × 2 × 4 × SL_SPAN_COLS bytes), which pushes long shaders'
  * registers out of L1.  32 stays the choice until a quiet machine shows 64
- * to pay.  Divergent control flow uses lane
- * masks: cf (lanes enabled by the enclosing IFs), brk/cont (lanes that left
- * the current loop or iteration), ret (lanes that returned from the current
- * function) and kill (discarded lanes); exec is their combination.  Writes
- * to variables inside control flow go through MOVM, which honours exec.
+ * to pay.
+ *
+ * Divergent control flow uses lane masks: cf (lanes enabled by the
+ * enclosing IFs), brk/cont (lanes that left the current loop or
+ * iteration), ret (lanes that returned from the current function) and
+ * kill (discarded lanes); exec is their combination.  Writes to variables
+ * inside control flow go through MOVM, which honours exec.
  *
  * Run-time limits: each loop stops at its own iteration cap, and each span
  * has a budget of SL_VM_SPAN_BUDGET loop-body instructions, charged at the
@@ -38,6 +40,7 @@
  * never ends costs one span's budget, not one per span of the image. */
 #include "vm/vm.h"
 
+#include "base/limits.h"           /* SL_VM_SPAN_BUDGET */
 #include "vm/scalar_ops.h"
 
 #include <stdlib.h>
@@ -126,11 +129,11 @@ load_input (SlReg *d, uint32_t input, const SlVmEnv *env, int x0, int y0)
 {
   float w = (float) env->viewport_width, h = (float) env->viewport_height;
   int c = input & 3;
-  if (input < SL_INPUT_COLOR || (input >= SL_INPUT_POSITION && input < SL_INPUT_FACE))
+  if (input < SL_VM_INPUT_COLOR || (input >= SL_VM_INPUT_POSITION && input < SL_VM_INPUT_FACE))
     {
       /* Every TEXCOORDn carries the normalised pixel centre: a full-screen
        * quad maps texture coordinates (0,0)-(1,1) over the viewport. */
-      bool norm = input < SL_INPUT_COLOR;
+      bool norm = input < SL_VM_INPUT_COLOR;
       if (c == 0)
         for (int i = 0; i < SL_SPAN; i++)
           {
@@ -152,7 +155,7 @@ load_input (SlReg *d, uint32_t input, const SlVmEnv *env, int x0, int y0)
       /* COLOR0 is the quad's diffuse colour and COLOR1 its specular one;
        * with no vertex data they take Direct3D's defaults, opaque white and
        * zero, which sprite and WPF-style shaders multiply by as a tint. */
-      float v = input >= SL_INPUT_POSITION || input < SL_INPUT_COLOR + 4 ? 1.0f : 0.0f;
+      float v = input >= SL_VM_INPUT_POSITION || input < SL_VM_INPUT_COLOR + 4 ? 1.0f : 0.0f;
       for (int i = 0; i < SL_SPAN; i++)
         d->f[i] = v;
     }
@@ -164,7 +167,7 @@ run_const_variant (const SlVmInsn *in, SlReg *restrict d, const SlReg *restrict 
                    const SlReg *restrict c)
 {
   uint32_t kb = in->imm;
-  if (in->variant == SL_VM_KBC && in->op == SL_OP_MAD)
+  if (in->variant == SL_VM_KBC && in->op == SL_VM_OP_MAD)
     {
       float fb = sl_u2f (kb), fc = sl_u2f (in->jump);
       for (int i = 0; i < SL_SPAN; i++)
@@ -175,19 +178,19 @@ run_const_variant (const SlVmInsn *in, SlReg *restrict d, const SlReg *restrict 
   int32_t ik = (int32_t) kb;
   (void) fk;
   (void) ik;
-  switch ((SlOp) in->op)
+  switch ((SlVmOp) in->op)
     {
-    case SL_OP_MAD:
+    case SL_VM_OP_MAD:
       for (int i = 0; i < SL_SPAN; i++)
         d->f[i] = sl_scalar_MAD (a->f[i], fk, c->f[i]);
       break;
 #define KLOOP_(expr) for (int i = 0; i < SL_SPAN; i++) expr; break
-#define SL_KCASE_F_FF(n) case SL_OP_##n: KLOOP_ (d->f[i] = sl_scalar_##n (a->f[i], fk));
-#define SL_KCASE_B_FF(n) case SL_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->f[i], fk));
-#define SL_KCASE_I_II(n) case SL_OP_##n: KLOOP_ (d->i[i] = sl_scalar_##n (a->i[i], ik));
-#define SL_KCASE_U_UU(n) case SL_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->u[i], kb));
-#define SL_KCASE_B_II(n) case SL_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->i[i], ik));
-#define SL_KCASE_B_UU(n) case SL_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->u[i], kb));
+#define SL_KCASE_F_FF(n) case SL_VM_OP_##n: KLOOP_ (d->f[i] = sl_scalar_##n (a->f[i], fk));
+#define SL_KCASE_B_FF(n) case SL_VM_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->f[i], fk));
+#define SL_KCASE_I_II(n) case SL_VM_OP_##n: KLOOP_ (d->i[i] = sl_scalar_##n (a->i[i], ik));
+#define SL_KCASE_U_UU(n) case SL_VM_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->u[i], kb));
+#define SL_KCASE_B_II(n) case SL_VM_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->i[i], ik));
+#define SL_KCASE_B_UU(n) case SL_VM_OP_##n: KLOOP_ (d->u[i] = sl_scalar_##n (a->u[i], kb));
 #define SL_KCASE_X_X(n)
 #define SL_KCASE_X_BXX(n)
 #define SL_KCASE_F_F(n)
@@ -252,7 +255,7 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
           run_const_variant (in, d, a, c);
           continue;
         }
-      switch ((SlOp) in->op)
+      switch ((SlVmOp) in->op)
         {
 #define LOOP_(expr) for (int i = 0; i < SL_SPAN; i++) expr; break
 #define SL_SHAPE_BODY_X_X(n)   LOOP_ (d->u[i] = sl_scalar_##n (a->u[i]))
@@ -277,46 +280,46 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
 #define SL_SHAPE_BODY_B_I(n)   LOOP_ (d->u[i] = sl_scalar_##n (a->i[i]))
 #define SL_OP(name, shape, doc) SL_OP_CASE_##shape (name)
 #define SL_OP_CASE_SPECIAL(name)
-#define SL_OP_CASE_X_X(n)   case SL_OP_##n: SL_SHAPE_BODY_X_X (n);
-#define SL_OP_CASE_X_BXX(n) case SL_OP_##n: SL_SHAPE_BODY_X_BXX (n);
-#define SL_OP_CASE_F_F(n)   case SL_OP_##n: SL_SHAPE_BODY_F_F (n);
-#define SL_OP_CASE_F_FF(n)  case SL_OP_##n: SL_SHAPE_BODY_F_FF (n);
-#define SL_OP_CASE_F_FFF(n) case SL_OP_##n: SL_SHAPE_BODY_F_FFF (n);
-#define SL_OP_CASE_B_FF(n)  case SL_OP_##n: SL_SHAPE_BODY_B_FF (n);
-#define SL_OP_CASE_B_F(n)   case SL_OP_##n: SL_SHAPE_BODY_B_F (n);
-#define SL_OP_CASE_I_I(n)   case SL_OP_##n: SL_SHAPE_BODY_I_I (n);
-#define SL_OP_CASE_I_II(n)  case SL_OP_##n: SL_SHAPE_BODY_I_II (n);
-#define SL_OP_CASE_U_U(n)   case SL_OP_##n: SL_SHAPE_BODY_U_U (n);
-#define SL_OP_CASE_U_UU(n)  case SL_OP_##n: SL_SHAPE_BODY_U_UU (n);
-#define SL_OP_CASE_B_II(n)  case SL_OP_##n: SL_SHAPE_BODY_B_II (n);
-#define SL_OP_CASE_B_UU(n)  case SL_OP_##n: SL_SHAPE_BODY_B_UU (n);
-#define SL_OP_CASE_F_I(n)   case SL_OP_##n: SL_SHAPE_BODY_F_I (n);
-#define SL_OP_CASE_F_U(n)   case SL_OP_##n: SL_SHAPE_BODY_F_U (n);
-#define SL_OP_CASE_I_F(n)   case SL_OP_##n: SL_SHAPE_BODY_I_F (n);
-#define SL_OP_CASE_U_F(n)   case SL_OP_##n: SL_SHAPE_BODY_U_F (n);
-#define SL_OP_CASE_F_B(n)   case SL_OP_##n: SL_SHAPE_BODY_F_B (n);
-#define SL_OP_CASE_I_B(n)   case SL_OP_##n: SL_SHAPE_BODY_I_B (n);
-#define SL_OP_CASE_B_I(n)   case SL_OP_##n: SL_SHAPE_BODY_B_I (n);
+#define SL_OP_CASE_X_X(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_X_X (n);
+#define SL_OP_CASE_X_BXX(n) case SL_VM_OP_##n: SL_SHAPE_BODY_X_BXX (n);
+#define SL_OP_CASE_F_F(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_F_F (n);
+#define SL_OP_CASE_F_FF(n)  case SL_VM_OP_##n: SL_SHAPE_BODY_F_FF (n);
+#define SL_OP_CASE_F_FFF(n) case SL_VM_OP_##n: SL_SHAPE_BODY_F_FFF (n);
+#define SL_OP_CASE_B_FF(n)  case SL_VM_OP_##n: SL_SHAPE_BODY_B_FF (n);
+#define SL_OP_CASE_B_F(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_B_F (n);
+#define SL_OP_CASE_I_I(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_I_I (n);
+#define SL_OP_CASE_I_II(n)  case SL_VM_OP_##n: SL_SHAPE_BODY_I_II (n);
+#define SL_OP_CASE_U_U(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_U_U (n);
+#define SL_OP_CASE_U_UU(n)  case SL_VM_OP_##n: SL_SHAPE_BODY_U_UU (n);
+#define SL_OP_CASE_B_II(n)  case SL_VM_OP_##n: SL_SHAPE_BODY_B_II (n);
+#define SL_OP_CASE_B_UU(n)  case SL_VM_OP_##n: SL_SHAPE_BODY_B_UU (n);
+#define SL_OP_CASE_F_I(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_F_I (n);
+#define SL_OP_CASE_F_U(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_F_U (n);
+#define SL_OP_CASE_I_F(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_I_F (n);
+#define SL_OP_CASE_U_F(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_U_F (n);
+#define SL_OP_CASE_F_B(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_F_B (n);
+#define SL_OP_CASE_I_B(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_I_B (n);
+#define SL_OP_CASE_B_I(n)   case SL_VM_OP_##n: SL_SHAPE_BODY_B_I (n);
 #include "vm/ops.def"
 #undef SL_OP
-        case SL_OP_MOVM:
+        case SL_VM_OP_MOVM:
           if (m.all_active)
             memcpy (d, a, sizeof *d);
           else
             for (int i = 0; i < SL_SPAN; i++)
               d->u[i] = (m.exec.u[i] & a->u[i]) | (~m.exec.u[i] & d->u[i]);
           break;
-        case SL_OP_INPUT:
+        case SL_VM_OP_INPUT:
           load_input (d, in->imm, env, x0, y0);
           break;
-        case SL_OP_LOADC:
+        case SL_VM_OP_LOADC:
           {
             uint32_t w = in->imm < env->n_constants ? env->constants[in->imm] : 0;
             for (int i = 0; i < SL_SPAN; i++)
               d->u[i] = w;
           }
           break;
-        case SL_OP_LOADCI:
+        case SL_VM_OP_LOADCI:
           for (int i = 0; i < SL_SPAN; i++)
             {
               /* Out-of-range register indices read zero, as D3D does. */
@@ -326,41 +329,41 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                           ? env->constants[idx] : 0;
             }
           break;
-        case SL_OP_OUTPUT:
+        case SL_VM_OP_OUTPUT:
           {
             SlReg *o = &st->out[in->imm >> 2][in->imm & 3];
             memcpy (o, a, sizeof *o);
           }
           break;
-        case SL_OP_SAMPLE:
+        case SL_VM_OP_SAMPLE:
           {
             const SlVmSample *s = &prog->samples[in->imm];
-            const SlReg *srcs[SL_IR_MAX_SRC];
+            const SlReg *srcs[SL_VM_SAMPLE_MAX_SRC];
             for (int k = 0; k < s->n_src; k++)
               srcs[k] = &R[s->src[k]];
             SlReg *outs[4];
             SlReg junk;
             for (int k = 0; k < 4; k++)
-              outs[k] = s->dst[k] != SL_IR_NONE ? &R[s->dst[k]] : &junk;
+              outs[k] = s->dst[k] != SL_VM_NONE ? &R[s->dst[k]] : &junk;
             SlSamplerState def;
-            const SlSamplerState *ss = env->samplers[s->info.sampler];
+            const SlSamplerState *ss = env->samplers[s->sampler];
             if (!ss)
               {
                 sl_sampler_state_init_default (&def);
                 ss = &def;
               }
             if (s->at_pixel
-                && SL_LEVEL (sl_sample_at_pixel) (env->textures[s->info.texture], ss, &s->info,
+                && SL_LEVEL (sl_sample_at_pixel) (env->textures[s->texture], ss,
                                                   x0, y0, env->viewport_width,
                                                   env->viewport_height, outs))
               break;
-            SL_LEVEL (sl_sample_span) (env->textures[s->info.texture], ss, &s->info, srcs, s->n_src, outs);
+            SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs);
           }
           break;
-        case SL_OP_TEXSIZE:
+        case SL_VM_OP_TEXSIZE:
           {
             const SlVmSample *s = &prog->samples[in->imm];
-            const SlTexture *t = env->textures[s->info.texture];
+            const SlTexture *t = env->textures[s->texture];
             for (int i = 0; i < SL_SPAN; i++)
               {
                 int lvl = R[s->src[0]].i[i];
@@ -375,23 +378,23 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                   nl = t->n_levels;
                 uint32_t vals[4] = { wv, hv, dv, nl };
                 for (int k = 0; k < 4; k++)
-                  if (s->dst[k] != SL_IR_NONE)
+                  if (s->dst[k] != SL_VM_NONE)
                     R[s->dst[k]].u[i] = vals[k];
               }
           }
           break;
-        case SL_OP_DDX:
+        case SL_VM_OP_DDX:
           for (int i = 0; i < SL_SPAN; i++)
             d->f[i] = a->f[i | 1] - a->f[i & ~1];
           break;
-        case SL_OP_DDY:
+        case SL_VM_OP_DDY:
           for (int i = 0; i < SL_SPAN; i++)
             {
               int col = i % SL_SPAN_COLS;
               d->f[i] = a->f[col + SL_SPAN_COLS] - a->f[col];
             }
           break;
-        case SL_OP_IF:
+        case SL_VM_OP_IF:
           memcpy (sp++, &m.cf, sizeof (SlReg));
           memcpy (sp++, a, sizeof (SlReg));
           for (int i = 0; i < SL_SPAN; i++)
@@ -400,7 +403,7 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
           if (!any_lane (&m.exec))
             pc = in->jump - 1;     /* to the matching ELSE or ENDIF */
           break;
-        case SL_OP_ELSE:
+        case SL_VM_OP_ELSE:
           {
             const SlReg *saved_cf = sp - 2, *cond = sp - 1;
             for (int i = 0; i < SL_SPAN; i++)
@@ -410,12 +413,12 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
               pc = in->jump - 1;   /* to the matching ENDIF */
           }
           break;
-        case SL_OP_ENDIF:
+        case SL_VM_OP_ENDIF:
           sp -= 2;
           memcpy (&m.cf, sp, sizeof (SlReg));
           update_exec (&m, st->kill);
           break;
-        case SL_OP_LOOP:
+        case SL_VM_OP_LOOP:
           memcpy (sp++, &m.cf, sizeof (SlReg));
           memcpy (sp++, &m.brk, sizeof (SlReg));
           memcpy (sp++, &m.cont, sizeof (SlReg));
@@ -427,7 +430,7 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
           if (!any_lane (&m.exec))
             pc = in->jump - 1;     /* to the ENDLOOP, which exits */
           break;
-        case SL_OP_ENDLOOP:
+        case SL_VM_OP_ENDLOOP:
           {
             memset (&m.cont, 0, sizeof (SlReg));
             update_exec (&m, st->kill);
@@ -466,38 +469,38 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
             update_exec (&m, st->kill);
           }
           break;
-        case SL_OP_BREAK:
-        case SL_OP_CONTINUE:
-        case SL_OP_DISCARD:
-        case SL_OP_RETURN:
+        case SL_VM_OP_BREAK:
+        case SL_VM_OP_CONTINUE:
+        case SL_VM_OP_DISCARD:
+        case SL_VM_OP_RETURN:
           {
-            SlReg *target = in->op == SL_OP_BREAK ? &m.brk
-                            : in->op == SL_OP_CONTINUE ? &m.cont
-                            : in->op == SL_OP_DISCARD ? st->kill : &m.ret;
+            SlReg *target = in->op == SL_VM_OP_BREAK ? &m.brk
+                            : in->op == SL_VM_OP_CONTINUE ? &m.cont
+                            : in->op == SL_VM_OP_DISCARD ? st->kill : &m.ret;
             bool cond = in->imm != 0;   /* imm != 0: a holds a condition */
             for (int i = 0; i < SL_SPAN; i++)
               target->u[i] |= m.exec.u[i] & (cond ? a->u[i] : SL_TRUE);
             update_exec (&m, st->kill);
           }
           break;
-        case SL_OP_CONTEND:
+        case SL_VM_OP_CONTEND:
           memset (&m.cont, 0, sizeof (SlReg));
           update_exec (&m, st->kill);
           break;
-        case SL_OP_FBEGIN:
+        case SL_VM_OP_FBEGIN:
           memcpy (sp++, &m.cf, sizeof (SlReg));
           memcpy (sp++, &m.ret, sizeof (SlReg));
           memcpy (&m.cf, &m.exec, sizeof (SlReg));
           memset (&m.ret, 0, sizeof (SlReg));
           update_exec (&m, st->kill);
           break;
-        case SL_OP_FEND:
+        case SL_VM_OP_FEND:
           sp -= 2;
           memcpy (&m.cf, sp, sizeof (SlReg));
           memcpy (&m.ret, sp + 1, sizeof (SlReg));
           update_exec (&m, st->kill);
           break;
-        case SL_OP_COUNT:
+        case SL_VM_OP_COUNT:
           break;
         }
     }

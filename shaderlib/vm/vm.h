@@ -1,15 +1,25 @@
-/* The span VM: its own program format and the execute function.
+/* The span program and the interpreter that runs it.
  *
  * A span is SL_SPAN pixels laid out as two rows of SL_SPAN_COLS columns, so
  * every aligned 2×2 quad sits in the span (derivatives) and each register
- * holds one scalar of every pixel (structure of arrays).  The span program
- * knows nothing of the IR: span_emit.c lowers IR into it. */
+ * holds one scalar of every pixel (structure of arrays).
+ *
+ * This header is the whole contract between a producer of span programs
+ * and the VM: its op enum (generated from ops.def), its pixel inputs, its
+ * description of a texture read, the program layout and the run-time
+ * state.  It includes nothing from the IR; the IR includes this instead,
+ * and ir/span_emit.c, the one file that sees both, translates IR into this
+ * format.  Beyond the public header the VM needs only GLib and, in vm.c,
+ * the run-time limits of base/. */
 #ifndef SL_VM_H
 #define SL_VM_H
 
-#include "ir/ir.h"
+#include "shaderlib.h"
 
+#include <glib.h>
 #include <stdalign.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #ifndef SL_SPAN_COLS   /* overridable only to measure other widths */
 #define SL_SPAN_COLS 32
@@ -23,6 +33,17 @@ typedef union
   uint32_t u[SL_SPAN];
 } SlReg;
 
+/* The VM's ops, numbered in ops.def order.  SPECIAL ops are run by
+ * hand-written code in vm.c; every other op loops its scalar helper
+ * (scalar_ops.h) over the span. */
+typedef enum
+{
+#define SL_OP(name, shape, doc) SL_VM_OP_##name,
+#include "vm/ops.def"
+#undef SL_OP
+  SL_VM_OP_COUNT
+} SlVmOp;
+
 /* Specialised forms of table-driven ops: operand b (and for MAD c) is a
  * constant held in the instruction, not a register, saving a load per
  * vector in the op's loop. */
@@ -35,23 +56,56 @@ enum
 
 typedef struct
 {
-  uint16_t op;      /* SlOp */
-  uint16_t variant; /* SL_VM_* below */
+  uint16_t op;      /* SlVmOp */
+  uint16_t variant; /* SL_VM_REGS, SL_VM_KB or SL_VM_KBC */
   uint32_t dst;     /* register */
   uint32_t a, b, c; /* registers */
-  uint32_t imm;     /* op-specific; SAMPLE: index into samples[] */
+  uint32_t imm;     /* op-specific; SAMPLE/TEXSIZE: index into samples[] */
   uint32_t jump;    /* control flow target pc */
 } SlVmInsn;
 
+/* What a pixel provides to INPUT (its imm).  A span program runs one
+ * full-screen quad with no vertex data, so these are all the VM knows. */
+enum
+{
+  SL_VM_INPUT_TEXCOORD = 0,     /* + 4*n + component, n < 8 */
+  SL_VM_INPUT_COLOR = 32,       /* + 4*n + component, n < 2 (COLOR0 reads 1, COLOR1 0) */
+  SL_VM_INPUT_POSITION = 40,    /* + component: x+0.5, y+0.5, 0, 1 */
+  SL_VM_INPUT_FACE = 44         /* 1.0 (front facing) */
+};
+
+/* How a SAMPLE reads (SlVmSample.mode). */
+typedef enum
+{
+  SL_VM_SAMPLE_IMPLICIT,   /* LOD from derivatives of the coordinates */
+  SL_VM_SAMPLE_BIAS,       /* implicit + bias (the source after the coordinates) */
+  SL_VM_SAMPLE_LOD,        /* explicit level (same place) */
+  SL_VM_SAMPLE_GRAD,       /* explicit derivatives: d/dx then d/dy of the coordinates */
+  SL_VM_SAMPLE_LOAD,       /* integer texel fetch; the source after the coordinates is the level */
+  SL_VM_SAMPLE_COMPARE     /* compare with the source after the coordinates, level 0 */
+} SlVmSampleMode;
+
+/* Registers one SAMPLE may read: up to three coordinates, then what its
+ * mode asks for (GRAD: two derivatives per coordinate). */
+#define SL_VM_SAMPLE_MAX_SRC 10
+/* A destination component nobody reads. */
+#define SL_VM_NONE 0xffffffffu
+
+/* One texture read (SAMPLE) or size query (TEXSIZE, which uses dst,
+ * src[0] = level and texture only). */
 typedef struct
 {
-  uint32_t     dst[4];
-  uint32_t     src[SL_IR_MAX_SRC];
-  int          n_src;
-  SlSampleInfo info;
+  uint32_t dst[4];          /* register per component, or SL_VM_NONE */
+  uint32_t src[SL_VM_SAMPLE_MAX_SRC];
+  int      n_src;
+  uint8_t  mode;            /* SlVmSampleMode */
+  uint8_t  texture;         /* slot in SlVmEnv.textures */
+  uint8_t  sampler;         /* slot in SlVmEnv.samplers */
+  uint8_t  dim;             /* SlTextureKind the shader declared */
+  int8_t   offset[3];       /* texel offsets, added before addressing */
   /* The coordinates are TEXCOORDn.xy unchanged: at run time, when the
    * texture matches the viewport, every lane reads its own texel. */
-  bool         at_pixel;
+  bool     at_pixel;
 } SlVmSample;
 
 typedef struct
@@ -67,7 +121,6 @@ typedef struct
   int         max_depth;       /* control-flow nesting */
   int         n_outputs;       /* colour targets */
   bool        writes_output[8][4];
-  bool        uses_constants_indexed;
   /* cost_before[i]: the run-time budget's cost of code[0..i), n_code + 1
    * entries.  A 2D texture read costs SL_VM_SAMPLE_COST, a cube read half
    * as much again and a volume read twice as much (span_emit.c), anything
@@ -123,9 +176,10 @@ enum
   SL_VM_STOPPED_BUDGET = 1u << 1   /* a span used up SL_VM_SPAN_BUDGET */
 };
 
-SlSpanProgram *sl_span_emit (const SlIr *ir);
-void           sl_span_program_free (SlSpanProgram *prog);
-char          *sl_span_program_dump (const SlSpanProgram *prog);
+/* Span programs are built by sl_span_emit() (ir/span_emit.h); freeing
+ * and printing them needs nothing but this format (span_program.c). */
+void  sl_span_program_free (SlSpanProgram *prog);
+char *sl_span_program_dump (const SlSpanProgram *prog);
 
 void sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog);
 void sl_vm_state_clear   (SlVmState *state);
@@ -141,8 +195,7 @@ bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *e
 
 /* The hot code (vm.c, sample.c) is compiled once per x86-64 level with
  * SL_VM_LEVEL set (0 baseline, 2 x86-64-v2, 3 x86-64-v3, 4 x86-64-v4);
- * SL_LEVEL()
- * gives each build's copy of a function its own name. */
+ * SL_LEVEL() gives each build's copy of a function its own name. */
 #ifndef SL_VM_LEVEL
 #define SL_VM_LEVEL 0
 #endif
@@ -161,18 +214,13 @@ bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *e
                            int x, int y, int width, int height, \
                            const SlTarget *targets, int n_targets); \
   void sl_sample_span_##sfx (const SlTexture *tex, const SlSamplerState *state, \
-                             const SlSampleInfo *info, const SlReg *const *src, int n_src, \
-                             SlReg *out[4]); \
+                             const SlVmSample *s, const SlReg *const *src, SlReg *out[4]); \
   bool sl_sample_at_pixel_##sfx (const SlTexture *tex, const SlSamplerState *state, \
-                                 const SlSampleInfo *info, int x0, int y0, \
+                                 int x0, int y0, \
                                  int viewport_width, int viewport_height, SlReg *out[4]);
 SL_VM_DECLARE_LEVEL (v0)
 SL_VM_DECLARE_LEVEL (v2)
 SL_VM_DECLARE_LEVEL (v3)
 SL_VM_DECLARE_LEVEL (v4)
-
-/* Names the level sl_vm_render() uses on this CPU ("baseline",
- * "x86-64-v2", "x86-64-v3", "x86-64-v4"); for benchmarks and dumps. */
-const char *sl_vm_level_name (void);
 
 #endif

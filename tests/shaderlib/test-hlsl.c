@@ -240,6 +240,43 @@ test_reflection (void)
   compiled_clear (&c);
 }
 
+/* Sampler state names and words are those of the effect layer: ReShade's
+ * REPEAT, D3D9's other filters (linear here), MaxMipLevel as the most
+ * detailed level used, and D3D10 filter names in any case. */
+static void
+test_sampler_state_words (void)
+{
+  Compiled c = compile ("sampler2D A = sampler_state { AddressU = REPEAT; AddressV = mirror_once;\n"
+                        "  MinFilter = GaussianQuad; MagFilter = PyramidalQuad; MipFilter = Point;\n"
+                        "  MaxMipLevel = 2; MipMapLodBias = -1.5; };\n"
+                        "sampler2D B = sampler_state { Filter = min_linear_mag_mip_point; };\n"
+                        "float4 main(float2 uv : TEXCOORD0) : COLOR { return tex2D(A, uv) + tex2D(B, uv); }\n");
+  g_assert_nonnull (c.program);
+  g_assert_cmpstr (c.diags, ==, "");
+  const SlSamplerState *a = NULL, *b = NULL;
+  for (int i = 0; i < sl_program_get_n_samplers (c.program); i++)
+    {
+      const SlSamplerInfo *si = sl_program_get_sampler (c.program, i);
+      if (!strcmp (si->name, "A"))
+        a = si->declared_state;
+      else if (!strcmp (si->name, "B"))
+        b = si->declared_state;
+    }
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_cmpint (a->address_u, ==, SL_ADDRESS_WRAP);
+  g_assert_cmpint (a->address_v, ==, SL_ADDRESS_MIRROR_ONCE);
+  g_assert_cmpint (a->min_filter, ==, SL_FILTER_LINEAR);
+  g_assert_cmpint (a->mag_filter, ==, SL_FILTER_LINEAR);
+  g_assert_cmpint (a->mip_filter, ==, SL_FILTER_POINT);
+  g_assert_cmpfloat (a->min_lod, ==, 2.0);
+  g_assert_cmpfloat (a->lod_bias, ==, -1.5);
+  g_assert_cmpint (b->min_filter, ==, SL_FILTER_LINEAR);
+  g_assert_cmpint (b->mag_filter, ==, SL_FILTER_POINT);
+  g_assert_cmpint (b->mip_filter, ==, SL_FILTER_POINT);
+  compiled_clear (&c);
+}
+
 /* Renders @src (profile @profile, no parameters) at pixel (0,0). */
 static void
 render_source (const char *src, const char *profile, float out[4])
@@ -495,6 +532,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hlsl/overloads", test_overloads);
   g_test_add_func ("/hlsl/entry-point", test_entry_point);
   g_test_add_func ("/hlsl/reflection", test_reflection);
+  g_test_add_func ("/hlsl/sampler-state-words", test_sampler_state_words);
   g_test_add_func ("/hlsl/bool-register", test_bool_register);
   g_test_add_func ("/hlsl/d3d9-integers", test_d3d9_integers);
   g_test_add_func ("/hlsl/fxc-expansions", test_fxc_expansions);

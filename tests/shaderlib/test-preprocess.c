@@ -1,4 +1,4 @@
-/* Tests of the HLSL preprocessor (shaderlib/preprocess/preprocess.c).
+/* Tests of the HLSL preprocessor (shaderlib/preprocess/).
  *
  * Each case runs sl_preprocess() on a small source and compares the whole
  * output text and the formatted diagnostics with exact expectations, so a

@@ -1,0 +1,334 @@
+/* Values in HLSL lowering: flat lists of scalar IR values (RVal), their
+ * conversions between base types and HLSL types, the IR storage of
+ * variables and uniform reads, and stores through lvalues (swizzles,
+ * members, constant and dynamic indices, casts). */
+#include "hlsl/hlsl_lower.h"
+
+#include <string.h>
+
+/* The objects of @v from @first on, @n of them; unbound where @v has
+ * none there. */
+int *
+hlsl_objs_at (L *l, RVal v, int first, int n)
+{
+  if (v.o && first >= 0 && first + n <= v.no)
+    return v.o + first;
+  int *o = SL_NEW_N (l->u->arena, int, n > 0 ? n : 1);
+  for (int j = 0; j < n; j++)
+    o[j] = v.o && first + j >= 0 && first + j < v.no ? v.o[first + j] : -1;
+  return o;
+}
+
+int *
+hlsl_objs_copy (L *l, const int *src, int n)
+{
+  int *o = SL_NEW_N (l->u->arena, int, n > 0 ? n : 1);
+  for (int j = 0; j < n; j++)
+    o[j] = src ? src[j] : -1;
+  return o;
+}
+
+/* Base type of each flattened component of @t. */
+static void
+comp_bases (const Type *t, BaseType *out, int *pos)
+{
+  switch (t->kind)
+    {
+    case TY_NUM:
+      for (int i = 0; i < t->n_comp; i++)
+        out[(*pos)++] = t->base;
+      break;
+    case TY_ARRAY:
+      for (int i = 0; i < t->len; i++)
+        comp_bases (t->elem, out, pos);
+      break;
+    case TY_STRUCT:
+      for (int i = 0; i < t->n_fields; i++)
+        comp_bases (t->fields[i].type, out, pos);
+      break;
+    default:
+      break;
+    }
+}
+
+BaseType *
+hlsl_bases_of (L *l, const Type *t)
+{
+  BaseType *b = SL_NEW_N (l->u->arena, BaseType, t->n_comp + 1);
+  int pos = 0;
+  comp_bases (t, b, &pos);
+  return b;
+}
+
+/* Converts one scalar between base types. */
+uint32_t
+hlsl_conv (L *l, uint32_t v, BaseType from, BaseType to)
+{
+  if (from == to)
+    return v;
+  SlIr *ir = l->ir;
+  switch (to)
+    {
+    case BT_FLOAT:
+      return sl_ir_op1 (ir, from == BT_INT ? SL_OP_ITOF : from == BT_UINT ? SL_OP_UTOF : SL_OP_BTOF,
+                        SL_KIND_FLOAT, v);
+    case BT_INT:
+      if (from == BT_FLOAT)
+        return sl_ir_op1 (ir, SL_OP_FTOI, SL_KIND_INT, v);
+      if (from == BT_BOOL)
+        return sl_ir_op1 (ir, SL_OP_BTOI, SL_KIND_INT, v);
+      return sl_ir_op1 (ir, SL_OP_MOV, SL_KIND_INT, v);
+    case BT_UINT:
+      if (from == BT_FLOAT)
+        return sl_ir_op1 (ir, SL_OP_FTOU, SL_KIND_UINT, v);
+      if (from == BT_BOOL)
+        return sl_ir_op1 (ir, SL_OP_BTOI, SL_KIND_UINT, v);
+      return sl_ir_op1 (ir, SL_OP_MOV, SL_KIND_UINT, v);
+    case BT_BOOL:
+      return sl_ir_op1 (ir, from == BT_FLOAT ? SL_OP_FTOB : SL_OP_ITOB, SL_KIND_BOOL, v);
+    }
+  return v;
+}
+
+/* The value of @v (of type @from) as type @to, following HLSL's rules:
+ * scalars replicate, matrices truncate by rows and columns, everything
+ * else takes leading components. */
+RVal
+hlsl_cast_rval (L *l, RVal v, const Type *from, const Type *to)
+{
+  if (to->kind == TY_SAMPLER || to->kind == TY_TEXTURE || to->kind == TY_VOID)
+    return v;
+  RVal r = rv_new (l, to->n_comp);
+  BaseType *fb = hlsl_bases_of (l, from), *tb = hlsl_bases_of (l, to);
+  for (int i = 0; i < to->n_comp; i++)
+    {
+      int src;
+      if (v.n == 1)
+        src = 0;
+      else if (from->kind == TY_NUM && to->kind == TY_NUM && from->cls == NUM_MATRIX
+               && to->cls == NUM_MATRIX)
+        src = (i / to->cols) * from->cols + (i % to->cols);
+      else
+        src = i;
+      if (src >= v.n)
+        src = v.n - 1;
+      r.c[i] = hlsl_conv (l, v.c[src], fb[src < from->n_comp ? src : 0], tb[i]);
+    }
+  /* The parser let the cast through only if the objects line up: the
+   * leading ones carry over. */
+  if (to->n_objects)
+    {
+      r.o = hlsl_objs_at (l, v, 0, to->n_objects);
+      r.no = to->n_objects;
+    }
+  return r;
+}
+
+uint32_t *
+hlsl_alloc_var (L *l, Var *v)
+{
+  int n = v->type->n_comp;
+  BaseType *b = hlsl_bases_of (l, v->type);
+  uint32_t *vals = SL_NEW_N (l->u->arena, uint32_t, n + 1);
+  for (int i = 0; i < n; i++)
+    vals[i] = sl_ir_new_value (l->ir, kind_of (b[i]), SL_VALUE_VAR);
+  l->var_vals[v->id] = vals;
+  return vals;
+}
+
+static RVal
+load_uniform (L *l, Var *v)
+{
+  RVal r = rv_new (l, v->type->n_comp);
+  BaseType *b = hlsl_bases_of (l, v->type);
+  for (int k = 0; k < r.n; k++)
+    {
+      /* SM2/3 keep every uniform in float registers: integers and bools
+       * are read as floats and converted. */
+      SlKind kind = l->sm < 40 ? SL_KIND_FLOAT : kind_of (b[k]);
+      uint32_t d = sl_ir_new_value (l->ir, kind, SL_VALUE_TEMP);
+      SlInsn in = { .op = SL_OP_LOADC, .n_dst = 1, .dst = { d } };
+      guint at = sl_ir_emit (l->ir, &in);
+      URef u = { .insn = at, .var = v, .comp = k };
+      g_array_append_val (l->urefs, u);
+      r.c[k] = l->sm < 40 ? hlsl_conv (l, d, BT_FLOAT, b[k]) : d;
+    }
+  return r;
+}
+
+RVal
+hlsl_var_rval (L *l, Var *v, SlLoc loc)
+{
+  if (v->storage == STORE_UNIFORM || (v->storage == STORE_PARAM && v->uniform_param))
+    return load_uniform (l, v);
+  uint32_t *vals = l->var_vals[v->id];
+  if (!vals && v->type->n_comp)
+    {
+      /* A static global read before main initialised it cannot happen;
+       * anything else is a compiler bug, reported rather than crashed. */
+      hlsl_lower_error (l, loc, "internal error: variable '%s' has no storage", v->name);
+      vals = hlsl_alloc_var (l, v);
+    }
+  RVal r = { .c = vals, .n = v->type->n_comp };
+  /* Copy, so that later writes to the variable do not change this value. */
+  RVal c = rv_new (l, r.n);
+  if (r.n)
+    memcpy (c.c, r.c, r.n * sizeof (uint32_t));
+  if (v->type->n_objects)
+    {
+      c.o = hlsl_objs_copy (l, l->var_objs[v->id], v->type->n_objects);
+      c.no = v->type->n_objects;
+    }
+  return c;
+}
+
+static GArray *
+lvalue_refs (L *l, Node *e)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (LRef));
+  switch (e->kind)
+    {
+    case N_VAR:
+      {
+        uint32_t *vals = l->var_vals[e->var->id];
+        if (!vals)
+          vals = hlsl_alloc_var (l, e->var);
+        for (int k = 0; k < e->type->n_comp; k++)
+          {
+            LRef r = { vals[k], SL_IR_NONE, k };
+            g_array_append_val (out, r);
+          }
+      }
+      break;
+    case N_SWIZZLE:
+      {
+        GArray *sub = lvalue_refs (l, e->a);
+        for (int j = 0; j < e->n_comps; j++)
+          for (guint i = 0; i < sub->len; i++)
+            {
+              LRef r = g_array_index (sub, LRef, i);
+              if (r.comp == e->comps[j])
+                {
+                  r.comp = j;
+                  g_array_append_val (out, r);
+                }
+            }
+        g_array_free (sub, TRUE);
+      }
+      break;
+    case N_MEMBER:
+      {
+        GArray *sub = lvalue_refs (l, e->a);
+        for (guint i = 0; i < sub->len; i++)
+          {
+            LRef r = g_array_index (sub, LRef, i);
+            if (r.comp >= e->offset && r.comp < e->offset + e->type->n_comp)
+              {
+                r.comp -= e->offset;
+                g_array_append_val (out, r);
+              }
+          }
+        g_array_free (sub, TRUE);
+      }
+      break;
+    case N_INDEX:
+      {
+        GArray *sub = lvalue_refs (l, e->a);
+        int es = e->type->n_comp;
+        RVal idx = hlsl_lower_expr (l, e->b);
+        /* A copy: emitting the comparisons below may move the value table. */
+        const SlValue iv_copy = *sl_ir_value (l->ir, idx.c[0]), *iv = &iv_copy;
+        int n_elem = e->a->type->n_comp / MAX (es, 1);
+        uint32_t *conds = g_new0 (uint32_t, n_elem + 1);
+        for (guint i = 0; i < sub->len; i++)
+          {
+            LRef r = g_array_index (sub, LRef, i);
+            int k = r.comp / es;
+            if (iv->cls == SL_VALUE_CONST)
+              {
+                if ((int32_t) iv->bits != k)
+                  continue;
+              }
+            else
+              {
+                if (!conds[k])
+                  conds[k] = sl_ir_op2 (l->ir, SL_OP_IEQ, SL_KIND_BOOL, idx.c[0],
+                                        sl_ir_const_i (l->ir, k)) + 1;
+                uint32_t c = conds[k] - 1;
+                r.cond = r.cond == SL_IR_NONE ? c : sl_ir_op2 (l->ir, SL_OP_AND, SL_KIND_BOOL, r.cond, c);
+              }
+            r.comp %= es;
+            g_array_append_val (out, r);
+          }
+        g_free (conds);
+        g_array_free (sub, TRUE);
+      }
+      break;
+    case N_CAST:
+      g_array_free (out, TRUE);
+      return lvalue_refs (l, e->a);
+    default:
+      hlsl_lower_error (l, e->loc, "expression is not assignable");
+      break;
+    }
+  return out;
+}
+
+static BaseType
+base_of_kind (SlKind k)
+{
+  switch (k)
+    {
+    case SL_KIND_BOOL: return BT_BOOL;
+    case SL_KIND_INT: return BT_INT;
+    case SL_KIND_UINT: return BT_UINT;
+    default: return BT_FLOAT;
+    }
+}
+
+void
+hlsl_store (L *l, Node *lhs, RVal v)
+{
+  if (lhs->type->n_objects && v.o)
+    hlsl_store_objects (l, lhs, v);
+  /* A cast lvalue assigns part of its operand: component i of the cast
+   * type lands on the same position (row and column for matrices) of the
+   * operand.  The value keeps the outermost cast's conversion only; inner
+   * casts change no values (as the D3D compiler does). */
+  if (lhs->kind == N_CAST)
+    {
+      const Type *outer = lhs->type, *inner = lhs->a->type;
+      RVal wide = rv_new (l, inner->n_comp);
+      for (int j = 0; j < wide.n; j++)
+        wide.c[j] = SL_IR_NONE;
+      for (int i = 0; i < v.n && i < outer->n_comp; i++)
+        {
+          int j = i;
+          if (outer->kind == TY_NUM && inner->kind == TY_NUM && outer->cls == NUM_MATRIX
+              && inner->cls == NUM_MATRIX)
+            j = (i / outer->cols) * inner->cols + i % outer->cols;
+          else if (outer->n_comp > inner->n_comp)
+            j = i - (outer->n_comp - inner->n_comp);   /* the trailing ones land */
+          if (j >= 0 && j < wide.n)
+            wide.c[j] = v.c[i];
+        }
+      hlsl_store (l, lhs->a, wide);
+      return;
+    }
+  GArray *refs = lvalue_refs (l, lhs);
+  RVal val = v;
+  for (guint i = 0; i < refs->len; i++)
+    {
+      LRef r = g_array_index (refs, LRef, i);
+      if (r.comp >= val.n || val.c[r.comp] == SL_IR_NONE)
+        continue;
+      uint32_t src = val.c[r.comp];
+      SlKind sk = sl_ir_value (l->ir, src)->kind, dk = sl_ir_value (l->ir, r.ref)->kind;
+      if (sk != dk)
+        src = hlsl_conv (l, src, base_of_kind (sk), base_of_kind (dk));
+      if (r.cond != SL_IR_NONE)
+        src = sl_ir_op3 (l->ir, SL_OP_SELECT, sl_ir_value (l->ir, r.ref)->kind, r.cond, src, r.ref);
+      sl_ir_mov (l->ir, r.ref, src);
+    }
+  g_array_free (refs, TRUE);
+}

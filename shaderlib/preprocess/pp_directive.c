@@ -1,0 +1,482 @@
+/* Directives: conditionals, #include, #line, diagnostics and pragmas.
+ *
+ * The conditional stack is shared by all open files, but each file
+ * remembers its depth on entry, so an #if cannot be closed from another
+ * file and whatever a file leaves open is reported when it ends.  Inside a
+ * skipped group only the conditionals are read, for their nesting; their
+ * expressions are not evaluated.  #include searches the including file's
+ * folder (for "quoted" names) and then the include path, accepts the
+ * backslashes of shaders written on Windows and honours #pragma once by
+ * the file's canonical path.  Including a file again is legal (include
+ * guards make it harmless), so a cycle is only diagnosed when it reaches
+ * the include depth limit, naming the files in it.  #line also accepts
+ * the `# N "file"` form compilers write.  Pragmas the compiler reads are
+ * passed through to the output as whole lines; fxc's own ones are
+ * dropped. */
+#include "preprocess/pp_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+static void
+extra_tokens (Pp *pp, GPtrArray *toks, guint i, const char *directive)
+{
+  if (i < toks->len)
+    warning_at (pp, (const Tok *) toks->pdata[i],
+                "extra tokens at end of #%s directive", directive);
+}
+
+const char *
+sl_pp_canonical_key (Pp *pp, const char *path)
+{
+  if (!path)
+    return NULL;
+  if (!pp->opt->read_file)
+    {
+      char *real = realpath (path, NULL);
+      if (real)
+        {
+          const char *k = sl_pp_intern (pp, real);
+          free (real);
+          return k;
+        }
+    }
+  return sl_pp_intern (pp, path);
+}
+
+static char *
+read_candidate (Pp *pp, const char *path, size_t *len)
+{
+  if (pp->opt->read_file)
+    return pp->opt->read_file (pp->opt->read_file_user, path, len);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return NULL;
+  char *data = NULL;
+  gsize n = 0;
+  if (!g_file_get_contents (path, &data, &n, NULL))
+    return NULL;
+  *len = n;
+  return data;
+}
+
+static char *
+join_path (const char *dir, const char *name)
+{
+  if (!dir || !*dir || strcmp (dir, ".") == 0)
+    return g_strdup (name);
+  return g_build_filename (dir, name, NULL);
+}
+
+/* Finds and reads an include file; returns the path it was found at. */
+static char *
+find_include (Pp *pp, File *from, const char *name, gboolean angled,
+              char **data, size_t *len)
+{
+  GPtrArray *cands = g_ptr_array_new_with_free_func (g_free);
+  if (g_path_is_absolute (name))
+    g_ptr_array_add (cands, g_strdup (name));
+  else
+    {
+      if (!angled)
+        {
+          char *dir = from->path ? g_path_get_dirname (from->path) : NULL;
+          g_ptr_array_add (cands, join_path (dir, name));
+          g_free (dir);
+        }
+      for (const char *const *d = pp->opt->include_dirs; d && *d; d++)
+        g_ptr_array_add (cands, join_path (*d, name));
+    }
+  char *found = NULL;
+  for (guint i = 0; i < cands->len && !found; i++)
+    {
+      *data = read_candidate (pp, cands->pdata[i], len);
+      if (*data)
+        found = g_strdup (cands->pdata[i]);
+    }
+  g_ptr_array_free (cands, TRUE);
+  return found;
+}
+
+static void
+do_include (Pp *pp, File *f, GPtrArray *toks)
+{
+  char *fname = NULL;
+  gboolean angled = FALSE;
+  guint next = 3;
+  const Tok *a = toks->len > 2 ? toks->pdata[2] : NULL;
+  /* Errors point at the file name, or at 'include' when there is none. */
+  const Tok *where = a ? a : toks->pdata[1];
+
+  if (a && a->kind == TK_STRING)
+    {
+      size_t n = strlen (a->text);
+      if (n >= 2 && a->text[n - 1] == '"')
+        fname = g_strndup (a->text + 1, n - 2);
+    }
+  else if (is_punct (a, "<"))
+    {
+      /* A header name is raw text, not tokens. */
+      const char *s = f->buf + a->off + 1;
+      const char *end = memchr (s, '>', f->buf + f->line_end_off - s);
+      if (!end)
+        {
+          error_at (pp, a, "missing terminating > character");
+          return;
+        }
+      fname = g_strndup (s, (size_t) (end - s));
+      angled = TRUE;
+      next = toks->len;
+      for (guint i = 3; i < toks->len; i++)
+        if (((const Tok *) toks->pdata[i])->off > (size_t) (end - f->buf))
+          {
+            next = i;
+            break;
+          }
+    }
+  else if (a)
+    {
+      GPtrArray *rest = g_ptr_array_new ();
+      for (guint i = 2; i < toks->len; i++)
+        g_ptr_array_add (rest, toks->pdata[i]);
+      GPtrArray *x = sl_pp_expand_list (pp, rest, FALSE);
+      g_ptr_array_free (rest, TRUE);
+      next = toks->len;
+      const Tok *x0 = x->len ? x->pdata[0] : NULL;
+      if (x0 && x0->kind == TK_STRING && x->len == 1)
+        {
+          size_t n = strlen (x0->text);
+          if (n >= 2 && x0->text[n - 1] == '"')
+            fname = g_strndup (x0->text + 1, n - 2);
+        }
+      else if (is_punct (x0, "<") && is_punct (x->pdata[x->len - 1], ">")
+               && x->len > 2)
+        {
+          GString *s = g_string_new (NULL);
+          for (guint i = 1; i + 1 < x->len; i++)
+            {
+              const Tok *t = x->pdata[i];
+              if (i > 1 && (t->flags & TF_WS))
+                g_string_append_c (s, ' ');
+              g_string_append (s, t->text);
+            }
+          fname = g_string_free (s, FALSE);
+          angled = TRUE;
+        }
+      g_ptr_array_free (x, TRUE);
+    }
+  if (!fname)
+    {
+      error_at (pp, where, "#include expects \"FILENAME\" or <FILENAME>");
+      return;
+    }
+  extra_tokens (pp, toks, next, "include");
+  if (!*fname)
+    {
+      error_at (pp, where, "empty file name in #include");
+      g_free (fname);
+      return;
+    }
+  /* Shaders written on Windows often use backslashes. */
+  for (char *p = fname; *p; p++)
+    if (*p == '\\')
+      *p = '/';
+
+  char *data = NULL;
+  size_t len = 0;
+  char *path = find_include (pp, f, fname, angled, &data, &len);
+  if (!path)
+    {
+      error_at (pp, where, "#include file %c%s%c not found", angled ? '<' : '"',
+                fname, angled ? '>' : '"');
+      g_free (fname);
+      return;
+    }
+  g_free (fname);
+
+  const char *key = sl_pp_canonical_key (pp, path);
+  if (g_hash_table_contains (pp->once, key))
+    {
+      g_free (data);
+      g_free (path);
+      return;
+    }
+  if (pp->files->len > SL_PP_MAX_INCLUDE_DEPTH)
+    {
+      /* A file that includes itself (directly or through others) is
+       * legal with include guards, so a cycle is only an error once it
+       * runs into the depth limit; then the message names the cycle
+       * rather than 32 copies of it. */
+      guint first = 0;
+      gboolean cycle = FALSE;
+      for (guint i = pp->files->len; i-- > 0 && !cycle;)
+        if (((File *) pp->files->pdata[i])->once_key == key)
+          {
+            first = i;
+            cycle = TRUE;
+          }
+      GString *chain = g_string_new (NULL);
+      for (guint i = first; i < pp->files->len; i++)
+        {
+          g_string_append (chain, ((File *) pp->files->pdata[i])->name);
+          g_string_append (chain, " -> ");
+        }
+      g_string_append (chain, path);
+      if (cycle)
+        error_at (pp, where, "#include cycle without include guards: %s",
+                  chain->str);
+      else
+        error_at (pp, where, "#include nested more than %d levels deep: %s",
+                  SL_PP_MAX_INCLUDE_DEPTH, chain->str);
+      g_string_free (chain, TRUE);
+      g_free (data);
+      g_free (path);
+      return;
+    }
+  File *nf = sl_pp_file_new (pp, data, len, path, path, where);
+  g_free (data);
+  g_free (path);
+  if (!nf)
+    return;
+  nf->once_key = key;
+  g_ptr_array_add (pp->files, nf);
+}
+
+static char *
+unescape_string (const char *s)
+{
+  GString *o = g_string_new (NULL);
+  size_t n = strlen (s);
+  for (size_t i = 1; i + 1 < n; i++)
+    {
+      if (s[i] == '\\' && i + 2 < n)
+        i++;
+      g_string_append_c (o, s[i]);
+    }
+  return g_string_free (o, FALSE);
+}
+
+/* #line N ["file"], also the `# N "file"` form compilers emit. */
+static void
+do_line (Pp *pp, File *f, GPtrArray *toks, guint start)
+{
+  const Tok *dir = toks->pdata[1];
+  GPtrArray *rest = g_ptr_array_new ();
+  for (guint i = start; i < toks->len; i++)
+    g_ptr_array_add (rest, toks->pdata[i]);
+  GPtrArray *x = sl_pp_expand_list (pp, rest, FALSE);
+  g_ptr_array_free (rest, TRUE);
+
+  const Tok *num = x->len ? x->pdata[0] : NULL;
+  gint64 line = -1;
+  if (num && num->kind == TK_NUMBER)
+    {
+      line = 0;
+      for (const char *p = num->text; *p && line >= 0; p++)
+        {
+          if (!g_ascii_isdigit (*p))
+            line = -1;
+          else if ((line = line * 10 + (*p - '0')) > INT_MAX)
+            line = -1;
+        }
+    }
+  if (line < 1)
+    {
+      error_at (pp, num ? num : dir,
+                "#line expects a line number from 1 to %d%s%s%s", INT_MAX,
+                num ? ", not '" : "", num ? num->text : "", num ? "'" : "");
+      g_ptr_array_free (x, TRUE);
+      return;
+    }
+  guint i = 1;
+  if (i < x->len)
+    {
+      const Tok *name = x->pdata[i];
+      if (name->kind != TK_STRING)
+        {
+          error_at (pp, name, "invalid file name '%s' in #line directive",
+                    name->text);
+          g_ptr_array_free (x, TRUE);
+          return;
+        }
+      char *s = unescape_string (name->text);
+      f->name = sl_pp_intern (pp, s);
+      g_free (s);
+      i++;
+    }
+  if (is_punct (dir, "#") || dir->kind == TK_IDENT)
+    extra_tokens (pp, x, i, "line");
+  f->delta = (int) (line - (f->line_end_phys + 1));
+  g_ptr_array_free (x, TRUE);
+}
+
+void
+sl_pp_update_skipping (Pp *pp)
+{
+  pp->skipping = pp->conds->len > 0
+                 && !g_array_index (pp->conds, Cond, pp->conds->len - 1).active;
+}
+
+static Cond *
+top_cond (Pp *pp, File *f, const Tok *dir)
+{
+  if (pp->conds->len <= f->cond_base)
+    {
+      error_at (pp, dir, "#%s without #if", dir->text);
+      return NULL;
+    }
+  return &g_array_index (pp->conds, Cond, pp->conds->len - 1);
+}
+
+static char *
+rest_text (GPtrArray *toks, guint start)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = start; i < toks->len; i++)
+    {
+      const Tok *t = toks->pdata[i];
+      if (i > start && (t->flags & TF_WS))
+        g_string_append_c (s, ' ');
+      g_string_append (s, t->text);
+    }
+  return g_string_free (s, FALSE);
+}
+
+void
+sl_pp_directive (Pp *pp, File *f, GPtrArray *toks)
+{
+  const Tok *hash = toks->pdata[0];
+  if (toks->len == 1)
+    return;   /* the null directive */
+  const Tok *d = toks->pdata[1];
+  const char *name = d->kind == TK_IDENT ? d->text : "";
+
+  if (!strcmp (name, "if") || !strcmp (name, "ifdef")
+      || !strcmp (name, "ifndef"))
+    {
+      Cond c = { d->file, hash->line, hash->col, NULL, !pp->skipping,
+                 FALSE, FALSE, FALSE };
+      c.kind = name[2] == 'd' ? "#ifdef" : name[2] == 'n' ? "#ifndef" : "#if";
+      if (!pp->skipping)
+        {
+          gboolean v;
+          if (name[2] == 0)
+            v = sl_pp_eval_if (pp, toks, 2);
+          else
+            {
+              const Tok *id = toks->len > 2 ? toks->pdata[2] : NULL;
+              if (!id || id->kind != TK_IDENT)
+                {
+                  error_at (pp, id ? id : d, "#%s expects a macro name", name);
+                  v = FALSE;
+                }
+              else
+                {
+                  v = g_hash_table_contains (pp->macros, id->text);
+                  if (name[2] == 'n')
+                    v = !v;
+                  extra_tokens (pp, toks, 3, name);
+                }
+            }
+          c.active = c.taken = v;
+        }
+      g_array_append_val (pp->conds, c);
+      sl_pp_update_skipping (pp);
+      return;
+    }
+  if (!strcmp (name, "elif") || !strcmp (name, "else"))
+    {
+      Cond *c = top_cond (pp, f, d);
+      if (!c)
+        return;
+      gboolean is_else = name[2] == 's';
+      if (c->seen_else)
+        {
+          error_at (pp, d, "#%s after #else", name);
+          c->active = FALSE;
+          sl_pp_update_skipping (pp);
+          return;
+        }
+      if (is_else)
+        {
+          c->seen_else = TRUE;
+          if (c->parent_active)
+            extra_tokens (pp, toks, 2, "else");
+          c->active = c->parent_active && !c->taken;
+          c->taken = TRUE;
+        }
+      else if (!c->parent_active || c->taken)
+        c->active = FALSE;
+      else
+        {
+          /* The condition is evaluated only when no branch was taken yet. */
+          pp->skipping = FALSE;
+          c->active = c->taken = sl_pp_eval_if (pp, toks, 2);
+        }
+      sl_pp_update_skipping (pp);
+      return;
+    }
+  if (!strcmp (name, "endif"))
+    {
+      Cond *c = top_cond (pp, f, d);
+      if (!c)
+        return;
+      if (c->parent_active)
+        extra_tokens (pp, toks, 2, "endif");
+      g_array_set_size (pp->conds, pp->conds->len - 1);
+      sl_pp_update_skipping (pp);
+      return;
+    }
+  if (pp->skipping)
+    return;
+
+  if (!strcmp (name, "define"))
+    sl_pp_define (pp, toks, 2);
+  else if (!strcmp (name, "undef"))
+    {
+      const Tok *id = toks->len > 2 ? toks->pdata[2] : NULL;
+      if (!id || id->kind != TK_IDENT)
+        error_at (pp, id ? id : d, "#undef expects a macro name");
+      else
+        {
+          const Macro *m = g_hash_table_lookup (pp->macros, id->text);
+          if (m && m->builtin)
+            warning_at (pp, id, "undefining builtin macro '%s'", id->text);
+          g_hash_table_remove (pp->macros, id->text);
+          extra_tokens (pp, toks, 3, "undef");
+        }
+    }
+  else if (!strcmp (name, "include"))
+    do_include (pp, f, toks);
+  else if (!strcmp (name, "line"))
+    do_line (pp, f, toks, 2);
+  else if (d->kind == TK_NUMBER)
+    do_line (pp, f, toks, 1);
+  else if (!strcmp (name, "error") || !strcmp (name, "warning"))
+    {
+      char *msg = rest_text (toks, 2);
+      SlSeverity sev = name[0] == 'e' ? SL_SEVERITY_ERROR
+                                      : SL_SEVERITY_WARNING;
+      sl_pp_report (pp, sev, hash->file, hash->line, hash->col, "#%s%s%s",
+                    name, *msg ? " " : "", msg);
+      g_free (msg);
+    }
+  else if (!strcmp (name, "pragma"))
+    {
+      const Tok *p = toks->len > 2 ? toks->pdata[2] : NULL;
+      if (!p)
+        return;
+      if (p->kind == TK_IDENT && !strcmp (p->text, "once"))
+        {
+          if (f->once_key)
+            g_hash_table_add (pp->once, (gpointer) f->once_key);
+          extra_tokens (pp, toks, 3, "pragma once");
+        }
+      else if (p->kind == TK_IDENT
+               && (!strcmp (p->text, "warning") || !strcmp (p->text, "def")))
+        ;   /* fxc-specific, meaningless here */
+      else
+        sl_pp_emit_line (pp, toks);
+    }
+  else
+    error_at (pp, d, "unknown directive '#%s'", d->text);
+}

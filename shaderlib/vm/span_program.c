@@ -1,0 +1,120 @@
+/* Freeing and printing span programs.
+ *
+ * Both read nothing but the format in vm.h, so they live beside the VM
+ * rather than beside the emitter: a span program can be inspected without
+ * the IR that produced it.  The listing names ops from ops.def, the table
+ * the VM's op enum is generated from; it is what `gegl-shaders dump`
+ * prints as its third stage.  Not hot code: built once, outside the
+ * per-level copies of vm.c and sample.c. */
+#include "vm/vm.h"
+
+static const char *const op_names[SL_VM_OP_COUNT] = {
+#define SL_OP(name, shape, doc) #name,
+#include "vm/ops.def"
+#undef SL_OP
+};
+
+/* Register operands of a table-driven op (ops.def SHAPE: the result comes
+ * first, then one letter per operand); -1 for SPECIAL ops, which list
+ * their operands by hand below. */
+#define N_SRCS_X_X     1
+#define N_SRCS_X_BXX   3
+#define N_SRCS_F_F     1
+#define N_SRCS_F_FF    2
+#define N_SRCS_F_FFF   3
+#define N_SRCS_B_FF    2
+#define N_SRCS_B_F     1
+#define N_SRCS_I_I     1
+#define N_SRCS_I_II    2
+#define N_SRCS_U_U     1
+#define N_SRCS_U_UU    2
+#define N_SRCS_B_II    2
+#define N_SRCS_B_UU    2
+#define N_SRCS_F_I     1
+#define N_SRCS_F_U     1
+#define N_SRCS_I_F     1
+#define N_SRCS_U_F     1
+#define N_SRCS_F_B     1
+#define N_SRCS_I_B     1
+#define N_SRCS_B_I     1
+#define N_SRCS_SPECIAL (-1)
+
+static const int8_t op_n_srcs[SL_VM_OP_COUNT] = {
+#define SL_OP(name, shape, doc) N_SRCS_##shape,
+#include "vm/ops.def"
+#undef SL_OP
+};
+
+void
+sl_span_program_free (SlSpanProgram *prog)
+{
+  if (!prog)
+    return;
+  g_free (prog->code);
+  g_free (prog->samples);
+  g_free (prog->const_regs);
+  g_free (prog->const_bits);
+  g_free (prog->cost_before);
+  g_free (prog);
+}
+
+char *
+sl_span_program_dump (const SlSpanProgram *prog)
+{
+  GString *out = g_string_new (NULL);
+  g_string_append_printf (out, "; %u registers, %d constants, depth %d\n",
+                          prog->n_regs, prog->n_consts, prog->max_depth);
+  for (int k = 0; k < prog->n_consts; k++)
+    g_string_append_printf (out, "; r%u = 0x%08x\n", prog->const_regs[k], prog->const_bits[k]);
+  for (int pc = 0; pc < prog->n_code; pc++)
+    {
+      const SlVmInsn *in = &prog->code[pc];
+      g_string_append_printf (out, "%4d  %-9s", pc, op_names[in->op]);
+      int n = op_n_srcs[in->op];
+      if (n >= 0)
+        {
+          g_string_append_printf (out, " r%u", in->dst);
+          uint32_t s[3] = { in->a, in->b, in->c };
+          for (int k = 0; k < n; k++)
+            {
+              if (k == 1 && in->variant != SL_VM_REGS)
+                g_string_append_printf (out, ", #%08x", in->imm);
+              else if (k == 2 && in->variant == SL_VM_KBC && in->op == SL_VM_OP_MAD)
+                g_string_append_printf (out, ", #%08x", in->jump);
+              else
+                g_string_append_printf (out, ", r%u", s[k]);
+            }
+        }
+      else if (in->op == SL_VM_OP_SAMPLE || in->op == SL_VM_OP_TEXSIZE)
+        {
+          const SlVmSample *s = &prog->samples[in->imm];
+          for (int k = 0; k < 4; k++)
+            {
+              if (s->dst[k] == SL_VM_NONE)
+                g_string_append (out, k ? ", _" : " _");
+              else
+                g_string_append_printf (out, k ? ", r%u" : " r%u", s->dst[k]);
+            }
+          for (int k = 0; k < s->n_src; k++)
+            g_string_append_printf (out, ", r%u", s->src[k]);
+          g_string_append_printf (out, " (t%d, s%d)", s->texture, s->sampler);
+        }
+      else if (in->op == SL_VM_OP_MOVM || in->op == SL_VM_OP_DDX || in->op == SL_VM_OP_DDY)
+        g_string_append_printf (out, " r%u, r%u", in->dst, in->a);
+      else if (in->op == SL_VM_OP_INPUT || in->op == SL_VM_OP_LOADC)
+        g_string_append_printf (out, " r%u, [%u]", in->dst, in->imm);
+      else if (in->op == SL_VM_OP_LOADCI)
+        g_string_append_printf (out, " r%u, [%u + 4*r%u]", in->dst, in->imm, in->a);
+      else if (in->op == SL_VM_OP_OUTPUT)
+        g_string_append_printf (out, " o%u.%c, r%u", in->imm >> 2, "xyzw"[in->imm & 3], in->a);
+      else if (in->op == SL_VM_OP_IF
+               || (in->imm && (in->op == SL_VM_OP_BREAK || in->op == SL_VM_OP_CONTINUE
+                               || in->op == SL_VM_OP_DISCARD)))
+        g_string_append_printf (out, " r%u", in->a);
+      if (in->op == SL_VM_OP_IF || in->op == SL_VM_OP_ELSE || in->op == SL_VM_OP_LOOP
+          || in->op == SL_VM_OP_ENDLOOP)
+        g_string_append_printf (out, " -> %u", in->jump);
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}

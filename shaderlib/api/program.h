@@ -1,20 +1,12 @@
-/* Private: the compiled program and its reflection data. */
+/* The compiled program inside the library: its optimised IR and the
+ * reflection its front end filled.  compile.c builds it (sl_program_new),
+ * program.c reads it for the public accessors, binding.c specialises its
+ * IR and fx/ combines several into an effect. */
 #ifndef SL_PROGRAM_H
 #define SL_PROGRAM_H
 
-#include "hlsl/hlsl.h"
-#include "vm/vm.h"
-
-struct SlProgramInfo
-{
-  SlArena  *arena;          /* owns names, annotations, defaults */
-  GArray   *params;         /* SlParam */
-  GArray   *samplers;       /* SlSamplerInfo */
-  size_t    constants_size; /* components */
-  uint32_t *defaults;       /* constants_size words: initial constant buffer */
-  int       n_outputs;
-  int       shader_model;
-};
+#include "ir/ir.h"
+#include "ir/reflect.h"
 
 struct SlProgram
 {
@@ -23,18 +15,10 @@ struct SlProgram
   SlLanguage    language;
   SlIr         *ir;          /* optimised, before specialisation */
   char         *dump_before, *dump_after;
+  bool          validate;    /* bindings validate their specialised IR */
 };
 
-void sl_program_info_init (SlProgramInfo *info);
-void sl_program_info_clear (SlProgramInfo *info);
-/* Grows the default constant buffer to hold @size words. */
-void sl_program_info_reserve_constants (SlProgramInfo *info, size_t size);
-
-/* Parses a "name=value; name=v,v,v" string, calling @set per parameter. */
-bool sl_parse_params_string (const char *params, SlDiagnostics *diags,
-                             bool (*set) (void *target, const char *name,
-                                          const float *values, int n_values,
-                                          SlDiagnostics *diags),
-                             void *target);
+/* Takes @ir and the contents of @info (compile.c, the one builder). */
+SlProgram *sl_program_new (SlLanguage language, SlIr *ir, const SlProgramInfo *info);
 
 #endif

@@ -1,6 +1,6 @@
 /* Arena allocator: compile state is allocated from one arena per compile
  * and freed in one call, so error paths never have to unwind ownership. */
-#include "base/sl_internal.h"
+#include "base/arena.h"
 
 #include <string.h>
 

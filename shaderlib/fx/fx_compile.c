@@ -16,6 +16,7 @@
  * pass's.  sl_effect_detect, the getters and the reference counting
  * complete the public side. */
 #include "fx/fx_scan.h"
+#include "hlsl/hlsl.h"
 #include "preprocess/preprocess.h"
 
 #include <string.h>

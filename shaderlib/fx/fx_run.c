@@ -20,6 +20,7 @@
  * the pixel centre of its viewport, which is what full-screen-triangle
  * vertex shaders give. */
 #include "fx/effect.h"
+#include "api/params.h"
 
 #include <math.h>
 #include <stdlib.h>

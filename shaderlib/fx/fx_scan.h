@@ -10,6 +10,7 @@
 #define SL_FX_SCAN_H
 
 #include "fx/effect.h"
+#include "hlsl/hlsl.h"
 
 #include <string.h>
 

@@ -1,8 +1,13 @@
-/* Private interface of the HLSL front end: tokens, types, AST. */
+/* Private interface of the HLSL front end: its tokens and its entry.
+ * The AST that the parser and lowering share is in hlsl_ast.h. */
 #ifndef SL_HLSL_H
 #define SL_HLSL_H
 
 #include "ir/ir.h"
+#include "ir/reflect.h"
+#include "base/arena.h"
+#include "base/limits.h"
+#include "base/loc.h"
 
 /* ---- tokens (hlsl_lex.c) ----------------------------------------------- */
 
@@ -32,14 +37,17 @@ typedef struct
 Token *sl_hlsl_tokenize (SlArena *arena, const char *text, const char *filename,
                          SlDiagnostics *diags, int *n_tokens);
 
-/* ---- compile entry (hlsl_parse.c + hlsl_lower.c) ------------------------ */
+/* ---- the front end's entry (hlsl_frontend.c) ---------------------------- */
 
-typedef struct SlProgramInfo SlProgramInfo;
+/* The shader model of a pixel profile name ("ps_3_0" → 30, "ps_4_0_level_9_1"
+ * → 40, NULL or "auto" → 0); *ok is false for anything else. */
+int sl_profile_model (const char *profile, bool *ok);
 
-/* Builds the IR of the entry point and fills reflection data.  Returns
- * NULL after errors. */
-SlIr *sl_hlsl_compile (SlArena *arena, const char *text, const char *filename,
-                       const char *entry, int shader_model,
-                       SlProgramInfo *info, SlDiagnostics *diags);
+/* The compile driver's entry for SL_LANGUAGE_HLSL: @options with source,
+ * length and filename resolved → the entry point's IR, before
+ * optimisation, with @info (initialised by the caller) filled.  NULL after
+ * errors. */
+SlIr *hlsl_to_ir (const SlCompileOptions *options, SlProgramInfo *info,
+                  SlDiagnostics *diags);
 
 #endif

@@ -25,7 +25,7 @@
  * and default values, and the objects get their slots. */
 #include "hlsl/hlsl_lower.h"
 
-#include "api/program.h"
+#include "ir/reflect.h"
 #include "vm/scalar_ops.h"
 
 #include <limits.h>

@@ -94,7 +94,10 @@ typedef enum
 enum
 {
   SL_COMPILE_NO_OPTIMIZE = 1u << 0, /* skip optimisation passes */
-  SL_COMPILE_VALIDATE    = 1u << 1, /* re-validate the IR after each pass */
+  SL_COMPILE_VALIDATE    = 1u << 1, /* re-validate the IR after each pass, the
+                                       bindings' too (SHADERLIB_VALIDATE=1 in
+                                       the environment does it for every
+                                       compile) */
   SL_COMPILE_KEEP_DUMPS  = 1u << 2, /* keep IR text for sl_program_dump() */
   /* HLSL as ReShade FX reads it: one scalar fills a vector constructor
    * (float4(0.0)), and the sampler intrinsics tex2Dfetch, tex2Dsize,

@@ -13,7 +13,10 @@
 #ifndef SL_IR_H
 #define SL_IR_H
 
-#include "base/sl_internal.h"
+#include "shaderlib.h"
+#include "base/limits.h"
+
+#include <glib.h>
 
 typedef enum
 {
@@ -161,6 +164,9 @@ bool      sl_ir_validate       (const SlIr *ir, const char *stage, SlDiagnostics
 void      sl_pass_specialise   (SlIr *ir, const uint32_t *constants, size_t n);
 /* Runs fold, copy propagation, CSE and DCE to a fixed point. */
 void      sl_pass_optimise     (SlIr *ir);
+/* The same; with @validate, sl_ir_validate runs after every step and the
+ * first failure (an internal error in @diags) stops it: false then. */
+bool      sl_pass_optimise_checked (SlIr *ir, bool validate, SlDiagnostics *diags);
 void      sl_pass_dce          (SlIr *ir);
 
 /* Folds one non-special op on constant bits; false when it cannot. */

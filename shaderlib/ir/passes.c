@@ -1,14 +1,22 @@
-/* IR passes: specialisation on constant values, constant folding, copy
- * propagation, common-subexpression elimination, dead-code elimination
- * and multiply-add fusion.  (Swizzles and dead components need no pass of
- * their own: the IR is scalar, so a swizzle is a choice of value numbers
- * and an unused component is a dead instruction.)
+/* IR passes: specialisation on constant values, turning variables into
+ * temporaries where control flow allows, constant folding, copy
+ * propagation, common-subexpression elimination, dead-code elimination,
+ * pruning of empty blocks and multiply-add fusion.  (Swizzles and dead
+ * components need no pass of their own: the IR is scalar, so a swizzle is
+ * a choice of value numbers and an unused component is a dead
+ * instruction.)
  *
  * Temporaries are defined once and, by the front ends' contract, only used
  * inside the control-flow region where they are defined or nested regions,
  * so forward substitution of temporaries is always safe.  Variables are
  * never substituted: they may change between a definition and a use.
- * Folding calls sl_fold_op(), i.e. the VM's own scalar helpers. */
+ * Folding calls sl_fold_op(), i.e. the VM's own scalar helpers.
+ *
+ * sl_pass_optimise_checked can run the IR validator after every step of
+ * the fixed-point loop (fold, copy propagation and CSE are one forward
+ * walk, so one step), which the compile driver and the bindings do when
+ * validation is on: a step that breaks an invariant is then reported by
+ * name and round instead of surfacing as a wrong picture. */
 #include "ir/ir.h"
 #include "vm/scalar_ops.h"
 
@@ -473,23 +481,60 @@ fuse_mad (SlIr *ir)
     }
   g_free (uses);
   g_free (def);
-  if (changed)
-    sl_pass_dce (ir);
   return changed;
+}
+
+/* With @validate, the IR after one step of the optimiser must still be
+ * valid; @round counts from 0, -1 for the steps after the loop. */
+static bool
+step_ok (const SlIr *ir, bool validate, const char *step, int round, SlDiagnostics *diags)
+{
+  if (!validate)
+    return true;
+  char stage[96];
+  if (round >= 0)
+    g_snprintf (stage, sizeof stage, "%s (optimiser round %d)", step, round + 1);
+  else
+    g_snprintf (stage, sizeof stage, "%s (optimiser)", step);
+  return sl_ir_validate (ir, stage, diags);
+}
+
+bool
+sl_pass_optimise_checked (SlIr *ir, bool validate, SlDiagnostics *diags)
+{
+  for (int round = 0; round < 8; round++)
+    {
+      bool changed = promote_vars (ir);
+      if (!step_ok (ir, validate, "variable promotion", round, diags))
+        return false;
+      changed |= split_vars (ir);
+      if (!step_ok (ir, validate, "variable splitting", round, diags))
+        return false;
+      changed |= forward (ir);
+      if (!step_ok (ir, validate, "folding, copy propagation and CSE", round, diags))
+        return false;
+      sl_pass_dce (ir);
+      if (!step_ok (ir, validate, "dead-code elimination", round, diags))
+        return false;
+      changed |= prune_empty_blocks (ir);
+      if (!step_ok (ir, validate, "empty-block pruning", round, diags))
+        return false;
+      if (!changed)
+        break;
+    }
+  if (fuse_mad (ir))
+    {
+      if (!step_ok (ir, validate, "multiply-add fusion", -1, diags))
+        return false;
+      sl_pass_dce (ir);
+      if (!step_ok (ir, validate, "dead-code elimination after fusion", -1, diags))
+        return false;
+    }
+  return true;
 }
 
 void
 sl_pass_optimise (SlIr *ir)
 {
-  for (int round = 0; round < 8; round++)
-    {
-      bool changed = promote_vars (ir);
-      changed |= split_vars (ir);
-      changed |= forward (ir);
-      sl_pass_dce (ir);
-      changed |= prune_empty_blocks (ir);
-      if (!changed)
-        break;
-    }
-  fuse_mad (ir);
+  sl_pass_optimise_checked (ir, false, NULL);
 }

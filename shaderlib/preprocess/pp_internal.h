@@ -18,7 +18,7 @@
 #define SL_PP_INTERNAL_H
 
 #include "preprocess/preprocess.h"
-#include "base/sl_internal.h"
+#include "base/arena.h"
 
 #include <glib.h>
 #include <string.h>

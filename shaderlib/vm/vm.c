@@ -40,7 +40,7 @@
  * never ends costs one span's budget, not one per span of the image. */
 #include "vm/vm.h"
 
-#include "base/sl_internal.h"      /* SL_VM_SPAN_BUDGET */
+#include "base/limits.h"           /* SL_VM_SPAN_BUDGET */
 #include "vm/scalar_ops.h"
 
 #include <stdlib.h>

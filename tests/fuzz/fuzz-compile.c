@@ -3,9 +3,11 @@
  *
  * The language is forced rather than detected so each harness stays on its
  * own front end whatever the fuzzer makes of the first bytes.  The IR is
- * re-validated after every pass (SL_COMPILE_VALIDATE), which turns a pass
- * that silently corrupts the IR into a reported error the fuzzer can see
- * as a crash: a program that compiles must also dump, reflect and prepare.
+ * re-validated after lowering, after every optimiser step and after the
+ * binding's specialisation (SL_COMPILE_VALIDATE), and an internal error
+ * aborts, which turns a pass that silently corrupts the IR into a crash
+ * the fuzzer can see: a program that compiles must also dump, reflect and
+ * prepare.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +22,16 @@
 #endif
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+/* A failed validation (or any other internal error) is a bug, not an
+ * answer to bad input. */
+static void
+abort_on_internal_error (const SlDiagnostics *diags)
+{
+  for (int i = 0; i < sl_diagnostics_count (diags); i++)
+    if (!strcmp (sl_diagnostics_get (diags, i)->code, "E-INTERNAL"))
+      abort ();
+}
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -51,6 +63,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   else if (sl_diagnostics_error_count (diags) == 0)
     abort ();       /* failed without saying why */
+  abort_on_internal_error (diags);
   char *report = sl_diagnostics_format (diags);
   g_free (report);
   sl_diagnostics_free (diags);

@@ -9,7 +9,9 @@
  * quads straddle the edge; the rectangle is rendered twice, whole and in
  * two halves with the same scratch, and must come out identical
  * bit for bit (NaN payloads included) — rendering may not depend on how a
- * host tiles the work or on what a scratch held before.
+ * host tiles the work or on what a scratch held before.  The IR is
+ * validated after every pass, the binding's too (SL_COMPILE_VALIDATE), and
+ * an internal error aborts.
  */
 #include <math.h>
 #include <stdint.h>
@@ -25,6 +27,16 @@
 #define H 5
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+/* A failed validation (or any other internal error) is a bug, not an
+ * answer to bad input. */
+static void
+abort_on_internal_error (const SlDiagnostics *diags)
+{
+  for (int i = 0; i < sl_diagnostics_count (diags); i++)
+    if (!strcmp (sl_diagnostics_get (diags, i)->code, "E-INTERNAL"))
+      abort ();
+}
 
 /* Returns false when a run-time limit stopped the program: the pixels
  * then depend on how the image was split into renders (vm.c). */
@@ -60,10 +72,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     .length = source_len,
     .filename = "fuzz",
     .language = SL_LANGUAGE_AUTO,
+    .flags = SL_COMPILE_VALIDATE,
   };
   SlDiagnostics *diags = sl_diagnostics_new ();
   SlProgram     *program = sl_compile (&options, diags);
 
+  abort_on_internal_error (diags);
   if (program == NULL)
     {
       sl_diagnostics_free (diags);
@@ -119,6 +133,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       g_free (whole);
       g_free (halves);
     }
+  abort_on_internal_error (diags);
   sl_binding_free (binding);
   sl_program_unref (program);
   sl_diagnostics_free (diags);

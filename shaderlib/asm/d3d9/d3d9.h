@@ -12,7 +12,8 @@
 #define SL_D3D9_H
 
 #include "ir/ir.h"
-#include "api/program.h"
+#include "base/arena.h"
+#include "ir/reflect.h"
 #include "vm/scalar_ops.h"
 
 /* Versions in order of capability.  ps_1_0 is accepted as ps_1_1 with
@@ -186,5 +187,19 @@ bool        d9_parse_ctab      (D9Shader *shader, const uint8_t *data, size_t si
 /* d3d9_lower.c: instructions → IR and reflection. */
 SlIr       *d9_lower           (const D9Shader *shader, SlProgramInfo *info,
                                 SlDiagnostics *diags);
+
+/* The front end's entries (d3d9_lower.c).  The compile driver's to_ir for
+ * SL_LANGUAGE_D3D9_ASM and SL_LANGUAGE_D3D9_BYTECODE (options->language):
+ * @options with source, length and filename resolved → IR before
+ * optimisation, with @info (initialised by the caller) filled; NULL after
+ * errors. */
+SlIr       *d9_to_ir           (const SlCompileOptions *options, SlProgramInfo *info,
+                                SlDiagnostics *diags);
+/* The D3D9 half of `gegl-shaders dis`: assembly text or bytecode →
+ * canonical assembly text (d9_print); NULL after errors. */
+char       *d9_disassemble_asm      (const char *source, size_t length, const char *filename,
+                                     SlDiagnostics *diags);
+char       *d9_disassemble_bytecode (const char *source, size_t length, const char *filename,
+                                     SlDiagnostics *diags);
 
 #endif

@@ -20,6 +20,7 @@
  * parameters.  d9_print writes that header back, which is what makes the
  * printed text re-assemble to the same program. */
 #include "asm/d3d9/d3d9.h"
+#include "base/readers.h"
 
 #include <math.h>
 #include <stdio.h>

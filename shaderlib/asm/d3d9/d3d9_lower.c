@@ -1,4 +1,6 @@
-/* D3D9 instruction list → IR, plus reflection.
+/* D3D9 instruction list → IR, plus reflection; and the front end's
+ * entries that the compile driver calls (d9_to_ir, d9_disassemble_*), which
+ * read assembly text or bytecode into the list first.
  *
  * Every register the shader names becomes four IR VAR values, created and
  * initialised before the first instruction (so writes inside divergent
@@ -1124,4 +1126,53 @@ d9_lower (const D9Shader *sh, SlProgramInfo *info, SlDiagnostics *diags)
       return NULL;
     }
   return l.ir;
+}
+
+/* ---- the front end's entries ---------------------------------------------- */
+
+static D9Shader *
+read_shader (const char *source, size_t length, bool bytecode, const char *filename,
+             SlDiagnostics *diags)
+{
+  return bytecode ? d9_decode ((const uint8_t *) source, length, filename, diags)
+                  : d9_assemble (source, length, filename, diags);
+}
+
+SlIr *
+d9_to_ir (const SlCompileOptions *options, SlProgramInfo *info, SlDiagnostics *diags)
+{
+  D9Shader *d9 = read_shader (options->source, options->length,
+                              options->language == SL_LANGUAGE_D3D9_BYTECODE,
+                              options->filename, diags);
+  if (!d9)
+    return NULL;
+  SlIr *ir = d9_lower (d9, info, diags);
+  d9_shader_free (d9);
+  return ir;
+}
+
+static char *
+disassemble (const char *source, size_t length, bool bytecode, const char *filename,
+             SlDiagnostics *diags)
+{
+  D9Shader *d9 = read_shader (source, length, bytecode, filename, diags);
+  if (!d9)
+    return NULL;
+  char *text = d9_print (d9);
+  d9_shader_free (d9);
+  return text;
+}
+
+char *
+d9_disassemble_asm (const char *source, size_t length, const char *filename,
+                    SlDiagnostics *diags)
+{
+  return disassemble (source, length, false, filename, diags);
+}
+
+char *
+d9_disassemble_bytecode (const char *source, size_t length, const char *filename,
+                         SlDiagnostics *diags)
+{
+  return disassemble (source, length, true, filename, diags);
 }

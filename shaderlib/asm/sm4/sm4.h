@@ -8,7 +8,8 @@
  *
  *   sm4_asm.c     text → Sm4Shader, Sm4Shader → canonical text
  *   dxbc.c        DXBC container ↔ Sm4Shader (SHDR/SHEX, RDEF, ISGN/OSGN)
- *   sm4_lower.c   Sm4Shader → IR and reflection (the same IR as HLSL)
+ *   sm4_lower.c   Sm4Shader → IR and reflection (the same IR as HLSL), and
+ *                 sm4_to_ir, the compile driver's entry
  *
  * Reflection (constant-buffer variables, resource names, signatures) rides
  * along in the Sm4Shader: from the RDEF/ISGN/OSGN chunks of a container, or
@@ -17,8 +18,7 @@
 #define SL_SM4_H
 
 #include "ir/ir.h"
-
-typedef struct SlProgramInfo SlProgramInfo;
+#include "ir/reflect.h"
 
 /* Instruction ids, one per table row of sm4_tables.def. */
 typedef enum
@@ -198,11 +198,12 @@ uint8_t   *sm4_dxbc_write  (const Sm4Shader *shader, size_t *length);
 SlIr      *sm4_lower       (const Sm4Shader *shader, const char *filename,
                             SlProgramInfo *info, SlDiagnostics *diags);
 
-/* The compile driver's entry for SL_LANGUAGE_SM4_ASM and SL_LANGUAGE_DXBC:
- * a program with IR and reflection, before optimisation; NULL on error. */
-struct SlProgram;
-struct SlProgram *sm4_compile_program (const char *source, size_t length, SlLanguage lang,
-                                       const char *filename, SlDiagnostics *diags);
+/* The compile driver's to_ir for SL_LANGUAGE_SM4_ASM and SL_LANGUAGE_DXBC
+ * (options->language): @options with source, length and filename resolved
+ * → IR before optimisation, with @info (initialised by the caller) filled;
+ * NULL after errors. */
+SlIr      *sm4_to_ir       (const SlCompileOptions *options, SlProgramInfo *info,
+                            SlDiagnostics *diags);
 
 /* The SM4 half of `gegl-shaders dis`: SM4 assembly text or a DXBC
  * container → canonical assembly text that sm4_assemble reads back to the

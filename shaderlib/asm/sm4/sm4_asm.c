@@ -18,6 +18,7 @@
  * `_indexable(...)(...)` suffixes of SM5 listings are accepted and dropped:
  * the resource declaration already says the same. */
 #include "asm/sm4/sm4.h"
+#include "base/readers.h"
 
 #include "vm/scalar_ops.h"
 

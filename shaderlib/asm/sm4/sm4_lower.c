@@ -1,4 +1,6 @@
-/* Sm4Shader → IR and reflection: the SM4/SM5 half of the common IR.
+/* Sm4Shader → IR and reflection: the SM4/SM5 half of the common IR, with
+ * the compile driver's entry (sm4_to_ir, at the end) that reads assembly
+ * text or a DXBC container into the Sm4Shader first.
  *
  * SM4 registers are typeless 32-bit components; the IR's values carry
  * a kind only for constants and dumps, so a register component is simply
@@ -21,7 +23,6 @@
  * (position, uv…) pixel shader inputs. */
 #include "asm/sm4/sm4.h"
 
-#include "api/program.h"
 #include "vm/scalar_ops.h"
 
 #include <string.h>
@@ -1170,24 +1171,15 @@ sm4_lower (const Sm4Shader *sh, const char *filename, SlProgramInfo *info, SlDia
   return ir;
 }
 
-SlProgram *
-sm4_compile_program (const char *source, size_t length, SlLanguage lang, const char *filename,
-                     SlDiagnostics *diags)
+SlIr *
+sm4_to_ir (const SlCompileOptions *options, SlProgramInfo *info, SlDiagnostics *diags)
 {
-  Sm4Shader *sh = lang == SL_LANGUAGE_DXBC ? sm4_dxbc_read (source, length, filename, diags)
-                                           : sm4_assemble (source, length, filename, diags);
+  Sm4Shader *sh = options->language == SL_LANGUAGE_DXBC
+                    ? sm4_dxbc_read (options->source, options->length, options->filename, diags)
+                    : sm4_assemble (options->source, options->length, options->filename, diags);
   if (!sh)
     return NULL;
-  SlProgram *program = g_new0 (SlProgram, 1);
-  program->ref_count = 1;
-  program->language = lang;
-  sl_program_info_init (&program->info);
-  program->ir = sm4_lower (sh, filename, &program->info, diags);
+  SlIr *ir = sm4_lower (sh, options->filename, info, diags);
   sm4_shader_free (sh);
-  if (!program->ir)
-    {
-      sl_program_unref (program);
-      return NULL;
-    }
-  return program;
+  return ir;
 }

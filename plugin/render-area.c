@@ -219,3 +219,39 @@ gs_render_area (const GsRenderJob   *job,
     g_free (shared.failure);
   return ! shared.failed;
 }
+
+void
+gs_buffer_set_around (GeglBuffer          *buffer,
+                      const GeglRectangle *outer,
+                      const GeglRectangle *inner,
+                      gint                 level,
+                      const Babl          *format,
+                      const gfloat        *pixels)
+{
+  GeglRectangle in;
+  gsize         stride = (gsize) outer->width * 4;
+
+  if (! gegl_rectangle_intersect (&in, outer, inner))
+    {
+      gegl_buffer_set (buffer, outer, level, format, pixels,
+                       stride * sizeof (gfloat));
+      return;
+    }
+
+  /* Above, below, then left and right of @in within its rows. */
+  GeglRectangle parts[4] = {
+    { outer->x, outer->y, outer->width, in.y - outer->y },
+    { outer->x, in.y + in.height, outer->width,
+      outer->y + outer->height - (in.y + in.height) },
+    { outer->x, in.y, in.x - outer->x, in.height },
+    { in.x + in.width, in.y, outer->x + outer->width - (in.x + in.width),
+      in.height },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    if (parts[i].width > 0 && parts[i].height > 0)
+      gegl_buffer_set (buffer, &parts[i], level, format,
+                       pixels + (gsize) (parts[i].y - outer->y) * stride
+                              + (gsize) (parts[i].x - outer->x) * 4,
+                       stride * sizeof (gfloat));
+}

@@ -1,5 +1,5 @@
 /* Rendering a prepared shader over a rectangle of a GEGL buffer, shared by
- * shader:run and the per-file ops. */
+ * shader:run and the per-file ops, and writing what lies around it. */
 #ifndef GS_RENDER_AREA_H
 #define GS_RENDER_AREA_H
 
@@ -37,5 +37,15 @@ typedef struct
 gboolean gs_render_area (const GsRenderJob   *job,
                          const GeglRectangle *rect,
                          gchar              **failure);
+
+/* Writes the parts of @outer that lie outside @inner from @pixels (which
+ * hold all of @outer, 4 floats per pixel, row stride outer->width): the
+ * ops write @inner area by area from their workers and the rest here. */
+void gs_buffer_set_around (GeglBuffer          *buffer,
+                           const GeglRectangle *outer,
+                           const GeglRectangle *inner,
+                           gint                 level,
+                           const Babl          *format,
+                           const gfloat        *pixels);
 
 #endif

@@ -26,14 +26,4 @@ void gs_pixel_fetch_parallel (GeglBuffer          *buffer,
                               GeglAbyssPolicy      abyss,
                               gint                 pixels_per_thread);
 
-/* Writes the parts of @outer that lie outside @inner from @pixels (which
- * hold all of @outer, 4 floats per pixel, row stride outer->width): the
- * ops write @inner area by area from their workers and the rest here. */
-void gs_buffer_set_around (GeglBuffer          *buffer,
-                           const GeglRectangle *outer,
-                           const GeglRectangle *inner,
-                           gint                 level,
-                           const Babl          *format,
-                           const gfloat        *pixels);
-
 #endif

@@ -38,6 +38,7 @@
 #include "messages.h"
 #include "image-io.h"
 #include "render.h"
+#include "filter-path.h"
 
 #define PROGRAM     "gegl-shaders"
 #define EXIT_OK     0
@@ -184,82 +185,45 @@ running_from_build_tree (void)
 #endif
 }
 
-static GPtrArray *
-filter_dirs (void)
+static const char *
+build_tree_filters (void)
 {
-  GPtrArray  *dirs = g_ptr_array_new_with_free_func (g_free);
-  const char *env = g_getenv ("GEGL_SHADERS_FILTERS_PATH");
-
-  if (env != NULL && *env != '\0')
-    {
-      char **parts = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
-
-      for (int i = 0; parts[i] != NULL; i++)
-        if (*parts[i] != '\0')
-          g_ptr_array_add (dirs, g_strdup (parts[i]));
-      g_strfreev (parts);
-    }
 #ifdef GS_SOURCE_FILTERSDIR
   if (running_from_build_tree ())
-    g_ptr_array_add (dirs, g_strdup (GS_SOURCE_FILTERSDIR));
+    return GS_SOURCE_FILTERSDIR;
 #endif
-  g_ptr_array_add (dirs, g_strdup (GEGL_SHADERS_FILTERSDIR));
-  return dirs;
+  return NULL;
 }
 
+/* A FILTER operand is a shader file when one exists by that name, else a
+ * filter name looked up as GIMP and `gegl` look it up (filter-path.c). */
 static char *
 find_filter (const char *name)
 {
-  static const char *const suffixes[] = { "", ".hlsl", ".fx", ".asm", ".ps",
-                                          ".cso" };
-  GPtrArray *dirs;
+  GPtrArray *files;
   GString   *known;
-  char      *found = NULL;
+  char      *found;
 
   if (g_file_test (name, G_FILE_TEST_IS_REGULAR))
     return g_strdup (name);
-  dirs = filter_dirs ();
-  if (strchr (name, G_DIR_SEPARATOR) == NULL)
-    for (guint d = 0; d < dirs->len && found == NULL; d++)
-      for (gsize s = 0; s < G_N_ELEMENTS (suffixes) && found == NULL; s++)
-        {
-          char *base = g_strconcat (name, suffixes[s], NULL);
-          char *path = g_build_filename (dirs->pdata[d], base, NULL);
+  found = gs_filter_find (name, build_tree_filters ());
+  if (found != NULL)
+    return found;
 
-          g_free (base);
-          if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-            found = path;
-          else
-            g_free (path);
-        }
-  if (found == NULL)
+  files = gs_filter_list (build_tree_filters ());
+  known = g_string_new (NULL);
+  for (guint i = 0; i < files->len; i++)
     {
-      known = g_string_new (NULL);
-      for (guint d = 0; d < dirs->len; d++)
-        {
-          GDir       *dir = g_dir_open (dirs->pdata[d], 0, NULL);
-          const char *entry;
+      GsFilterFile *file = files->pdata[i];
 
-          while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
-            for (gsize s = 1; s < G_N_ELEMENTS (suffixes); s++)
-              if (entry[0] != '.' && g_str_has_suffix (entry, suffixes[s]))
-                {
-                  g_string_append_printf (known, "%s%.*s",
-                                          known->len ? ", " : "",
-                                          (int) (strlen (entry)
-                                                 - strlen (suffixes[s])),
-                                          entry);
-                  break;
-                }
-          if (dir != NULL)
-            g_dir_close (dir);
-        }
-      gs_print_error (_("no filter or shader file '%s' (shipped filters: %s)"),
-                   name, known->len ? known->str : _("none found"));
-      g_string_free (known, TRUE);
+      g_string_append_printf (known, "%s%s", known->len ? ", " : "",
+                              file->stem);
     }
-  g_ptr_array_free (dirs, TRUE);
-  return found;
+  gs_print_error (_("no filter or shader file '%s' (shipped filters: %s)"),
+                  name, known->len ? known->str : _("none found"));
+  g_string_free (known, TRUE);
+  g_ptr_array_unref (files);
+  return NULL;
 }
 
 static SlProgram *

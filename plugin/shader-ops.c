@@ -1,9 +1,10 @@
 /* shader:<stem> — one GEGL operation per shader file.
  *
- * Design.  At module load, scan_filters() walks the filter folders
- * (GEGL_SHADERS_PATH, then the XDG data folders, then the installed one;
- * the first file of a stem wins), reads and compiles every shader file and
- * turns it into a ShaderClassData: the compiled program, its metadata and
+ * Design.  At module load, gs_shader_ops_register() takes the filter files
+ * of the hosts' one search path (host/filter-path.c: GEGL_SHADERS_PATH,
+ * then the XDG data folders, then the installed one; the first file of a
+ * stem wins), reads and compiles every shader file and turns it into a
+ * ShaderClassData: the compiled program, its metadata and
  * one PropDesc per shader parameter.  Like GEGL's JSON meta-op loader, each
  * file becomes a GType registered on the module with the ShaderClassData
  * as class_data, so class_init installs that shader's properties and keys;
@@ -51,6 +52,7 @@
 #include "effect-ops.h"
 #include "pixel-fetch.h"
 #include "render-area.h"
+#include "filter-path.h"
 
 #define MAX_PADS 3
 #define MAX_FILE_TEXTURES 8
@@ -1987,145 +1989,60 @@ shader_class_init (gpointer klass,
     NULL);
 }
 
-static const gchar *const shader_extensions[] =
-{
-  ".hlsl", ".fx", ".asm", ".psh", ".ps", ".pso", ".cso", NULL
-};
-
-static gchar *
-shader_stem (const gchar *filename)
-{
-  for (gint i = 0; shader_extensions[i]; i++)
-    if (g_str_has_suffix (filename, shader_extensions[i]) &&
-        strlen (filename) > strlen (shader_extensions[i]))
-      return g_strndup (filename, strlen (filename)
-                                  - strlen (shader_extensions[i]));
-  return NULL;
-}
-
-static gint
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const gchar *const *) a, *(const gchar *const *) b);
-}
-
-static GPtrArray *
-filter_dirs (void)
-{
-  GPtrArray          *dirs = g_ptr_array_new_with_free_func (g_free);
-  const gchar        *env  = g_getenv ("GEGL_SHADERS_PATH");
-  const gchar *const *sys  = g_get_system_data_dirs ();
-
-  if (env && env[0])
-    {
-      gchar **parts = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
-
-      for (gchar **p = parts; *p; p++)
-        if ((*p)[0])
-          g_ptr_array_add (dirs, g_strdup (*p));
-      g_strfreev (parts);
-    }
-  g_ptr_array_add (dirs, g_build_filename (g_get_user_data_dir (),
-                                           "gegl-shaders", "filters", NULL));
-  for (gint i = 0; sys[i]; i++)
-    g_ptr_array_add (dirs, g_build_filename (sys[i], "gegl-shaders",
-                                             "filters", NULL));
-  g_ptr_array_add (dirs, g_strdup (GEGL_SHADERS_FILTERSDIR));
-  return dirs;
-}
-
 guint
 gs_shader_ops_register (GTypeModule *module)
 {
-  GPtrArray  *dirs  = filter_dirs ();
-  GHashTable *stems = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                             g_free, NULL);
-  guint       count = 0;
+  GPtrArray *files = gs_filter_list (NULL);
+  guint      count = 0;
 
   if (! instance_quark)
     instance_quark = g_quark_from_static_string ("gegl-shaders-op");
-  /* shader:run is the generic op. */
-  g_hash_table_add (stems, g_strdup ("run"));
 
-  for (guint d = 0; d < dirs->len; d++)
+  for (guint i = 0; i < files->len; i++)
     {
-      GDir        *dir = g_dir_open (g_ptr_array_index (dirs, d), 0, NULL);
-      GPtrArray   *names;
-      const gchar *name;
+      GsFilterFile    *file = g_ptr_array_index (files, i);
+      ShaderClassData *data;
+      GType            parent, type;
+      GTypeQuery       query;
+      GTypeInfo        info = { 0 };
 
-      if (! dir)
+      /* shader:run is the generic op. */
+      if (strcmp (file->stem, "run") == 0)
         continue;
-      names = g_ptr_array_new_with_free_func (g_free);
-      while ((name = g_dir_read_name (dir)))
-        g_ptr_array_add (names, g_strdup (name));
-      g_dir_close (dir);
-      g_ptr_array_sort (names, compare_strings);
+      /* Effect files (techniques) register their own ops. */
+      if (gs_effect_ops_claim (module, file->path, file->stem))
+        continue;
 
-      for (guint i = 0; i < names->len; i++)
+      data = known_classes ? g_hash_table_lookup (known_classes, file->path)
+                           : NULL;
+      if (! data)
         {
-          const gchar     *file = g_ptr_array_index (names, i);
-          gchar           *stem = shader_stem (file);
-          gchar           *path;
-          ShaderClassData *data;
-          GType            parent, type;
-          GTypeQuery       query;
-          GTypeInfo        info = { 0 };
-
-          if (! stem || file[0] == '.' || g_hash_table_contains (stems, stem))
-            {
-              g_free (stem);
-              continue;
-            }
-          path = g_build_filename (g_ptr_array_index (dirs, d), file, NULL);
-          if (! g_file_test (path, G_FILE_TEST_IS_REGULAR))
-            {
-              g_free (path);
-              g_free (stem);
-              continue;
-            }
-          g_hash_table_add (stems, stem);
-          /* Effect files (techniques) register their own ops. */
-          if (gs_effect_ops_claim (module, path, stem))
-            {
-              g_free (path);
-              continue;
-            }
-
-          data = known_classes ? g_hash_table_lookup (known_classes, path)
-                               : NULL;
-          if (! data)
-            {
-              data = load_shader (path, stem);
-              if (! known_classes)
-                known_classes = g_hash_table_new (g_str_hash, g_str_equal);
-              g_hash_table_insert (known_classes, data->path, data);
-            }
-          g_free (path);
-
-          parent = data->n_pads >= 3 ? GEGL_TYPE_OPERATION_COMPOSER3
-                 : data->n_pads == 2 ? GEGL_TYPE_OPERATION_COMPOSER
-                 : GEGL_TYPE_OPERATION_FILTER;
-          g_type_query (parent, &query);
-          info.class_size    = query.class_size;
-          info.class_init    = shader_class_init;
-          info.class_data    = data;
-          info.instance_size = query.instance_size;
-          info.instance_init = shader_instance_init;
-
-          type = g_type_module_register_type (module, parent, data->type_name,
-                                              &info, 0);
-          if (type)
-            {
-              g_type_set_qdata (type, instance_quark, data);
-              count++;
-            }
+          data = load_shader (file->path, file->stem);
+          if (! known_classes)
+            known_classes = g_hash_table_new (g_str_hash, g_str_equal);
+          g_hash_table_insert (known_classes, data->path, data);
         }
-      g_ptr_array_unref (names);
+
+      parent = data->n_pads >= 3 ? GEGL_TYPE_OPERATION_COMPOSER3
+             : data->n_pads == 2 ? GEGL_TYPE_OPERATION_COMPOSER
+             : GEGL_TYPE_OPERATION_FILTER;
+      g_type_query (parent, &query);
+      info.class_size    = query.class_size;
+      info.class_init    = shader_class_init;
+      info.class_data    = data;
+      info.instance_size = query.instance_size;
+      info.instance_init = shader_instance_init;
+
+      type = g_type_module_register_type (module, parent, data->type_name,
+                                          &info, 0);
+      if (type)
+        {
+          g_type_set_qdata (type, instance_quark, data);
+          count++;
+        }
     }
 
-  g_hash_table_destroy (stems);
-  g_ptr_array_unref (dirs);
+  g_ptr_array_unref (files);
   return count;
 }
 

@@ -36,16 +36,16 @@
 
 #include "shaderlib.h"
 #include "messages.h"
-#include "image-io.h"
+#include "image-save.h"
 #include "render.h"
 #include "filter-path.h"
+#include "shader-file.h"
 
 #define PROGRAM     "gegl-shaders"
 #define EXIT_OK     0
 #define EXIT_ERROR  1
 #define EXIT_USAGE  2
 #define MAX_JOBS    256
-#define MAX_SOURCE_BYTES (64u << 20)
 #define TMP_MARK    ".gs-tmp-"
 
 typedef enum
@@ -237,17 +237,10 @@ compile_filter (const char *path)
   GError          *error = NULL;
   char            *text;
 
-  if (!g_file_get_contents (path, &source, &length, &error))
+  if (!gs_shader_file_read (path, &source, &length, &error))
     {
       gs_print_error ("%s", error->message);
       g_error_free (error);
-      return NULL;
-    }
-  if (length > MAX_SOURCE_BYTES)
-    {
-      gs_print_error (_("cannot read '%s': file is larger than %u MiB"), path,
-                   MAX_SOURCE_BYTES >> 20);
-      g_free (source);
       return NULL;
     }
   options.source = source;
@@ -509,24 +502,6 @@ flush_to_disk (const char *path)
 }
 
 static void
-bind_input (SlBinding       *binding,
-            const SlProgram *program,
-            const SlTexture *texture)
-{
-  int n = sl_program_get_n_samplers (program);
-
-  /* Every sampler reads the image, as in the GEGL op. */
-  sl_binding_set_texture (binding, 0, texture);
-  for (int i = 0; i < n; i++)
-    {
-      const SlSamplerInfo *info = sl_program_get_sampler (program, i);
-
-      if (info->slot >= 0 && info->slot < SL_MAX_SLOTS)
-        sl_binding_set_texture (binding, info->slot, texture);
-    }
-}
-
-static void
 process_item (Apply *a,
               Item  *item)
 {
@@ -539,7 +514,8 @@ process_item (Apply *a,
   gboolean       ok;
 
   g_mutex_lock (&a->io_lock);
-  input = gs_image_load (item->input, a->linear, &error);
+  input = gs_image_load (item->input, gs_image_working_format (a->linear),
+                         &error);
   g_mutex_unlock (&a->io_lock);
   if (input == NULL)
     {
@@ -565,7 +541,8 @@ process_item (Apply *a,
     sl_binding_set_params_string (binding, a->params, diags);
   sl_texture_init_2d (&texture, input->width, input->height,
                       (size_t) input->width * 4, input->pixels);
-  bind_input (binding, a->program, &texture);
+  /* Every sampler reads the image, as in the GEGL op. */
+  gs_bind_samplers (binding, a->program, &texture, NULL);
   ok = sl_binding_prepare (binding, diags)
        && gs_render_image (binding, target, a->render_threads, diags);
   if (!ok || sl_diagnostics_error_count (diags) > 0)

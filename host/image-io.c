@@ -1,11 +1,20 @@
-/* image-io — loading and saving GsImage buffers.
+/* image-io — loading GsImage buffers, the one image loader of the hosts.
  *
- * GEGL does the decoding and encoding: loading is a gegl:load node blitted
- * straight into our float buffer in the working babl format, saving wraps
- * our buffer in a linear GeglBuffer (no copy) and runs it through the saver
- * for the extension.  GEGL's codecs report failures with g_warning() rather
- * than through a return value, so a GLib log writer collects warnings while
- * a load or save runs and turns them into a GError.
+ * Every image a host reads — the CLI's inputs and textures, the GEGL ops'
+ * image-file textures, the effect ops' `source = "…"` textures — comes
+ * through gs_image_load(), so it obeys one size limit, one error wording
+ * and one 8-bit rule (k reads as exactly k/255, 16-bit k as k/65535; see
+ * pixel-fetch.c, which does the reading).  GEGL does the decoding: a
+ * gegl:load node is asked for its size first, so that a header claiming
+ * more than GS_IMAGE_MAX_PIXELS is refused before anything is decoded,
+ * then decoded into a buffer and read into our float pixels.
+ *
+ * GEGL's codecs report failures with g_warning() rather than through a
+ * return value.  An executable may route GLib warnings into a capture
+ * buffer (gs_image_io_install_log_capture()) that turns them into the
+ * GError; a library such as the GEGL module leaves the log alone and gets
+ * the error without the codec's words.  cli/image-save.c uses the same
+ * capture for the savers.
  *
  * PFM is implemented here, since GEGL has none.  It carries the working
  * values verbatim, which makes it the format for exact round trips.
@@ -19,14 +28,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <gegl.h>
 #include <babl/babl.h>
 
-/* Refuse images whose float buffer would not fit comfortably in memory
- * rather than failing halfway through a decode. */
-#define GS_MAX_PIXELS ((guint64) 1 << 28)
+#include "pixel-fetch.h"
 
 G_DEFINE_QUARK (gs-image-io-error-quark, gs_image_io_error)
 
@@ -34,10 +41,12 @@ G_DEFINE_QUARK (gs-image-io-error-quark, gs_image_io_error)
 /* Warning capture                                                     */
 /* ------------------------------------------------------------------ */
 
-/* Codec warnings may come from GEGL worker threads, hence the lock.  This
- * state belongs to the executable, never to a library. */
+/* Codec warnings may come from GEGL worker threads, hence the lock.  Only
+ * an executable installs the writer (a library must not take over its
+ * host's log); until then begin and end do nothing. */
 static GMutex   capture_lock;
 static GString *capture_text;
+static gint     capture_installed;
 
 static GLogWriterOutput
 capture_writer (GLogLevelFlags   level,
@@ -78,19 +87,22 @@ void
 gs_image_io_install_log_capture (void)
 {
   g_log_set_writer_func (capture_writer, NULL, NULL);
+  g_atomic_int_set (&capture_installed, TRUE);
 }
 
-static void
-capture_begin (void)
+void
+gs_image_io_capture_begin (void)
 {
+  if (! g_atomic_int_get (&capture_installed))
+    return;
   g_mutex_lock (&capture_lock);
-  capture_text = g_string_new (NULL);
+  if (capture_text == NULL)
+    capture_text = g_string_new (NULL);
   g_mutex_unlock (&capture_lock);
 }
 
-/* Returns what was captured, or NULL when nothing was. */
-static char *
-capture_end (void)
+char *
+gs_image_io_capture_end (void)
 {
   GString *text;
 
@@ -98,6 +110,8 @@ capture_end (void)
   text = capture_text;
   capture_text = NULL;
   g_mutex_unlock (&capture_lock);
+  if (text == NULL)
+    return NULL;
   if (text->len == 0)
     {
       g_string_free (text, TRUE);
@@ -124,7 +138,7 @@ gs_image_new (int      width,
                    _("invalid image size %d×%d"), width, height);
       return NULL;
     }
-  if ((guint64) width * (guint64) height > GS_MAX_PIXELS)
+  if ((guint64) width * (guint64) height > GS_IMAGE_MAX_PIXELS)
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
                    _("image of %d×%d pixels is too large"), width, height);
@@ -153,10 +167,10 @@ gs_image_free (GsImage *image)
   g_free (image);
 }
 
-static const char *
-working_format_name (gboolean linear)
+const Babl *
+gs_image_working_format (gboolean linear)
 {
-  return linear ? "RGBA float" : "R'G'B'A float";
+  return babl_format (linear ? "RGBA float" : "R'G'B'A float");
 }
 
 static gboolean
@@ -305,125 +319,18 @@ out:
   return image;
 }
 
-static gboolean
-save_pfm (const GsImage *image,
-          const char    *path,
-          GError       **error)
-{
-  GString *out;
-  GError  *local = NULL;
-  gboolean ok;
-  double   scale = G_BYTE_ORDER == G_LITTLE_ENDIAN ? -1.0 : 1.0;
-
-  out = g_string_sized_new (32 + (gsize) image->width * image->height * 12);
-  g_string_append_printf (out, "PF\n%d %d\n%.1f\n",
-                          image->width, image->height, scale);
-  for (int row = image->height - 1; row >= 0; row--)
-    {
-      const float *src = image->pixels + (gsize) row * image->width * 4;
-
-      for (int x = 0; x < image->width; x++, src += 4)
-        g_string_append_len (out, (const char *) src, 3 * sizeof (float));
-    }
-  ok = g_file_set_contents (path, out->str, out->len, &local);
-  g_string_free (out, TRUE);
-  if (!ok)
-    {
-      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
-                   _("cannot write '%s': %s"), path, local->message);
-      g_error_free (local);
-    }
-  return ok;
-}
-
 /* ------------------------------------------------------------------ */
 /* GEGL                                                                */
 /* ------------------------------------------------------------------ */
 
-/* babl's fast paths turn 8-bit values into floats by multiplying with a
- * reciprocal, which is off by an ulp for some k.  The contract is that an
- * 8-bit k reads as k/255 exactly (and a 16-bit k as k/65535), so integer
- * perceptual sRGB sources, which convert to R'G'B'A of the same depth
- * without loss, are fetched as integers and divided here. */
-static gboolean
-exact_integer_source (const Babl *format,
-                      gboolean    linear,
-                      const char **fetch_format,
-                      double      *max_value)
-{
-  const char *model = babl_get_name (babl_format_get_model (format));
-  const Babl *type = babl_format_get_type (format, 0);
-
-  if (linear || babl_format_get_space (format) != babl_space ("sRGB"))
-    return FALSE;
-  if (!g_str_equal (model, "R'G'B'") && !g_str_equal (model, "R'G'B'A")
-      && !g_str_equal (model, "Y'") && !g_str_equal (model, "Y'A"))
-    return FALSE;
-  if (type == babl_type ("u8"))
-    {
-      *fetch_format = "R'G'B'A u8";
-      *max_value = 255.0;
-      return TRUE;
-    }
-  if (type == babl_type ("u16"))
-    {
-      *fetch_format = "R'G'B'A u16";
-      *max_value = 65535.0;
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static void
-read_pixels (GeglBuffer *buffer,
-             GsImage    *image,
-             gboolean    linear)
-{
-  const GeglRectangle *box = gegl_buffer_get_extent (buffer);
-  const char          *fetch_format;
-  double               max_value;
-  gsize                n = (gsize) image->width * image->height * 4;
-
-  if (!exact_integer_source (gegl_buffer_get_format (buffer), linear,
-                             &fetch_format, &max_value))
-    {
-      gegl_buffer_get (buffer, box, 1.0,
-                       babl_format (working_format_name (linear)),
-                       image->pixels, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-      return;
-    }
-
-  /* The integers are unpacked in place from the back of the float buffer,
-   * which is at least twice as large as they are. */
-  if (max_value == 255.0)
-    {
-      guint8 *ints = (guint8 *) (image->pixels + n) - n;
-      float   scale = 255.0f;
-
-      gegl_buffer_get (buffer, box, 1.0, babl_format (fetch_format), ints,
-                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-      for (gsize i = 0; i < n; i++)
-        image->pixels[i] = (float) ints[i] / scale;
-    }
-  else
-    {
-      guint16 *ints = (guint16 *) (image->pixels + n) - n;
-      float    scale = 65535.0f;
-
-      gegl_buffer_get (buffer, box, 1.0, babl_format (fetch_format), ints,
-                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-      for (gsize i = 0; i < n; i++)
-        image->pixels[i] = (float) ints[i] / scale;
-    }
-}
-
 GsImage *
-gs_image_load (const char *path,
-               gboolean    linear,
-               GError    **error)
+gs_image_load (const char  *path,
+               const Babl  *format,
+               GError     **error)
 {
   GeglNode     *graph, *load, *sink;
   GeglBuffer   *buffer = NULL;
+  GeglRectangle box;
   GsImage      *image;
   char         *warnings;
 
@@ -451,39 +358,41 @@ gs_image_load (const char *path,
   if (has_extension (path, "pfm"))
     return load_pfm (path, error);
 
-  capture_begin ();
+  /* The size is checked before anything is decoded: a header may claim
+   * more pixels than the decoder could ever hold. */
+  gs_image_io_capture_begin ();
   graph = gegl_node_new ();
   load = gegl_node_new_child (graph,
                               "operation", "gegl:load",
                               "path", path,
                               NULL);
-  sink = gegl_node_new_child (graph,
-                              "operation", "gegl:buffer-sink",
-                              "buffer", &buffer,
-                              NULL);
-  gegl_node_link (load, sink);
-  gegl_node_process (sink);
+  box = gegl_node_get_bounding_box (load);
   image = NULL;
-  if (buffer != NULL)
+  if (box.width > 0 && box.height > 0
+      && (image = gs_image_new (box.width, box.height, error)) != NULL)
     {
-      const GeglRectangle *box = gegl_buffer_get_extent (buffer);
-
-      if (box->width > 0 && box->height > 0)
+      sink = gegl_node_new_child (graph,
+                                  "operation", "gegl:buffer-sink",
+                                  "buffer", &buffer,
+                                  NULL);
+      gegl_node_link (load, sink);
+      gegl_node_process (sink);
+      if (buffer != NULL
+          && gegl_rectangle_equal (gegl_buffer_get_extent (buffer), &box))
         {
-          image = gs_image_new (box->width, box->height, error);
-          if (image != NULL)
-            {
-              const Babl *type = babl_format_get_type (gegl_buffer_get_format (buffer), 0);
+          const Babl *type = babl_format_get_type (gegl_buffer_get_format (buffer), 0);
 
-              read_pixels (buffer, image, linear);
-              image->source_depth = type == babl_type ("u8") ? 8
-                                    : type == babl_type ("u16") ? 16 : 0;
-            }
+          gs_pixel_fetch (buffer, &box, 1.0, format, image->pixels,
+                          GEGL_ABYSS_NONE);
+          image->source_depth = type == babl_type ("u8") ? 8
+                                : type == babl_type ("u16") ? 16 : 0;
         }
-      g_object_unref (buffer);
+      else
+        g_clear_pointer (&image, gs_image_free);
+      g_clear_object (&buffer);
     }
   g_object_unref (graph);
-  warnings = capture_end ();
+  warnings = gs_image_io_capture_end ();
 
   if (image == NULL && (error == NULL || *error == NULL))
     g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
@@ -491,119 +400,4 @@ gs_image_load (const char *path,
                  warnings ? ": " : "", warnings ? warnings : "");
   g_free (warnings);
   return image;
-}
-
-typedef struct
-{
-  const char *extension;
-  const char *operation;
-} SaverEntry;
-
-static const SaverEntry savers[] =
-{
-  { "png",  "gegl:png-save"  },
-  { "jpg",  "gegl:jpg-save"  },
-  { "jpeg", "gegl:jpg-save"  },
-  { "tif",  "gegl:tiff-save" },
-  { "tiff", "gegl:tiff-save" },
-  { "exr",  "gegl:exr-save"  },
-  { "ppm",  "gegl:ppm-save"  },
-  { "webp", "gegl:webp-save" },
-  { "hdr",  "gegl:rgbe-save" },
-};
-
-static const char *
-saver_for (const char *path)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS (savers); i++)
-    if (has_extension (path, savers[i].extension))
-      return savers[i].operation;
-  return NULL;
-}
-
-gboolean
-gs_image_save_supported (const char *path)
-{
-  return has_extension (path, "pfm") || saver_for (path) != NULL;
-}
-
-gboolean
-gs_image_save (const GsImage *image,
-               const char    *path,
-               gboolean       linear,
-               int            depth,
-               GError       **error)
-{
-  const char   *operation;
-  GeglRectangle rect = { 0, 0, image->width, image->height };
-  GeglBuffer   *buffer;
-  GeglNode     *graph, *source, *saver;
-  char         *dir;
-  char         *warnings;
-  gboolean      dir_ok;
-
-  if (has_extension (path, "pfm"))
-    return save_pfm (image, path, error);
-
-  operation = saver_for (path);
-  if (operation == NULL || !gegl_has_operation (operation))
-    {
-      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_FORMAT,
-                   _("cannot write '%s': unsupported output format "
-                     "(use .png, .pfm, .exr, .tif, .jpg, .ppm, .webp or .hdr)"),
-                   path);
-      return FALSE;
-    }
-
-  /* The savers only warn when they cannot create the file; catch the
-   * commonest cause up front to give a precise message. */
-  dir = g_path_get_dirname (path);
-  dir_ok = g_file_test (dir, G_FILE_TEST_IS_DIR);
-  g_free (dir);
-  if (!dir_ok)
-    {
-      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
-                   _("cannot write '%s': %s"), path, g_strerror (ENOENT));
-      return FALSE;
-    }
-  /* Remove a stale file so that a saver failing silently cannot leave the
-   * previous result looking like this run's output. */
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_unlink (path);
-
-  capture_begin ();
-  buffer = gegl_buffer_linear_new_from_data (image->pixels,
-                                             babl_format (working_format_name (linear)),
-                                             &rect,
-                                             (gint) (image->width * 4 * sizeof (float)),
-                                             NULL, NULL);
-  graph = gegl_node_new ();
-  source = gegl_node_new_child (graph,
-                                "operation", "gegl:buffer-source",
-                                "buffer", buffer,
-                                NULL);
-  saver = gegl_node_new_child (graph,
-                               "operation", operation,
-                               "path", path,
-                               NULL);
-  if (g_str_equal (operation, "gegl:png-save")
-      || g_str_equal (operation, "gegl:ppm-save"))
-    gegl_node_set (saver, "bitdepth", depth == 16 ? 16 : 8, NULL);
-  else if (g_str_equal (operation, "gegl:tiff-save") && depth > 0)
-    gegl_node_set (saver, "bitdepth", depth, "fp", 0, NULL);
-  gegl_node_link (source, saver);
-  gegl_node_process (saver);
-  g_object_unref (graph);
-  g_object_unref (buffer);
-  warnings = capture_end ();
-
-  if (warnings != NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
-                   _("cannot write '%s'%s%s"), path,
-                   warnings ? ": " : "", warnings ? warnings : "");
-      g_free (warnings);
-      return FALSE;
-    }
-  return TRUE;
 }

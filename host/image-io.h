@@ -1,18 +1,19 @@
-/* image-io — whole-image RGBA float buffers for the command-line tool.
+/* image-io — whole-image RGBA float buffers, and the one image loader of
+ * the hosts (see image-io.c).
  *
- * The CLI renders into one in-memory RGBA float32 image, so every image it
- * touches is held the same way: GsImage, rows top to bottom, four floats a
- * pixel, no padding.  Loading and saving go through GEGL (any format its
- * loaders and savers handle) with babl doing the colour conversion to and
- * from the working encoding, which is perceptual "R'G'B'A float" or, with
- * @linear, "RGBA float".  PFM is handled here because GEGL has no PFM codec;
- * it stores the working-encoding values verbatim (RGB only, alpha read as 1)
- * so that a render can be written and read back bit for bit.
+ * The CLI renders into one in-memory RGBA float32 image and the GEGL ops
+ * hold their image textures the same way: GsImage, rows top to bottom,
+ * four floats a pixel, no padding.  Images are read in a float RGBA babl
+ * format, perceptual "R'G'B'A float" or linear "RGBA float" (in any babl
+ * space).  PFM, which GEGL has no codec for, stores the working-encoding
+ * values verbatim (RGB only, alpha read as 1) so that a render can be
+ * written and read back bit for bit; cli/image-save.h writes images.
  */
 #ifndef GS_IMAGE_IO_H
 #define GS_IMAGE_IO_H
 
 #include <glib.h>
+#include <babl/babl.h>
 
 G_BEGIN_DECLS
 
@@ -27,6 +28,11 @@ typedef struct
   int    source_depth;
 } GsImage;
 
+/* The largest image any host allocates, 4 GiB of float RGBA: beyond it an
+ * image is refused with GS_IMAGE_IO_ERROR_TOO_LARGE rather than failing
+ * halfway through a decode (or aborting GIMP). */
+#define GS_IMAGE_MAX_PIXELS ((guint64) 1 << 28)
+
 #define GS_IMAGE_IO_ERROR (gs_image_io_error_quark ())
 
 typedef enum
@@ -38,35 +44,33 @@ typedef enum
   GS_IMAGE_IO_ERROR_TOO_LARGE
 } GsImageIoError;
 
-GQuark    gs_image_io_error_quark (void);
+GQuark      gs_image_io_error_quark (void);
 
 /* A transparent black image, or NULL with @error set when the size is not
- * positive or the memory cannot be had. */
-GsImage  *gs_image_new     (int      width,
-                            int      height,
-                            GError **error);
-void      gs_image_free    (GsImage *image);
+ * positive, beyond GS_IMAGE_MAX_PIXELS or the memory cannot be had. */
+GsImage    *gs_image_new     (int      width,
+                              int      height,
+                              GError **error);
+void        gs_image_free    (GsImage *image);
 
-/* Needs gegl_init() (except for .pfm files). */
-GsImage  *gs_image_load    (const char *path,
-                            gboolean    linear,
-                            GError    **error);
+/* The working format of the CLI: perceptual or linear float RGBA, sRGB. */
+const Babl *gs_image_working_format (gboolean linear);
 
-/* Picks the encoder from the extension of @path; @depth (8, 16 or 0 for the
- * format's default) only matters for PNG and TIFF. */
-gboolean  gs_image_save    (const GsImage *image,
-                            const char    *path,
-                            gboolean       linear,
-                            int            depth,
-                            GError       **error);
-
-/* TRUE when the extension of @path names a format gs_image_save() writes. */
-gboolean  gs_image_save_supported (const char *path);
+/* Loads @path into @format pixels (a float RGBA format, see above).
+ * Needs gegl_init() (except for .pfm files).  The messages of @error name
+ * the file, except the size limit's, which names the size. */
+GsImage    *gs_image_load    (const char  *path,
+                              const Babl  *format,
+                              GError     **error);
 
 /* Routes GLib warnings into the capture buffer while one is active, so GEGL
  * codec complaints end up in the error message instead of on the terminal.
- * Call once at start-up. */
-void      gs_image_io_install_log_capture (void);
+ * For executables only; call once at start-up. */
+void        gs_image_io_install_log_capture (void);
+/* Brackets one load or save; end returns the warnings captured since
+ * begin (g_free() them), or NULL for none or when nothing is installed. */
+void        gs_image_io_capture_begin (void);
+char       *gs_image_io_capture_end   (void);
 
 G_END_DECLS
 

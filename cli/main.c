@@ -2,10 +2,12 @@
  *
  * One executable with git-style subcommands: `check` compiles and reports,
  * `run` renders a shader over an image (or a blank canvas) and writes or
- * probes the result, `test` hands over to the shader test runner when it is
- * built in.  Each subcommand parses its own options with GOption; the
- * option tables are built by one function per command so that
- * `gegl-shaders help COMMAND` prints exactly what the parser accepts.
+ * probes the result, `apply` runs a filter over many images (apply.c),
+ * `dis` and `dump` show what the compiler made, `test` hands over to the
+ * shader test runner (shader-test/).  Each subcommand parses its own
+ * options with GOption; the option tables are built by one function per
+ * command so that `gegl-shaders help COMMAND` prints exactly what the
+ * parser accepts.
  *
  * Exit codes are part of the interface: 0 success, 1 a compile, render or
  * I/O error (reported on stderr), 2 a usage error.  Diagnostics about the
@@ -35,9 +37,7 @@
 #include "effect-cli.h"
 #include "shader-file.h"
 
-#ifdef HAVE_SHADER_TEST
 #include "shader-test.h"
-#endif
 
 #define EXIT_OK    0
 #define EXIT_ERROR 1
@@ -1131,12 +1131,7 @@ static int
 command_test (int    argc,
               char **argv)
 {
-#ifdef HAVE_SHADER_TEST
   return gs_shader_test_main (argc, argv);
-#else
-  gs_print_error (_("this build of %s has no shader test runner"), PROGRAM);
-  return EXIT_ERROR;
-#endif
 }
 
 int

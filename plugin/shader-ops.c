@@ -15,14 +15,14 @@
  * aux2) for three or more; samplers past the third read the input.
  *
  * Instances keep their property values in a GValue array and a cached
- * "draw" (a prepared SlBinding for one set of constants, one viewport and
- * one mip level), rebuilt in prepare() when either changed and shared by
- * reference with process(), exactly as shader:run does.  process() hands
- * the rendering to GEGL's worker threads (render-area.c): each reads the
- * rows it renders plus the sampling reach, or all of them share one read of
- * the whole input when sampling is data dependent; the VM writes
- * each pixel from its own inputs only, so the output does not depend on
- * tiling, chunk order or thread count.
+ * draw per mip level (draw.c: a prepared SlBinding for one set of
+ * constants, one viewport and one mip level), rebuilt when either changed
+ * and shared by reference with process(), exactly as shader:run does.
+ * process() hands the rendering to GEGL's worker threads (render-area.c):
+ * each reads the rows it renders plus the sampling reach, or all of them
+ * share one read of the whole input when sampling is data dependent; the
+ * VM writes each pixel from its own inputs only, so the output does not
+ * depend on tiling, chunk order or thread count.
  *
  * Mip levels: at level L GEGL hands rectangles in level-0 coordinates and
  * buffers whose level-L tiles hold the image scaled by 1/2^L; the op then
@@ -50,13 +50,15 @@
 #include "shaderlib.h"
 #include "shader-ops.h"
 #include "effect-ops.h"
-#include "pixel-fetch.h"
-#include "render-area.h"
+#include "draw.h"
 #include "filter-path.h"
+#include "image-io.h"
+#include "pixel-fetch.h"
+#include "shader-file.h"
 
-#define MAX_PADS 3
+#define MAX_PADS GS_MAX_PADS
 #define MAX_FILE_TEXTURES 8
-#define N_LEVELS 8     /* mip levels with their own cached draw */
+#define N_LEVELS GS_N_LEVELS
 
 typedef enum
 {
@@ -113,11 +115,11 @@ typedef struct
 /* A loaded texture image, shared by the draws that sample it. */
 typedef struct
 {
-  gchar     *path;
-  gint64     mtime;
+  gchar      *path;
+  gint64      mtime;
   const Babl *format;
-  gint       width, height;
-  gfloat    *pixels;
+  GsImage    *image;
+  SlTexture   texture;
 } Image;
 
 typedef struct
@@ -147,22 +149,6 @@ typedef struct
   GArray      *file_textures; /* FileTexture */
   gint         warned;       /* atomic: failure reported once */
 } ShaderClassData;
-
-typedef struct
-{
-  SlProgram     *program;
-  SlBinding     *binding;
-  GeglRectangle  viewport;      /* input bbox at this level */
-  gint           level;
-  GeglRectangle  aux_rect[MAX_PADS];  /* bbox of each pad at this level */
-  gboolean       bounded;
-  gint           reach_left, reach_top, reach_right, reach_bottom;
-  gint           runtime_warned;
-  gfloat         placeholder_texel[4];
-  SlTexture      placeholder[MAX_PADS];
-  Image         *images[MAX_FILE_TEXTURES];
-  SlTexture      file_texture[MAX_FILE_TEXTURES];
-} Draw;
 
 static GQuark instance_quark;
 
@@ -198,49 +184,6 @@ ascii_contains_ci (const gchar *haystack,
 
   g_free (h);
   return r;
-}
-
-static const SlAnnotation *
-find_annotation (const SlParam *param,
-                 const gchar   *name)
-{
-  for (gint i = 0; i < param->n_annotations; i++)
-    if (g_ascii_strcasecmp (param->annotations[i].name, name) == 0)
-      return &param->annotations[i];
-  return NULL;
-}
-
-static const gchar *
-annotation_string (const SlParam *param,
-                   const gchar   *name)
-{
-  const SlAnnotation *a = find_annotation (param, name);
-
-  return (a && a->type == SL_ANNOTATION_STRING) ? a->string_value : NULL;
-}
-
-static gboolean
-annotation_number (const SlParam *param,
-                   const gchar   *name,
-                   gdouble       *value)
-{
-  const SlAnnotation *a = find_annotation (param, name);
-
-  if (! a || a->type == SL_ANNOTATION_STRING || a->n_values < 1)
-    return FALSE;
-  *value = a->values[0];
-  return TRUE;
-}
-
-static gchar *
-format_diagnostics (SlDiagnostics *diags)
-{
-  gchar *text;
-
-  if (sl_diagnostics_count (diags) == 0)
-    return g_strdup ("");
-  text = sl_diagnostics_format (diags);
-  return text ? g_strchomp (text) : g_strdup ("");
 }
 
 /* Property names: lower case, '-' for '_', a letter first. */
@@ -315,8 +258,8 @@ host_kind (const SlParam *param)
 static gboolean
 wants_color (const SlParam *param)
 {
-  const gchar *widget = annotation_string (param, "UIWidget");
-  const gchar *type   = annotation_string (param, "ui_type");
+  const gchar *widget = gs_annotation_string (param, "UIWidget");
+  const gchar *type   = gs_annotation_string (param, "ui_type");
   gint         n      = param->rows * param->columns;
 
   if (param->type != SL_SCALAR_FLOAT || param->rows != 1 ||
@@ -336,8 +279,8 @@ wants_color (const SlParam *param)
 static VecUnit
 vec_unit (const SlParam *param)
 {
-  const gchar *widget = annotation_string (param, "UIWidget");
-  const gchar *type   = annotation_string (param, "ui_type");
+  const gchar *widget = gs_annotation_string (param, "UIWidget");
+  const gchar *type   = gs_annotation_string (param, "ui_type");
   const gchar *hint   = widget ? widget : type;
 
   if (hint)
@@ -416,7 +359,7 @@ compile_file (ShaderClassData *data,
   if (! data->program && sl_diagnostics_error_count (diags) == 0)
     sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0, "",
                         "%s", _("the shader failed to compile"));
-  data->diagnostics = format_diagnostics (diags);
+  data->diagnostics = gs_format_diagnostics (diags);
   sl_diagnostics_free (diags);
   g_free (text);
   g_free (dir);
@@ -524,7 +467,7 @@ plan_properties (ShaderClassData *data)
         desc.kind = PROP_KIND_BOOL;
       else if ((param->type == SL_SCALAR_INT ||
                 param->type == SL_SCALAR_UINT) && n == 1)
-        desc.kind = annotation_string (param, "ui_items")
+        desc.kind = gs_annotation_string (param, "ui_items")
                     ? PROP_KIND_CHOICE : PROP_KIND_INT;
       else if (param->type == SL_SCALAR_FLOAT && n == 1)
         desc.kind = PROP_KIND_DOUBLE;
@@ -604,13 +547,13 @@ load_shader (const gchar *path,
     g_string_append_c (type_name, g_ascii_isalnum (*p) ? *p : '_');
   data->type_name = g_string_free (type_name, FALSE);
 
-  if (! g_file_get_contents (path, &contents, &length, &error))
+  if (! gs_shader_file_read (path, &contents, &length, &error))
     {
       SlDiagnostics *diags = sl_diagnostics_new ();
 
       sl_diagnostics_add (diags, SL_SEVERITY_ERROR, path, 0, 0, "E-IO",
-                          _("cannot read shader file: %s"), error->message);
-      data->diagnostics = format_diagnostics (diags);
+                          "%s", error->message);
+      data->diagnostics = gs_format_diagnostics (diags);
       sl_diagnostics_free (diags);
       g_clear_error (&error);
     }
@@ -710,27 +653,27 @@ param_ui (ShaderClassData *data,
         }
     }
 
-  if ((s = annotation_string (param, "UIName")))
+  if ((s = gs_annotation_string (param, "UIName")))
     ui->label = s;
-  if ((s = annotation_string (param, "UIHelp")) ||
-      (s = annotation_string (param, "UIDescription")))
+  if ((s = gs_annotation_string (param, "UIHelp")) ||
+      (s = gs_annotation_string (param, "UIDescription")))
     ui->blurb = s;
-  if (annotation_number (param, "UIMin", &v))
+  if (gs_annotation_number (param, "UIMin", &v))
     ui->has_min = TRUE, ui->min = v;
-  if (annotation_number (param, "UIMax", &v))
+  if (gs_annotation_number (param, "UIMax", &v))
     ui->has_max = TRUE, ui->max = v;
-  if (annotation_number (param, "UIStep", &v) && v > 0)
+  if (gs_annotation_number (param, "UIStep", &v) && v > 0)
     ui->has_step = TRUE, ui->step = v;
 
-  if ((s = annotation_string (param, "ui_label")))
+  if ((s = gs_annotation_string (param, "ui_label")))
     ui->label = s;
-  if ((s = annotation_string (param, "ui_tooltip")))
+  if ((s = gs_annotation_string (param, "ui_tooltip")))
     ui->blurb = s;
-  if (annotation_number (param, "ui_min", &v))
+  if (gs_annotation_number (param, "ui_min", &v))
     ui->has_min = TRUE, ui->min = v;
-  if (annotation_number (param, "ui_max", &v))
+  if (gs_annotation_number (param, "ui_max", &v))
     ui->has_max = TRUE, ui->max = v;
-  if (annotation_number (param, "ui_step", &v) && v > 0)
+  if (gs_annotation_number (param, "ui_step", &v) && v > 0)
     ui->has_step = TRUE, ui->step = v;
 
   if (ui->has_min && ui->has_max && ui->min > ui->max)
@@ -910,7 +853,7 @@ install_properties (GObjectClass    *object_class,
         case PROP_KIND_CHOICE:
           {
             GType       type = choice_type (data, desc,
-                                            annotation_string (param, "ui_items"));
+                                            gs_annotation_string (param, "ui_items"));
             GEnumClass *klass = g_type_class_ref (type);
             gint        def   = ui.n_default ? (gint) ui.def[0] : 0;
 
@@ -1004,7 +947,7 @@ image_clear (gpointer p)
   Image *image = p;
 
   g_free (image->path);
-  g_free (image->pixels);
+  gs_image_free (image->image);
 }
 
 static void
@@ -1013,30 +956,13 @@ image_unref (Image *image)
   g_atomic_rc_box_release_full (image, image_clear);
 }
 
-static void
-draw_clear (gpointer p)
-{
-  Draw *draw = p;
-
-  g_clear_pointer (&draw->binding, sl_binding_free);
-  g_clear_pointer (&draw->program, sl_program_unref);
-  for (gint i = 0; i < MAX_FILE_TEXTURES; i++)
-    g_clear_pointer (&draw->images[i], image_unref);
-}
-
-static void
-draw_unref (Draw *draw)
-{
-  g_atomic_rc_box_release_full (draw, draw_clear);
-}
-
 struct Instance
 {
   GMutex      mutex;
   GValue     *values;       /* [n_values = n_props + 1], index = property id */
   guint       n_values;
   GByteArray *key;          /* what the cached draws were built for */
-  Draw       *draws[N_LEVELS];
+  GsDraw     *draws[N_LEVELS];
   gchar      *warned_for;   /* last runtime failure reported */
   Image      *images[MAX_FILE_TEXTURES];  /* last loaded, for reuse */
 };
@@ -1047,7 +973,7 @@ instance_free (gpointer p)
   Instance *inst = p;
 
   for (gint i = 0; i < N_LEVELS; i++)
-    g_clear_pointer (&inst->draws[i], draw_unref);
+    g_clear_pointer (&inst->draws[i], gs_draw_unref);
   for (gint i = 0; i < MAX_FILE_TEXTURES; i++)
     g_clear_pointer (&inst->images[i], image_unref);
   if (inst->key)
@@ -1167,25 +1093,6 @@ pad_name (gint pad)
   static const gchar *const names[MAX_PADS] = { "input", "aux", "aux2" };
 
   return names[pad];
-}
-
-/* A level-0 rectangle as the pixels of mip level @level cover it. */
-static GeglRectangle
-scale_rect (const GeglRectangle *r,
-            gint                 level)
-{
-  GeglRectangle s;
-  gint          x1, y1;
-
-  if (level <= 0)
-    return *r;
-  s.x = r->x >> level;
-  s.y = r->y >> level;
-  x1  = (r->x + r->width + (1 << level) - 1) >> level;
-  y1  = (r->y + r->height + (1 << level) - 1) >> level;
-  s.width  = x1 - s.x;
-  s.height = y1 - s.y;
-  return s;
 }
 
 /* The constant values of the current properties, as the shader reads
@@ -1308,7 +1215,7 @@ pad_bbox (GeglOperation *operation,
   return *r;
 }
 
-static Draw *
+static GsDraw *
 build_draw (ShaderClassData     *data,
             GArray              *constants,
             gint                 seed,
@@ -1317,47 +1224,21 @@ build_draw (ShaderClassData     *data,
             gint                 level,
             SlDiagnostics       *diags)
 {
-  Draw     *draw = g_atomic_rc_box_new0 (Draw);
-  gboolean  ok   = TRUE;
+  GsDraw          *draw = gs_draw_new (&bboxes[0], level);
+  SlBinding       *binding;
+  const SlTexture *overrides[SL_MAX_SLOTS] = { NULL };
+  gboolean         ok   = TRUE;
 
-  draw->program  = sl_program_ref (data->program);
-  draw->level    = level;
-  draw->viewport = scale_rect (&bboxes[0], level);
-  for (gint pad = 0; pad < MAX_PADS; pad++)
-    {
-      GeglRectangle r = pad == 0 || bboxes[pad].width <= 0
-                        ? bboxes[0] : bboxes[pad];
+  for (gint pad = 1; pad < MAX_PADS; pad++)
+    gs_draw_set_pad (draw, pad, &bboxes[pad]);
+  binding = gs_draw_bind (draw, data->program);
 
-      draw->aux_rect[pad] = scale_rect (&r, level);
-      sl_texture_init_2d (&draw->placeholder[pad],
-                          MAX (draw->aux_rect[pad].width, 1),
-                          MAX (draw->aux_rect[pad].height, 1), 4,
-                          draw->placeholder_texel);
-      draw->placeholder[pad].window_width  = 1;
-      draw->placeholder[pad].window_height = 1;
-    }
-
-  draw->binding = sl_binding_new (data->program);
-  sl_binding_set_auto_mips (draw->binding, TRUE);
-  sl_binding_set_viewport (draw->binding, draw->viewport.width,
-                           draw->viewport.height);
-
-  for (gint i = 0; i < sl_program_get_n_samplers (data->program); i++)
-    {
-      const SlSamplerInfo *info = sl_program_get_sampler (data->program, i);
-      gint                 pad  = 0;
-
-      if (! info || info->slot < 0 || info->slot >= SL_MAX_SLOTS)
-        continue;
-      for (gint p = 0; p < data->n_pads; p++)
-        if (data->pad_slot[p] == info->slot)
-          pad = p;
-      sl_binding_set_texture (draw->binding, info->slot,
-                              &draw->placeholder[pad]);
-    }
-
-  /* Image textures are whole from the start: their size reaches the
-   * shader through TEXSIZE and the sampling reach. */
+  /* Pads past the first read their own placeholder until process() has
+   * their pixels; image textures are whole from the start: their size
+   * reaches the shader through TEXSIZE and the sampling reach. */
+  for (gint pad = 1; pad < data->n_pads; pad++)
+    if (data->pad_slot[pad] >= 0)
+      overrides[data->pad_slot[pad]] = &draw->placeholder[pad];
   for (guint i = 0; i < data->file_textures->len; i++)
     {
       FileTexture *ft = &g_array_index (data->file_textures, FileTexture, i);
@@ -1367,18 +1248,19 @@ build_draw (ShaderClassData     *data,
           ok = FALSE;
           continue;
         }
-      draw->images[i] = g_atomic_rc_box_acquire (images[i]);
-      sl_texture_init_2d (&draw->file_texture[i], images[i]->width,
-                          images[i]->height, (gsize) images[i]->width * 4,
-                          images[i]->pixels);
-      sl_binding_set_texture (draw->binding, ft->slot, &draw->file_texture[i]);
+      gs_draw_own (draw, g_atomic_rc_box_acquire (images[i]),
+                   (GDestroyNotify) image_unref);
+      draw->textures[ft->slot] = &images[i]->texture;
+      overrides[ft->slot]      = &images[i]->texture;
     }
+  gs_bind_samplers (binding, data->program, &draw->placeholder[0],
+                    overrides);
 
   for (guint i = 0; ok && i < constants->len; i++)
     {
       Const *c = &g_array_index (constants, Const, i);
 
-      ok = sl_binding_set_param (draw->binding, c->name, c->v, c->n, diags);
+      ok = sl_binding_set_param (binding, c->name, c->v, c->n, diags);
     }
 
   for (guint i = 0; ok && i < data->hosts->len; i++)
@@ -1405,28 +1287,12 @@ build_draw (ShaderClassData     *data,
         default:
           continue;
         }
-      ok = sl_binding_set_param (draw->binding, h->param, v, 2, diags);
+      ok = sl_binding_set_param (binding, h->param, v, 2, diags);
     }
 
-  if (ok)
-    ok = sl_binding_prepare (draw->binding, diags);
-
-  if (ok && sl_diagnostics_error_count (diags) == 0)
-    {
-      draw->bounded = data->pad_slot[0] <= 0 &&
-                      sl_binding_get_sample_reach (draw->binding,
-                                                   &draw->reach_left,
-                                                   &draw->reach_top,
-                                                   &draw->reach_right,
-                                                   &draw->reach_bottom);
-      draw->reach_left   = CLAMP (draw->reach_left, 0, draw->viewport.width);
-      draw->reach_right  = CLAMP (draw->reach_right, 0, draw->viewport.width);
-      draw->reach_top    = CLAMP (draw->reach_top, 0, draw->viewport.height);
-      draw->reach_bottom = CLAMP (draw->reach_bottom, 0, draw->viewport.height);
-    }
-  else
-    g_clear_pointer (&draw->binding, sl_binding_free);
-
+  /* The reach is measured in texels of slot 0, which only describes the
+   * input when the input is what slot 0 reads. */
+  gs_draw_prepare (draw, ok, data->pad_slot[0] <= 0, diags);
   return draw;
 }
 
@@ -1438,8 +1304,9 @@ path_mtime (const gchar *path)
   return (path && g_stat (path, &st) == 0) ? (gint64) st.st_mtime : -1;
 }
 
-/* Loads @path with GEGL's own loaders (any format GEGL reads) into
- * @format pixels; NULL with a diagnostic when it cannot. */
+/* Loads @path as the hosts load every image (host/image-io.c) into
+ * @format pixels; NULL with a diagnostic naming the texture and the file
+ * when it cannot. */
 static Image *
 load_image (ShaderClassData   *data,
             const FileTexture *ft,
@@ -1447,49 +1314,30 @@ load_image (ShaderClassData   *data,
             const Babl        *format,
             SlDiagnostics     *diags)
 {
-  GeglNode      *graph, *load;
-  GeglRectangle  r;
-  Image         *image;
+  GError  *error = NULL;
+  GsImage *pixels = gs_image_load (path ? path : "", format, &error);
+  Image   *image;
 
-  if (! path || ! path[0] || ! g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  if (! pixels)
     {
+      /* The size limit's message names the size, not the file. */
+      gchar *message = error->code == GS_IMAGE_IO_ERROR_TOO_LARGE
+                       ? g_strdup_printf ("'%s': %s", path, error->message)
+                       : g_strdup (error->message);
+
       sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0, "E-IO",
-                          _("texture '%s': cannot read the image file '%s'"),
-                          ft->texture, path ? path : "");
-      return NULL;
-    }
-  graph = gegl_node_new ();
-  load  = gegl_node_new_child (graph, "operation", "gegl:load",
-                               "path", path, NULL);
-  r = gegl_node_get_bounding_box (load);
-  if (r.width <= 0 || r.height <= 0 || r.width > 16384 || r.height > 16384)
-    {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0, "E-IO",
-                          _("texture '%s': '%s' is not an image GEGL can "
-                            "load"), ft->texture, path);
-      g_object_unref (graph);
+                          _("texture '%s': %s"), ft->texture, message);
+      g_free (message);
+      g_error_free (error);
       return NULL;
     }
   image = g_atomic_rc_box_new0 (Image);
   image->path   = g_strdup (path);
   image->mtime  = path_mtime (path);
   image->format = format;
-  image->width  = r.width;
-  image->height = r.height;
-  image->pixels = g_try_malloc_n ((gsize) r.width * r.height,
-                                  4 * sizeof (gfloat));
-  if (! image->pixels)
-    {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0, "",
-                          _("texture '%s': out of memory for %d×%d pixels"),
-                          ft->texture, r.width, r.height);
-      image_unref (image);
-      g_object_unref (graph);
-      return NULL;
-    }
-  gegl_node_blit (load, 1.0, &r, format, image->pixels, GEGL_AUTO_ROWSTRIDE,
-                  GEGL_BLIT_DEFAULT);
-  g_object_unref (graph);
+  image->image  = pixels;
+  sl_texture_init_2d (&image->texture, pixels->width, pixels->height,
+                      (gsize) pixels->width * 4, pixels->pixels);
   return image;
 }
 
@@ -1515,7 +1363,7 @@ current_files (GeglOperation *operation,
 
 /* The draw for the current properties and extents at @level, building it
  * when needed.  NULL when the op passes its input through. */
-static Draw *
+static GsDraw *
 acquire_draw (GeglOperation *operation,
               gint           level)
 {
@@ -1526,7 +1374,7 @@ acquire_draw (GeglOperation *operation,
   GeglRectangle    bboxes[MAX_PADS];
   GByteArray      *key;
   gint             seed;
-  Draw            *draw = NULL;
+  GsDraw          *draw = NULL;
   gchar           *warning = NULL;
   gchar           *paths[MAX_FILE_TEXTURES] = { NULL };
 
@@ -1573,7 +1421,7 @@ acquire_draw (GeglOperation *operation,
       memcmp (inst->key->data, key->data, key->len) != 0)
     {
       for (gint i = 0; i < N_LEVELS; i++)
-        g_clear_pointer (&inst->draws[i], draw_unref);
+        g_clear_pointer (&inst->draws[i], gs_draw_unref);
       if (inst->key)
         g_byte_array_unref (inst->key);
       inst->key = g_byte_array_ref (key);
@@ -1581,7 +1429,7 @@ acquire_draw (GeglOperation *operation,
   if (! inst->draws[level])
     {
       SlDiagnostics *diags = sl_diagnostics_new ();
-      Draw          *built;
+      GsDraw        *built;
 
       /* Images are loaded again only when their path, file or format
        * changed. */
@@ -1603,7 +1451,7 @@ acquire_draw (GeglOperation *operation,
       inst->draws[level] = built;
       if (! built->binding)
         {
-          gchar *text = format_diagnostics (diags);
+          gchar *text = gs_format_diagnostics (diags);
 
           if (! text[0])
             {
@@ -1630,7 +1478,7 @@ acquire_draw (GeglOperation *operation,
       sl_diagnostics_free (diags);
     }
   if (inst->draws[level]->binding)
-    draw = g_atomic_rc_box_acquire (inst->draws[level]);
+    draw = gs_draw_ref (inst->draws[level]);
   g_mutex_unlock (&inst->mutex);
 
   if (warning)
@@ -1650,7 +1498,7 @@ shader_prepare (GeglOperation *operation)
 {
   ShaderClassData *data   = class_data_of (operation);
   const Babl      *format = working_format (operation);
-  Draw            *draw;
+  GsDraw          *draw;
 
   for (gint pad = 0; pad < data->n_pads; pad++)
     gegl_operation_set_format (operation, pad_name (pad), format);
@@ -1659,7 +1507,7 @@ shader_prepare (GeglOperation *operation)
   draw = acquire_draw (operation, 0);
   gs_operation_set_caching (operation, draw && ! draw->bounded);
   if (draw)
-    draw_unref (draw);
+    gs_draw_unref (draw);
 }
 
 static GeglRectangle
@@ -1672,15 +1520,15 @@ shader_get_bounding_box (GeglOperation *operation)
   return r ? *r : empty;
 }
 
-static Draw *
+static GsDraw *
 peek_draw (GeglOperation *operation)
 {
   Instance *inst = instance_of (operation);
-  Draw     *draw = NULL;
+  GsDraw   *draw = NULL;
 
   g_mutex_lock (&inst->mutex);
   if (inst->draws[0] && inst->draws[0]->binding)
-    draw = g_atomic_rc_box_acquire (inst->draws[0]);
+    draw = gs_draw_ref (inst->draws[0]);
   g_mutex_unlock (&inst->mutex);
   return draw;
 }
@@ -1691,7 +1539,7 @@ shader_get_required_for_output (GeglOperation       *operation,
                                 const GeglRectangle *roi)
 {
   GeglRectangle  result;
-  Draw          *draw;
+  GsDraw        *draw;
 
   if (strcmp (input_pad, "input") != 0)
     {
@@ -1703,19 +1551,8 @@ shader_get_required_for_output (GeglOperation       *operation,
   draw = peek_draw (operation);
   if (! draw)
     return *roi;
-  if (draw->bounded)
-    {
-      /* One texel for the second bilinear tap, one for the rounding of
-       * mip levels. */
-      result.x      = roi->x - draw->reach_left - 2;
-      result.y      = roi->y - draw->reach_top - 2;
-      result.width  = roi->width + draw->reach_left + draw->reach_right + 4;
-      result.height = roi->height + draw->reach_top + draw->reach_bottom + 4;
-      gegl_rectangle_intersect (&result, &result, &draw->viewport);
-    }
-  else
-    result = draw->viewport;
-  draw_unref (draw);
+  result = gs_draw_required (draw, roi);
+  gs_draw_unref (draw);
   return result;
 }
 
@@ -1726,26 +1563,15 @@ shader_get_invalidated_by_change (GeglOperation       *operation,
 {
   GeglRectangle  result;
   GeglRectangle  bbox = pad_bbox (operation, 0);
-  Draw          *draw;
+  GsDraw        *draw;
 
   if (strcmp (input_pad, "input") != 0)
     return bbox;
   draw = peek_draw (operation);
   if (! draw)
     return *region;
-  if (draw->bounded)
-    {
-      /* A pixel reads from left of itself to right of itself, so a change
-       * reaches the pixels that far to its right and left. */
-      result.x      = region->x - draw->reach_right - 2;
-      result.y      = region->y - draw->reach_bottom - 2;
-      result.width  = region->width + draw->reach_left + draw->reach_right + 4;
-      result.height = region->height + draw->reach_top + draw->reach_bottom + 4;
-      gegl_rectangle_intersect (&result, &result, &bbox);
-    }
-  else
-    result = bbox;
-  draw_unref (draw);
+  result = gs_draw_invalidated (draw, region, &bbox);
+  gs_draw_unref (draw);
   return result;
 }
 
@@ -1753,16 +1579,34 @@ static GeglRectangle
 shader_get_cached_region (GeglOperation       *operation,
                           const GeglRectangle *roi)
 {
-  Draw          *draw   = peek_draw (operation);
+  GsDraw        *draw   = peek_draw (operation);
   GeglRectangle  region = *roi;
 
-  /* A shader that may read anywhere renders in one go, so the whole
-   * input is fetched once rather than once per chunk. */
-  if (draw && ! draw->bounded)
-    region = draw->viewport;
   if (draw)
-    draw_unref (draw);
+    {
+      region = gs_draw_cached (draw, roi);
+      gs_draw_unref (draw);
+    }
   return region;
+}
+
+/* Shown in the dialog; no notify, which would invalidate the node from
+ * inside its own processing. */
+static void
+set_error (GeglOperation *operation,
+           gchar         *text)
+{
+  ShaderClassData *data = class_data_of (operation);
+  Instance        *inst = instance_of (operation);
+  GValue          *v;
+
+  g_mutex_lock (&inst->mutex);
+  v = value_of (G_OBJECT (operation), data->prop_error);
+  if (v)
+    g_value_take_string (v, text);
+  else
+    g_free (text);
+  g_mutex_unlock (&inst->mutex);
 }
 
 static gboolean
@@ -1772,44 +1616,23 @@ render (GeglOperation       *operation,
         const GeglRectangle *result,
         gint                 level)
 {
-  ShaderClassData *data   = class_data_of (operation);
-  const Babl      *format = gegl_operation_get_format (operation, "output");
-  gdouble          scale  = 1.0 / (1 << CLAMP (level, 0, N_LEVELS - 1));
-  Draw            *draw   = acquire_draw (operation, level);
-  GeglRectangle    out_rect, render_rect;
+  ShaderClassData *data    = class_data_of (operation);
+  const Babl      *format  = gegl_operation_get_format (operation, "output");
+  gdouble          scale;
+  GsDraw          *draw;
   gfloat          *pixels[MAX_PADS] = { NULL };
   SlTexture        tex[MAX_PADS];
-  GsRenderJob      job;
+  const SlTexture *textures[SL_MAX_SLOTS] = { NULL };
   gchar           *failure = NULL;
 
-  level    = CLAMP (level, 0, N_LEVELS - 1);
-  out_rect = scale_rect (result, level);
-
-  if (! draw || ! inputs[0] ||
-      ! gegl_rectangle_intersect (&render_rect, &out_rect, &draw->viewport))
-    {
-      if (inputs[0])
-        {
-          gfloat *buf = g_malloc_n ((gsize) out_rect.width * out_rect.height,
-                                    4 * sizeof (gfloat));
-
-          gegl_buffer_get (inputs[0], &out_rect, scale, format, buf,
-                           GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-          gegl_buffer_set (output, &out_rect, level, format, buf,
-                           GEGL_AUTO_ROWSTRIDE);
-          g_free (buf);
-        }
-      if (draw)
-        draw_unref (draw);
-      return TRUE;
-    }
-
-  memset (&job, 0, sizeof job);
+  level = CLAMP (level, 0, N_LEVELS - 1);
+  scale = 1.0 / (1 << level);
+  draw  = acquire_draw (operation, level);
 
   /* Aux pads are read whole; a missing one samples the primary input. */
-  for (gint pad = 1; pad < data->n_pads; pad++)
+  for (gint pad = 1; draw && inputs[0] && pad < data->n_pads; pad++)
     {
-      GeglRectangle r = draw->aux_rect[pad];
+      GeglRectangle r = draw->pad_rect[pad];
 
       if (data->pad_slot[pad] < 0 || ! inputs[pad])
         continue;
@@ -1817,62 +1640,32 @@ render (GeglOperation       *operation,
                                     4 * sizeof (gfloat));
       if (! pixels[pad])
         {
-          g_warning ("%s: out of memory for a %d×%d region", data->op_name,
-                     r.width, r.height);
-          for (gint i = 1; i < pad; i++)
-            g_free (pixels[i]);
-          draw_unref (draw);
-          return FALSE;
+          failure = g_strdup_printf (_("out of memory for a %d×%d image"),
+                                     r.width, r.height);
+          break;
         }
       gs_pixel_fetch (inputs[pad], &r, scale, format, pixels[pad],
                       GEGL_ABYSS_NONE);
       sl_texture_init_2d (&tex[pad], r.width, r.height, (gsize) r.width * 4,
                           pixels[pad]);
-      job.textures[data->pad_slot[pad]] = &tex[pad];
+      textures[data->pad_slot[pad]] = &tex[pad];
     }
-  for (guint i = 0; i < data->file_textures->len; i++)
-    job.textures[g_array_index (data->file_textures, FileTexture, i).slot]
-      = &draw->file_texture[i];
 
-  job.binding           = draw->binding;
-  job.viewport          = draw->viewport;
-  job.input             = inputs[0];
-  job.scale             = scale;
-  job.bounded           = draw->bounded;
-  job.reach_left        = draw->reach_left;
-  job.reach_top         = draw->reach_top;
-  job.reach_right       = draw->reach_right;
-  job.reach_bottom      = draw->reach_bottom;
-  job.output            = output;
-  job.level             = level;
-  job.format            = format;
-  job.pixels_per_thread = gegl_operation_get_pixels_per_thread (operation);
-
-  /* The input pixels are fetched afresh for each process call. */
-  sl_binding_flush_mips (draw->binding);
-  if (! gs_render_area (&job, &render_rect, &failure))
+  if (failure)
+    gs_pass_through (inputs[0], output, result, level, format);
+  else
+    gs_draw_render (operation, data->op_name, draw, inputs[0], textures,
+                    output, result, level, &failure);
+  if (failure)
     {
-      if (g_atomic_int_compare_and_exchange (&draw->runtime_warned, 0, 1))
-        g_warning ("%s: %s", data->op_name,
-                   failure && failure[0] ? failure
-                   : _("the shader hit an execution limit"));
-    }
-  g_free (failure);
-
-  /* What lies outside the viewport stays transparent. */
-  if (! gegl_rectangle_equal (&render_rect, &out_rect))
-    {
-      gfloat *zeros = g_try_malloc0_n ((gsize) out_rect.width * out_rect.height,
-                                       4 * sizeof (gfloat));
-      if (zeros)
-        gs_buffer_set_around (output, &out_rect, &render_rect, level, format,
-                              zeros);
-      g_free (zeros);
+      g_warning ("%s: %s", data->op_name, failure);
+      set_error (operation, failure);
     }
 
   for (gint pad = 0; pad < MAX_PADS; pad++)
     g_free (pixels[pad]);
-  draw_unref (draw);
+  if (draw)
+    gs_draw_unref (draw);
   return TRUE;
 }
 

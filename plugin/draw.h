@@ -115,4 +115,9 @@ gboolean      gs_draw_render        (GeglOperation          *operation,
                                      gint                    level,
                                      gchar                 **failure);
 
+/* Lets GEGL cache the node's output only when @whole_input (the shader
+ * may read anywhere, so it renders in one go); see draw.c. */
+void          gs_operation_set_caching (GeglOperation    *operation,
+                                        gboolean          whole_input);
+
 #endif

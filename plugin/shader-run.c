@@ -77,7 +77,6 @@ property_string (error, _("Errors"), "")
 #include <glib/gstdio.h>
 
 #include "shaderlib.h"
-#include "shader-ops.h"
 #include "draw.h"
 #include "shader-file.h"
 

@@ -201,7 +201,7 @@ pfm_token (const char **p,
 
   while (*p < end && g_ascii_isspace (**p))
     (*p)++;
-  while (*p < end && !g_ascii_isspace (**p))
+  while (*p < end && ! g_ascii_isspace (**p))
     {
       if (n + 1 >= size)
         return FALSE;
@@ -226,12 +226,12 @@ load_pfm (const char *path,
   gboolean    little;
   GsImage    *image = NULL;
 
-  if (!g_file_get_contents (path, &data, &length, error))
+  if (! g_file_get_contents (path, &data, &length, error))
     return NULL;
   p = data;
   end = data + length;
 
-  if (!pfm_token (&p, end, magic, sizeof magic)
+  if (! pfm_token (&p, end, magic, sizeof magic)
       || (strcmp (magic, "PF") != 0 && strcmp (magic, "Pf") != 0))
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
@@ -240,9 +240,9 @@ load_pfm (const char *path,
     }
   channels = magic[1] == 'F' ? 3 : 1;
 
-  if (!pfm_token (&p, end, wtok, sizeof wtok)
-      || !pfm_token (&p, end, htok, sizeof htok)
-      || !pfm_token (&p, end, stok, sizeof stok))
+  if (! pfm_token (&p, end, wtok, sizeof wtok)
+      || ! pfm_token (&p, end, htok, sizeof htok)
+      || ! pfm_token (&p, end, stok, sizeof stok))
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
                    _("'%s': truncated PFM header"), path);
@@ -264,7 +264,7 @@ load_pfm (const char *path,
   little = scale < 0.0;
 
   /* Exactly one whitespace byte separates the header from the samples. */
-  if (p >= end || !g_ascii_isspace (*p))
+  if (p >= end || ! g_ascii_isspace (*p))
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
                    _("'%s': truncated PFM header"), path);
@@ -334,7 +334,7 @@ gs_image_load (const char  *path,
   GsImage      *image;
   char         *warnings;
 
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+  if (! g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_OPEN,
                    _("cannot open '%s': %s"), path, g_strerror (ENOENT));

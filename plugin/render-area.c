@@ -1,8 +1,10 @@
 /* See render-area.h.  Work is split twice: gegl_parallel_distribute_area()
  * hands each worker an area, and the worker walks it in bands of rows of
  * about BAND_PIXELS pixels: read the band (plus the sampling reach) from
- * the input, pre-fill the output band with the input, run the shader,
- * write the band.  Buffers grow to the largest band and are reused. */
+ * the input, pre-fill the output band with the input, run the shader (or
+ * an effect's last pass), write the band.  Buffers grow to the largest
+ * band and are reused; an image-sized buffer is only ever asked for with
+ * g_try_*, so running out of memory is reported, never an abort. */
 #include "config.h"
 
 #include "render-area.h"

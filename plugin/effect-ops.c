@@ -115,6 +115,11 @@ typedef struct
 static GQuark class_quark;
 static GQuark inst_quark;
 
+/* The classes of each effect file, by path.  GEGL may unload and reload
+ * the module; the types stay registered with their classes built, so a
+ * reload registers them again from the data they were built from. */
+static GHashTable *known_effects;
+
 static EffClass *
 class_of (gpointer operation)
 {
@@ -879,11 +884,32 @@ plan_properties (SlEffect *fx,
   return props;
 }
 
+static gboolean
+register_class (GTypeModule *module,
+                EffClass    *klass)
+{
+  GTypeQuery query;
+  GTypeInfo  info = { 0 };
+  GType      type;
+
+  g_type_query (GEGL_TYPE_OPERATION_FILTER, &query);
+  info.class_size    = query.class_size;
+  info.class_init    = class_init;
+  info.class_data    = klass;
+  info.instance_size = query.instance_size;
+  type = g_type_module_register_type (module, GEGL_TYPE_OPERATION_FILTER,
+                                      klass->type_name, &info, 0);
+  if (type)
+    g_type_set_qdata (type, class_quark, klass);
+  return type != 0;
+}
+
 guint
 gs_effect_ops_claim (GTypeModule *module,
                      const gchar *path,
                      const gchar *stem)
 {
+  GPtrArray       *classes;
   gchar           *source = NULL;
   gsize            length = 0;
   gchar           *dir;
@@ -904,8 +930,17 @@ gs_effect_ops_claim (GTypeModule *module,
     }
   if (! class_quark)
     {
-      class_quark = g_quark_from_static_string ("gegl-shaders-effect-class");
-      inst_quark  = g_quark_from_static_string ("gegl-shaders-effect-instance");
+      class_quark   = g_quark_from_static_string ("gegl-shaders-effect-class");
+      inst_quark    = g_quark_from_static_string ("gegl-shaders-effect-instance");
+      known_effects = g_hash_table_new (g_str_hash, g_str_equal);
+    }
+  classes = g_hash_table_lookup (known_effects, path);
+  if (classes)
+    {
+      for (guint i = 0; i < classes->len; i++)
+        count += register_class (module, g_ptr_array_index (classes, i));
+      g_free (source);
+      return MAX (count, 1);
     }
 
   dir     = g_path_get_dirname (path);
@@ -935,15 +970,14 @@ gs_effect_ops_claim (GTypeModule *module,
 
   props        = plan_properties (fx, &host_used);
   n_techniques = sl_effect_get_n_techniques (fx);
+  classes      = g_ptr_array_new ();
+  g_hash_table_insert (known_effects, g_strdup (path), classes);
   for (gint t = 0; t < n_techniques; t++)
     {
       const SlEffectTechnique *tech  = sl_effect_get_technique (fx, t);
       EffClass                *klass = g_new0 (EffClass, 1);
       const gchar             *label = technique_string (tech, "ui_label");
       const gchar             *tip   = technique_string (tech, "ui_tooltip");
-      GTypeQuery               query;
-      GTypeInfo                info  = { 0 };
-      GType                    type;
 
       klass->path      = g_strdup (path);
       klass->source    = g_memdup2 (source, length + 1);
@@ -967,18 +1001,8 @@ gs_effect_ops_claim (GTypeModule *module,
                                             tip ? tip : "", tip ? " — " : "",
                                             tech->n_passes, path);
 
-      g_type_query (GEGL_TYPE_OPERATION_FILTER, &query);
-      info.class_size    = query.class_size;
-      info.class_init    = class_init;
-      info.class_data    = klass;
-      info.instance_size = query.instance_size;
-      type = g_type_module_register_type (module, GEGL_TYPE_OPERATION_FILTER,
-                                          klass->type_name, &info, 0);
-      if (type)
-        {
-          g_type_set_qdata (type, class_quark, klass);
-          count++;
-        }
+      g_ptr_array_add (classes, klass);
+      count += register_class (module, klass);
     }
   sl_effect_unref (fx);
   g_free (source);

@@ -36,15 +36,16 @@
 
 #include "shaderlib.h"
 #include "messages.h"
-#include "image-io.h"
+#include "image-save.h"
 #include "render.h"
+#include "filter-path.h"
+#include "shader-file.h"
 
 #define PROGRAM     "gegl-shaders"
 #define EXIT_OK     0
 #define EXIT_ERROR  1
 #define EXIT_USAGE  2
 #define MAX_JOBS    256
-#define MAX_SOURCE_BYTES (64u << 20)
 #define TMP_MARK    ".gs-tmp-"
 
 typedef enum
@@ -184,82 +185,45 @@ running_from_build_tree (void)
 #endif
 }
 
-static GPtrArray *
-filter_dirs (void)
+static const char *
+build_tree_filters (void)
 {
-  GPtrArray  *dirs = g_ptr_array_new_with_free_func (g_free);
-  const char *env = g_getenv ("GEGL_SHADERS_FILTERS_PATH");
-
-  if (env != NULL && *env != '\0')
-    {
-      char **parts = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
-
-      for (int i = 0; parts[i] != NULL; i++)
-        if (*parts[i] != '\0')
-          g_ptr_array_add (dirs, g_strdup (parts[i]));
-      g_strfreev (parts);
-    }
 #ifdef GS_SOURCE_FILTERSDIR
   if (running_from_build_tree ())
-    g_ptr_array_add (dirs, g_strdup (GS_SOURCE_FILTERSDIR));
+    return GS_SOURCE_FILTERSDIR;
 #endif
-  g_ptr_array_add (dirs, g_strdup (GEGL_SHADERS_FILTERSDIR));
-  return dirs;
+  return NULL;
 }
 
+/* A FILTER operand is a shader file when one exists by that name, else a
+ * filter name looked up as GIMP and `gegl` look it up (filter-path.c). */
 static char *
 find_filter (const char *name)
 {
-  static const char *const suffixes[] = { "", ".hlsl", ".fx", ".asm", ".ps",
-                                          ".cso" };
-  GPtrArray *dirs;
+  GPtrArray *files;
   GString   *known;
-  char      *found = NULL;
+  char      *found;
 
   if (g_file_test (name, G_FILE_TEST_IS_REGULAR))
     return g_strdup (name);
-  dirs = filter_dirs ();
-  if (strchr (name, G_DIR_SEPARATOR) == NULL)
-    for (guint d = 0; d < dirs->len && found == NULL; d++)
-      for (gsize s = 0; s < G_N_ELEMENTS (suffixes) && found == NULL; s++)
-        {
-          char *base = g_strconcat (name, suffixes[s], NULL);
-          char *path = g_build_filename (dirs->pdata[d], base, NULL);
+  found = gs_filter_find (name, build_tree_filters ());
+  if (found != NULL)
+    return found;
 
-          g_free (base);
-          if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-            found = path;
-          else
-            g_free (path);
-        }
-  if (found == NULL)
+  files = gs_filter_list (build_tree_filters ());
+  known = g_string_new (NULL);
+  for (guint i = 0; i < files->len; i++)
     {
-      known = g_string_new (NULL);
-      for (guint d = 0; d < dirs->len; d++)
-        {
-          GDir       *dir = g_dir_open (dirs->pdata[d], 0, NULL);
-          const char *entry;
+      GsFilterFile *file = files->pdata[i];
 
-          while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
-            for (gsize s = 1; s < G_N_ELEMENTS (suffixes); s++)
-              if (entry[0] != '.' && g_str_has_suffix (entry, suffixes[s]))
-                {
-                  g_string_append_printf (known, "%s%.*s",
-                                          known->len ? ", " : "",
-                                          (int) (strlen (entry)
-                                                 - strlen (suffixes[s])),
-                                          entry);
-                  break;
-                }
-          if (dir != NULL)
-            g_dir_close (dir);
-        }
-      gs_print_error (_("no filter or shader file '%s' (shipped filters: %s)"),
-                   name, known->len ? known->str : _("none found"));
-      g_string_free (known, TRUE);
+      g_string_append_printf (known, "%s%s", known->len ? ", " : "",
+                              file->stem);
     }
-  g_ptr_array_free (dirs, TRUE);
-  return found;
+  gs_print_error (_("no filter or shader file '%s' (shipped filters: %s)"),
+                  name, known->len ? known->str : _("none found"));
+  g_string_free (known, TRUE);
+  g_ptr_array_unref (files);
+  return NULL;
 }
 
 static SlProgram *
@@ -273,17 +237,10 @@ compile_filter (const char *path)
   GError          *error = NULL;
   char            *text;
 
-  if (!g_file_get_contents (path, &source, &length, &error))
+  if (!gs_shader_file_read (path, &source, &length, &error))
     {
       gs_print_error ("%s", error->message);
       g_error_free (error);
-      return NULL;
-    }
-  if (length > MAX_SOURCE_BYTES)
-    {
-      gs_print_error (_("cannot read '%s': file is larger than %u MiB"), path,
-                   MAX_SOURCE_BYTES >> 20);
-      g_free (source);
       return NULL;
     }
   options.source = source;
@@ -545,24 +502,6 @@ flush_to_disk (const char *path)
 }
 
 static void
-bind_input (SlBinding       *binding,
-            const SlProgram *program,
-            const SlTexture *texture)
-{
-  int n = sl_program_get_n_samplers (program);
-
-  /* Every sampler reads the image, as in the GEGL op. */
-  sl_binding_set_texture (binding, 0, texture);
-  for (int i = 0; i < n; i++)
-    {
-      const SlSamplerInfo *info = sl_program_get_sampler (program, i);
-
-      if (info->slot >= 0 && info->slot < SL_MAX_SLOTS)
-        sl_binding_set_texture (binding, info->slot, texture);
-    }
-}
-
-static void
 process_item (Apply *a,
               Item  *item)
 {
@@ -575,7 +514,8 @@ process_item (Apply *a,
   gboolean       ok;
 
   g_mutex_lock (&a->io_lock);
-  input = gs_image_load (item->input, a->linear, &error);
+  input = gs_image_load (item->input, gs_image_working_format (a->linear),
+                         &error);
   g_mutex_unlock (&a->io_lock);
   if (input == NULL)
     {
@@ -601,7 +541,8 @@ process_item (Apply *a,
     sl_binding_set_params_string (binding, a->params, diags);
   sl_texture_init_2d (&texture, input->width, input->height,
                       (size_t) input->width * 4, input->pixels);
-  bind_input (binding, a->program, &texture);
+  /* Every sampler reads the image, as in the GEGL op. */
+  gs_bind_samplers (binding, a->program, &texture, NULL);
   ok = sl_binding_prepare (binding, diags)
        && gs_render_image (binding, target, a->render_threads, diags);
   if (!ok || sl_diagnostics_error_count (diags) > 0)

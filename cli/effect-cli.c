@@ -16,8 +16,9 @@
 
 #include "shaderlib.h"
 #include "messages.h"
-#include "image-io.h"
+#include "image-save.h"
 #include "effect-cli.h"
+#include "shader-file.h"
 
 #define PROGRAM   "gegl-shaders"
 #define BAND_ROWS 16
@@ -39,7 +40,7 @@ gs_effect_file_p (const char *path)
   gsize len = 0;
   gboolean yes;
 
-  if (!g_file_get_contents (path, &data, &len, NULL))
+  if (!gs_shader_file_read (path, &data, &len, NULL))
     return FALSE;
   yes = sl_effect_detect (data, len);
   g_free (data);
@@ -53,9 +54,9 @@ compile_effect (const GsEffectArgs *a, int width, int height)
   gsize length = 0;
   GError *error = NULL;
 
-  if (!g_file_get_contents (a->file, &source, &length, &error))
+  if (!gs_shader_file_read (a->file, &source, &length, &error))
     {
-      gs_print_error (_("cannot read '%s': %s"), a->file, error->message);
+      gs_print_error ("%s", error->message);
       g_error_free (error);
       return NULL;
     }
@@ -210,7 +211,7 @@ gs_effect_run (const GsEffectArgs *a)
   gegl_init (NULL, NULL);
   if (a->input != NULL)
     {
-      input = gs_image_load (a->input, a->linear, &error);
+      input = gs_image_load (a->input, gs_image_working_format (a->linear), &error);
       if (input == NULL)
         {
           gs_print_error ("%s", error->message);
@@ -280,7 +281,7 @@ gs_effect_run (const GsEffectArgs *a)
         }
       if (path == NULL)
         path = find_texture_file (a, t->source_file);
-      GsImage *img = gs_image_load (path, a->linear, &error);
+      GsImage *img = gs_image_load (path, gs_image_working_format (a->linear), &error);
       g_free (path);
       if (img == NULL)
         {

@@ -2,10 +2,12 @@
  *
  * One executable with git-style subcommands: `check` compiles and reports,
  * `run` renders a shader over an image (or a blank canvas) and writes or
- * probes the result, `test` hands over to the shader test runner when it is
- * built in.  Each subcommand parses its own options with GOption; the
- * option tables are built by one function per command so that
- * `gegl-shaders help COMMAND` prints exactly what the parser accepts.
+ * probes the result, `apply` runs a filter over many images (apply.c),
+ * `dis` and `dump` show what the compiler made, `test` hands over to the
+ * shader test runner (shader-test/).  Each subcommand parses its own
+ * options with GOption; the option tables are built by one function per
+ * command so that `gegl-shaders help COMMAND` prints exactly what the
+ * parser accepts.
  *
  * Exit codes are part of the interface: 0 success, 1 a compile, render or
  * I/O error (reported on stderr), 2 a usage error.  Diagnostics about the
@@ -29,14 +31,13 @@
 
 #include "shaderlib.h"
 #include "messages.h"
-#include "image-io.h"
+#include "image-save.h"
 #include "render.h"
 #include "apply.h"
 #include "effect-cli.h"
+#include "shader-file.h"
 
-#ifdef HAVE_SHADER_TEST
 #include "shader-test.h"
-#endif
 
 #define EXIT_OK    0
 #define EXIT_ERROR 1
@@ -44,9 +45,6 @@
 
 #define PROGRAM "gegl-shaders"
 
-/* Shader sources beyond this are certainly not shaders; refusing them
- * early avoids handing the compiler gigabytes of garbage. */
-#define MAX_SOURCE_BYTES (64u << 20)
 #define MAX_VIEWPORT     65536
 #define MAX_JOBS         256
 #define DEFAULT_SIZE     512
@@ -356,52 +354,14 @@ read_source (const char *path,
              char      **contents,
              gsize      *length)
 {
-  FILE    *file;
-  GString *text;
-  char     chunk[65536];
-  size_t   n;
-  gboolean ok = TRUE;
+  GError *error = NULL;
 
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+  if (!gs_shader_file_read (path, contents, length, &error))
     {
-      gs_print_error (_("cannot read '%s': %s"), path, g_strerror (EISDIR));
+      gs_print_error ("%s", error->message);
+      g_error_free (error);
       return FALSE;
     }
-  file = g_fopen (path, "rb");
-  if (file == NULL)
-    {
-      int saved = errno;
-
-      gs_print_error (_("cannot read '%s': %s"), path, g_strerror (saved));
-      return FALSE;
-    }
-  text = g_string_new (NULL);
-  while ((n = fread (chunk, 1, sizeof chunk, file)) > 0)
-    {
-      if (text->len + n > MAX_SOURCE_BYTES)
-        {
-          gs_print_error (_("cannot read '%s': file is larger than %u MiB"),
-                       path, MAX_SOURCE_BYTES >> 20);
-          ok = FALSE;
-          break;
-        }
-      g_string_append_len (text, chunk, n);
-    }
-  if (ok && ferror (file))
-    {
-      int saved = errno;
-
-      gs_print_error (_("cannot read '%s': %s"), path, g_strerror (saved));
-      ok = FALSE;
-    }
-  fclose (file);
-  if (!ok)
-    {
-      g_string_free (text, TRUE);
-      return FALSE;
-    }
-  *length = text->len;
-  *contents = g_string_free (text, FALSE);
   return TRUE;
 }
 
@@ -946,9 +906,9 @@ texture_slot (const SlProgram *program,
 static int
 bind_textures (RunState *s)
 {
-  Options *o = &s->o;
-  int      n_samplers = sl_program_get_n_samplers (s->program);
-  SlTexture *input_texture;
+  Options         *o = &s->o;
+  const SlTexture *input_texture;
+  const SlTexture *overrides[SL_MAX_SLOTS];
 
   s->texture_images = g_ptr_array_new_with_free_func ((GDestroyNotify) gs_image_free);
   for (int i = 0; o->textures != NULL && o->textures[i] != NULL; i++)
@@ -966,7 +926,7 @@ bind_textures (RunState *s)
           g_free (path);
           return EXIT_ERROR;
         }
-      image = gs_image_load (path, o->linear, &error);
+      image = gs_image_load (path, gs_image_working_format (o->linear), &error);
       g_free (path);
       if (image == NULL)
         {
@@ -996,18 +956,8 @@ bind_textures (RunState *s)
   input_texture = &s->blank_texture;
 
   for (int slot = 0; slot < SL_MAX_SLOTS; slot++)
-    if (s->slot_bound[slot])
-      sl_binding_set_texture (s->binding, slot, &s->textures[slot]);
-  if (!s->slot_bound[0])
-    sl_binding_set_texture (s->binding, 0, input_texture);
-  for (int i = 0; i < n_samplers; i++)
-    {
-      const SlSamplerInfo *info = sl_program_get_sampler (s->program, i);
-
-      if (info->slot >= 0 && info->slot < SL_MAX_SLOTS
-          && !s->slot_bound[info->slot])
-        sl_binding_set_texture (s->binding, info->slot, input_texture);
-    }
+    overrides[slot] = s->slot_bound[slot] ? &s->textures[slot] : NULL;
+  gs_bind_samplers (s->binding, s->program, input_texture, overrides);
   return -1;
 }
 
@@ -1087,7 +1037,8 @@ command_run (int    argc,
 
   if (s.o.input != NULL)
     {
-      s.input = gs_image_load (s.o.input, s.o.linear, &error);
+      s.input = gs_image_load (s.o.input,
+                               gs_image_working_format (s.o.linear), &error);
       if (s.input == NULL)
         {
           gs_print_error ("%s", error->message);
@@ -1180,12 +1131,7 @@ static int
 command_test (int    argc,
               char **argv)
 {
-#ifdef HAVE_SHADER_TEST
   return gs_shader_test_main (argc, argv);
-#else
-  gs_print_error (_("this build of %s has no shader test runner"), PROGRAM);
-  return EXIT_ERROR;
-#endif
 }
 
 int

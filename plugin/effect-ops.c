@@ -4,26 +4,50 @@
  * to learn its techniques and the union of its parameters; each technique
  * becomes a GeglOperationFilter subclass whose properties are those
  * parameters (one double per component, `name-x`… for vectors, booleans
- * for bools).  Uniforms with a host source are not properties themselves:
- * the op gets one property per host value the file uses — `seed` for
- * `source = "random"`, `timer` and `frametime` (milliseconds) and
- * `framecount` — so animations can be scrubbed from GIMP or a batch
- * script frame by frame.  Matrix and array uniforms are not properties:
- * they keep the file's defaults (GParamSpecs have no natural shape for
- * them; the CLI's --set NAME=V,V,… sets them).  An instance compiles the effect
- * again for the real input size (texture sizes and BUFFER_* depend on it)
- * and keeps one SlEffectRun, re-prepared in prepare() with the current
- * property values.  prepare() starts a new invocation, so the intermediate
- * render targets are computed once per invocation, by the first chunk that
- * needs them, and reused by the others.
+ * for bools; ranges from the ui_min/UIMin annotations, looked up without
+ * regard to case like every annotation of the module).  Uniforms with a
+ * host source are not properties themselves: the op gets one property per
+ * host value the file uses — `seed` for `source = "random"`, `timer` and
+ * `frametime` (milliseconds) and `framecount` — so animations can be
+ * scrubbed from GIMP or a batch script frame by frame.  Matrix and array
+ * uniforms are not properties: they keep the file's defaults (GParamSpecs
+ * have no natural shape for them; the CLI's --set NAME=V,V,… sets them).
+ * Like every op of the module the op has an "error" property, "" while
+ * the effect runs.
+ *
+ * Rendering goes through the module's draw core (draw.c, render-area.c),
+ * as for the per-file ops: a draw holds one prepared SlEffectRun for one
+ * set of property values, one input size and one mip level.  The effect
+ * is compiled per input size and level (texture sizes and BUFFER_* depend
+ * on them) and kept; prepare() starts a new invocation, so the next draw
+ * is a fresh run whose intermediate render targets are computed once, by
+ * the first band that needs them, and reused by the others.  Image
+ * textures (`source = "…"`, next to the effect file) load through the
+ * hosts' one loader (host/image-io.c), once per instance.
  *
  * Input region: when a pass before the last reads or writes the image, or
- * the last pass samples it freely, the whole input is needed; otherwise
- * the output rectangle plus the last pass's sampling reach.  Rendering is
- * serialised per instance (the run holds the invocation's targets). */
+ * the last pass samples it freely, the whole input is needed (read once
+ * per draw); otherwise the output rectangle plus the last pass's sampling
+ * reach.
+ *
+ * Mip levels: at level L the effect is compiled for the level's image
+ * size, so the passes that draw into the image run on 1/4^L of its pixels
+ * and TEXCOORD spans the image, while BUFFER_WIDTH, BUFFER_HEIGHT,
+ * BUFFER_RCP_* and BUFFER_PIXEL_SIZE keep their full-resolution values: an
+ * offset of n pixels reaches the same image position at every level, and
+ * the level-L result approximates the full render scaled down.  Render
+ * targets are declared in terms of BUFFER_*, so they keep their
+ * full-resolution sizes and the passes into them cost what they cost at
+ * level 0.  SV_Position counts the pixels actually rendered.
+ *
+ * Failure: an effect that does not compile for the image, an image
+ * texture that cannot be loaded, or memory that runs out make the op pass
+ * its input through; the "error" property says why (without a notify,
+ * which would invalidate the node from inside its own processing) and one
+ * warning is logged per new failure.
+ */
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <gegl.h>
@@ -31,567 +55,954 @@
 
 #include "shaderlib.h"
 #include "effect-ops.h"
-#include "pixel-fetch.h"
+#include "draw.h"
+#include "image-io.h"
+#include "shader-file.h"
 
 #define NOMINAL_SIZE 512
 
+/* Host-value properties; property id = props->len + 1 + Host, value slot
+ * props->len + Host.  The "error" property follows them. */
+typedef enum
+{
+  HOST_SEED,
+  HOST_TIMER,
+  HOST_FRAMETIME,
+  HOST_FRAMECOUNT,
+  N_HOST
+} Host;
+
 typedef struct
 {
-  gchar   *param;
-  gint     component;
-  gboolean boolean;
-  gdouble  def, min, max;
+  gchar    *param;
+  gint      component;
+  gboolean  boolean;
+  gdouble   def, min, max;
 } EffProp;                /* property id = index + 1 */
 
 typedef struct
 {
-  gchar  *path, *op_name, *type_name, *title, *description, *technique;
+  gchar  *path;
+  gchar  *op_name;
+  gchar  *type_name;
+  gchar  *title;
+  gchar  *description;
+  gchar  *technique;
   gchar  *source;
   gsize   length;
   GArray *props;          /* EffProp */
   guint   host_used;      /* bit per Host the file's uniforms ask for */
 } EffClass;
 
-/* Host-value properties; property id = props->len + 1 + Host, value slot
- * props->len + Host. */
-typedef enum
-{
-  HOST_SEED, HOST_TIMER, HOST_FRAMETIME, HOST_FRAMECOUNT, N_HOST
-} Host;
-
 typedef struct
 {
-  GMutex        lock;
-  GValue       *values;
-  gint          width, height;
-  SlEffect     *fx;
-  SlEffectRun  *run;
-  gboolean      ready, input_set;
-  GeglRectangle bbox;
-  float        *whole;
-  float         blank[4];
-  SlTexture     dummy, whole_tex;
-  GPtrArray    *images;   /* float* of loaded images */
+  GMutex         lock;
+  GValue        *values;  /* props, hosts, then the error text */
+  /* Bumped by every property change and every prepare(): a draw built
+   * for an older serial is not used again. */
+  guint          serial;
+  SlEffect      *fx[GS_N_LEVELS];
+  gint           fx_width[GS_N_LEVELS], fx_height[GS_N_LEVELS];
+  GsDraw        *draws[GS_N_LEVELS];
+  guint          draw_serial[GS_N_LEVELS];
+  GeglRectangle  draw_bbox[GS_N_LEVELS];
+  /* Image textures by texture index, loaded once; NULL for the others. */
+  GPtrArray     *images;
+  gchar         *image_error;  /* why one did not load; NULL when none */
+  gchar         *warned_for;   /* last failure reported */
 } EffInst;
 
-static GQuark class_quark, inst_quark;
+static GQuark class_quark;
+static GQuark inst_quark;
+
+/* The classes of each effect file, by path.  GEGL may unload and reload
+ * the module; the types stay registered with their classes built, so a
+ * reload registers them again from the data they were built from. */
+static GHashTable *known_effects;
 
 static EffClass *
-class_of (gpointer op)
+class_of (gpointer operation)
 {
-  return g_type_get_qdata (G_OBJECT_TYPE (op), class_quark);
+  return g_type_get_qdata (G_OBJECT_TYPE (operation), class_quark);
+}
+
+static guint
+error_slot (EffClass *klass)
+{
+  return klass->props->len + N_HOST;
 }
 
 static void
-inst_free (gpointer p)
+inst_free (gpointer data)
 {
-  EffInst *in = p;
-  EffClass *c = NULL;
-  (void) c;
-  sl_effect_run_free (in->run);
-  if (in->fx)
-    sl_effect_unref (in->fx);
-  g_free (in->whole);
-  if (in->images)
-    g_ptr_array_free (in->images, TRUE);
-  g_mutex_clear (&in->lock);
-  g_free (in->values);   /* plain numbers: nothing to unset */
-  g_free (in);
+  EffInst *inst = data;
+
+  for (gint i = 0; i < GS_N_LEVELS; i++)
+    {
+      g_clear_pointer (&inst->draws[i], gs_draw_unref);
+      g_clear_pointer (&inst->fx[i], sl_effect_unref);
+    }
+  if (inst->images)
+    g_ptr_array_unref (inst->images);
+  g_free (inst->image_error);
+  g_free (inst->warned_for);
+  g_mutex_clear (&inst->lock);
+  for (guint i = 0; inst->values[i].g_type; i++)
+    g_value_unset (&inst->values[i]);
+  g_free (inst->values);
+  g_free (inst);
 }
 
+/* Made on first use: GObject sets the construct properties before any
+ * instance_init of ours could run. */
 static EffInst *
-inst_of (gpointer op)
+inst_of (gpointer operation)
 {
-  EffInst *in = g_object_get_qdata (G_OBJECT (op), inst_quark);
-  if (!in)
+  EffInst            *inst = g_object_get_qdata (G_OBJECT (operation),
+                                                 inst_quark);
+  EffClass           *klass;
+  GValue             *host;
+  SlEffectHostValues  hv;
+
+  if (inst)
+    return inst;
+
+  klass = class_of (operation);
+  inst  = g_new0 (EffInst, 1);
+  g_mutex_init (&inst->lock);
+  /* One more, zeroed, ends the array for inst_free(). */
+  inst->values = g_new0 (GValue, error_slot (klass) + 2);
+  for (guint i = 0; i < klass->props->len; i++)
     {
-      EffClass *c = class_of (op);
-      in = g_new0 (EffInst, 1);
-      g_mutex_init (&in->lock);
-      in->values = g_new0 (GValue, c->props->len + N_HOST);
-      for (guint i = 0; i < c->props->len; i++)
+      EffProp *p = &g_array_index (klass->props, EffProp, i);
+
+      if (p->boolean)
         {
-          EffProp *p = &g_array_index (c->props, EffProp, i);
-          if (p->boolean)
-            {
-              g_value_init (&in->values[i], G_TYPE_BOOLEAN);
-              g_value_set_boolean (&in->values[i], p->def != 0);
-            }
-          else
-            {
-              g_value_init (&in->values[i], G_TYPE_DOUBLE);
-              g_value_set_double (&in->values[i], p->def);
-            }
+          g_value_init (&inst->values[i], G_TYPE_BOOLEAN);
+          g_value_set_boolean (&inst->values[i], p->def != 0);
         }
-      SlEffectHostValues hv;
-      sl_effect_host_values_init (&hv);
-      GValue *host = &in->values[c->props->len];
-      g_value_init (&host[HOST_SEED], G_TYPE_INT);
-      g_value_init (&host[HOST_TIMER], G_TYPE_DOUBLE);
-      g_value_set_double (&host[HOST_TIMER], hv.timer_ms);
-      g_value_init (&host[HOST_FRAMETIME], G_TYPE_DOUBLE);
-      g_value_set_double (&host[HOST_FRAMETIME], hv.frametime_ms);
-      g_value_init (&host[HOST_FRAMECOUNT], G_TYPE_INT);
-      g_value_set_int (&host[HOST_FRAMECOUNT], (gint) hv.framecount);
-      g_object_set_qdata_full (G_OBJECT (op), inst_quark, in, inst_free);
+      else
+        {
+          g_value_init (&inst->values[i], G_TYPE_DOUBLE);
+          g_value_set_double (&inst->values[i], p->def);
+        }
     }
-  return in;
+  sl_effect_host_values_init (&hv);
+  host = &inst->values[klass->props->len];
+  g_value_init (&host[HOST_SEED], G_TYPE_INT);
+  g_value_init (&host[HOST_TIMER], G_TYPE_DOUBLE);
+  g_value_set_double (&host[HOST_TIMER], hv.timer_ms);
+  g_value_init (&host[HOST_FRAMETIME], G_TYPE_DOUBLE);
+  g_value_set_double (&host[HOST_FRAMETIME], hv.frametime_ms);
+  g_value_init (&host[HOST_FRAMECOUNT], G_TYPE_INT);
+  g_value_set_int (&host[HOST_FRAMECOUNT], (gint) hv.framecount);
+  g_value_init (&inst->values[error_slot (klass)], G_TYPE_STRING);
+  g_value_set_string (&inst->values[error_slot (klass)], "");
+  g_object_set_qdata_full (G_OBJECT (operation), inst_quark, inst,
+                           inst_free);
+  return inst;
 }
 
 static void
-set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+set_property (GObject      *object,
+              guint         id,
+              const GValue *value,
+              GParamSpec   *pspec)
 {
-  EffInst *in = inst_of (object);
-  guint idx = id - 1;
-  g_mutex_lock (&in->lock);
-  g_value_copy (value, &in->values[idx]);
-  in->ready = FALSE;
-  g_mutex_unlock (&in->lock);
+  EffInst *inst = inst_of (object);
+
+  g_mutex_lock (&inst->lock);
+  g_value_copy (value, &inst->values[id - 1]);
+  inst->serial++;
+  g_mutex_unlock (&inst->lock);
 }
 
 static void
-get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+get_property (GObject    *object,
+              guint       id,
+              GValue     *value,
+              GParamSpec *pspec)
 {
-  EffInst *in = inst_of (object);
-  guint idx = id - 1;
-  g_value_copy (&in->values[idx], value);
+  EffInst *inst = inst_of (object);
+
+  g_mutex_lock (&inst->lock);
+  g_value_copy (&inst->values[id - 1], value);
+  g_mutex_unlock (&inst->lock);
 }
 
-/* Loads an image texture through GEGL, in the working format. */
-static float *
-load_image (const gchar *path, gint *w, gint *h)
+/* ------------------------------------------------------------------ */
+/* Drawing                                                             */
+/* ------------------------------------------------------------------ */
+
+/* At a coarser level the BUFFER_* macros keep the full image's values;
+ * the library's own definitions (for the level's size) come first, so
+ * these replace them.  NULL at level 0. */
+static gchar **
+level_defines (const GeglRectangle *bbox,
+               gint                 level)
 {
-  GeglNode *graph = gegl_node_new ();
-  GeglBuffer *buffer = NULL;
-  GeglNode *load = gegl_node_new_child (graph, "operation", "gegl:load", "path", path, NULL);
-  GeglNode *sink = gegl_node_new_child (graph, "operation", "gegl:buffer-sink", "buffer", &buffer, NULL);
-  float *px = NULL;
-  gegl_node_link (load, sink);
-  gegl_node_process (sink);
-  if (buffer)
+  GPtrArray *defs;
+
+  if (level == 0)
+    return NULL;
+  defs = g_ptr_array_new ();
+  g_ptr_array_add (defs, g_strdup_printf ("BUFFER_WIDTH=%d", bbox->width));
+  g_ptr_array_add (defs, g_strdup_printf ("BUFFER_HEIGHT=%d", bbox->height));
+  g_ptr_array_add (defs, g_strdup_printf ("BUFFER_RCP_WIDTH=(1.0 / %d)",
+                                          bbox->width));
+  g_ptr_array_add (defs, g_strdup_printf ("BUFFER_RCP_HEIGHT=(1.0 / %d)",
+                                          bbox->height));
+  g_ptr_array_add (defs, g_strdup_printf ("BUFFER_PIXEL_SIZE="
+                                          "float2(1.0 / %d, 1.0 / %d)",
+                                          bbox->width, bbox->height));
+  g_ptr_array_add (defs, NULL);
+  return (gchar **) g_ptr_array_free (defs, FALSE);
+}
+
+/* The effect compiled for @bbox at @level, kept per level.  Called with
+ * the lock held. */
+static SlEffect *
+effect_for (EffClass            *klass,
+            EffInst             *inst,
+            const GeglRectangle *bbox,
+            gint                 level,
+            SlDiagnostics       *diags)
+{
+  GeglRectangle    size    = gs_scale_rect (bbox, level);
+  gchar           *dir;
+  const gchar     *dirs[2];
+  gchar          **defines;
+  SlEffectOptions  options = { 0 };
+
+  if (inst->fx[level] &&
+      inst->fx_width[level] == bbox->width &&
+      inst->fx_height[level] == bbox->height)
+    return inst->fx[level];
+
+  g_clear_pointer (&inst->fx[level], sl_effect_unref);
+  dir     = g_path_get_dirname (klass->path);
+  dirs[0] = dir;
+  dirs[1] = NULL;
+  defines = level_defines (bbox, level);
+  options.source        = klass->source;
+  options.length        = klass->length;
+  options.filename      = klass->path;
+  options.include_dirs  = dirs;
+  options.defines       = (const gchar *const *) defines;
+  options.buffer_width  = size.width;
+  options.buffer_height = size.height;
+  inst->fx[level] = sl_effect_compile (&options, diags);
+  inst->fx_width[level]  = bbox->width;
+  inst->fx_height[level] = bbox->height;
+  g_strfreev (defines);
+  g_free (dir);
+  return inst->fx[level];
+}
+
+/* Loads the effect's image textures, relative to the effect file, once
+ * per instance.  Called with the lock held. */
+static void
+load_images (EffClass *klass,
+             EffInst  *inst,
+             SlEffect *fx)
+{
+  gchar *dir;
+
+  if (inst->images)
+    return;
+  inst->images = g_ptr_array_new_with_free_func ((GDestroyNotify) gs_image_free);
+  dir = g_path_get_dirname (klass->path);
+  for (gint i = 0; i < sl_effect_get_n_textures (fx); i++)
     {
-      const GeglRectangle *e = gegl_buffer_get_extent (buffer);
-      if (e->width > 0 && e->height > 0)
+      const SlEffectTexture *tx    = sl_effect_get_texture (fx, i);
+      GsImage               *image = NULL;
+      GError                *error = NULL;
+      gchar                 *path;
+
+      if (tx->kind == SL_EFFECT_TEXTURE_IMAGE)
         {
-          *w = e->width;
-          *h = e->height;
-          px = g_new (float, (gsize) e->width * e->height * 4);
-          gegl_buffer_get (buffer, e, 1.0, babl_format ("R'G'B'A float"), px, GEGL_AUTO_ROWSTRIDE,
-                           GEGL_ABYSS_CLAMP);
+          path  = g_path_is_absolute (tx->source_file)
+                  ? g_strdup (tx->source_file)
+                  : g_build_filename (dir, tx->source_file, NULL);
+          image = gs_image_load (path, gs_image_working_format (FALSE),
+                                 &error);
+          if (! image && ! inst->image_error)
+            {
+              /* The size limit's message names the size, not the file. */
+              gchar *message = error->code == GS_IMAGE_IO_ERROR_TOO_LARGE
+                               ? g_strdup_printf ("'%s': %s", path,
+                                                  error->message)
+                               : g_strdup (error->message);
+
+              inst->image_error = g_strdup_printf (_("texture '%s': %s"),
+                                                   tx->name, message);
+              g_free (message);
+            }
+          g_clear_error (&error);
+          g_free (path);
         }
-      g_object_unref (buffer);
+      g_ptr_array_add (inst->images, image);
     }
-  g_object_unref (graph);
-  return px;
+  g_free (dir);
 }
 
-/* (Re)builds the run for the current input size and property values. */
+/* The property values into the run.  Called with the lock held. */
 static gboolean
-ensure_run (GeglOperation *op, EffInst *in)
+set_values (EffClass      *klass,
+            EffInst       *inst,
+            SlEffectRun   *run,
+            SlDiagnostics *diags)
 {
-  EffClass *c = class_of (op);
-  GeglRectangle *bb = gegl_operation_source_get_bounding_box (op, "input");
-  if (!bb || bb->width <= 0 || bb->height <= 0 || gegl_rectangle_is_infinite_plane (bb))
-    return FALSE;
-  in->bbox = *bb;
-  SlDiagnostics *d = sl_diagnostics_new ();
-  if (!in->fx || in->width != bb->width || in->height != bb->height)
+  const GValue       *host = &inst->values[klass->props->len];
+  SlEffectHostValues  hv;
+  gboolean            ok   = TRUE;
+
+  for (guint i = 0; i < klass->props->len; )
     {
-      sl_effect_run_free (in->run);
-      in->run = NULL;
-      if (in->fx)
-        sl_effect_unref (in->fx);
-      char *dir = g_path_get_dirname (c->path);
-      const char *dirs[] = { dir, NULL };
-      SlEffectOptions o = {
-        .source = c->source, .length = c->length, .filename = c->path, .include_dirs = dirs,
-        .buffer_width = bb->width, .buffer_height = bb->height,
-      };
-      in->fx = sl_effect_compile (&o, d);
-      in->width = bb->width;
-      in->height = bb->height;
-      if (in->fx)
+      EffProp *p    = &g_array_index (klass->props, EffProp, i);
+      gfloat   v[4] = { 0 };
+      guint    n    = 0;
+
+      while (i + n < klass->props->len &&
+             strcmp (g_array_index (klass->props, EffProp, i + n).param,
+                     p->param) == 0)
         {
-          int t = sl_effect_find_technique (in->fx, c->technique);
-          in->run = sl_effect_run_new (in->fx, MAX (t, 0));
-          if (in->images)
-            g_ptr_array_free (in->images, TRUE);
-          in->images = g_ptr_array_new_with_free_func (g_free);
-          for (int i = 0; i < sl_effect_get_n_textures (in->fx); i++)
-            {
-              const SlEffectTexture *tx = sl_effect_get_texture (in->fx, i);
-              if (tx->kind != SL_EFFECT_TEXTURE_IMAGE)
-                continue;
-              char *p = g_path_is_absolute (tx->source_file) ? g_strdup (tx->source_file)
-                        : g_build_filename (dir, tx->source_file, NULL);
-              gint w = 0, h = 0;
-              float *px = g_file_test (p, G_FILE_TEST_IS_REGULAR) ? load_image (p, &w, &h) : NULL;
-              if (px)
-                {
-                  g_ptr_array_add (in->images, px);
-                  sl_effect_run_set_image (in->run, i, w, h, (size_t) w * 4, px, d);
-                }
-              else
-                g_warning ("%s: cannot load the image '%s' of texture '%s'", c->op_name, p, tx->name);
-              g_free (p);
-            }
+          GValue *gv = &inst->values[i + n];
+
+          v[MIN (n, 3)] = G_VALUE_HOLDS_BOOLEAN (gv)
+                          ? (gfloat) g_value_get_boolean (gv)
+                          : (gfloat) g_value_get_double (gv);
+          n++;
         }
-      g_free (dir);
+      ok &= sl_effect_run_set_param (run, p->param, v, (gint) n, diags);
+      i += n;
     }
-  gboolean ok = in->run != NULL;
-  if (ok)
-    {
-      for (guint i = 0; i < c->props->len;)
-        {
-          EffProp *p = &g_array_index (c->props, EffProp, i);
-          float v[4] = { 0 };
-          guint n = 0;
-          while (i + n < c->props->len && !strcmp (g_array_index (c->props, EffProp, i + n).param, p->param))
-            {
-              GValue *gv = &in->values[i + n];
-              v[MIN (n, 3)] = G_VALUE_HOLDS_BOOLEAN (gv) ? g_value_get_boolean (gv) : (float) g_value_get_double (gv);
-              n++;
-            }
-          sl_effect_run_set_param (in->run, p->param, v, (int) n, d);
-          i += n;
-        }
-      SlEffectHostValues hv;
-      sl_effect_host_values_init (&hv);
-      const GValue *host = &in->values[c->props->len];
-      hv.seed = (guint32) g_value_get_int (&host[HOST_SEED]);
-      hv.timer_ms = g_value_get_double (&host[HOST_TIMER]);
-      hv.frametime_ms = g_value_get_double (&host[HOST_FRAMETIME]);
-      hv.framecount = g_value_get_int (&host[HOST_FRAMECOUNT]);
-      sl_effect_run_set_host_values (in->run, &hv);
-      /* Until process() fetches it, the input is a blank texel at the
-       * right size (the sampling reach is measured in its texels). */
-      sl_texture_init_2d (&in->dummy, bb->width, bb->height, 0, in->blank);
-      in->dummy.window_width = in->dummy.window_height = 1;
-      sl_effect_run_set_input (in->run, &in->dummy);
-      ok = sl_effect_run_prepare (in->run, d);
-    }
-  if (sl_diagnostics_error_count (d))
-    {
-      char *t = sl_diagnostics_format (d);
-      g_warning ("%s: %s", c->op_name, t);
-      g_free (t);
-    }
-  sl_diagnostics_free (d);
-  in->ready = ok;
-  in->input_set = FALSE;
-  g_free (in->whole);
-  in->whole = NULL;
+
+  sl_effect_host_values_init (&hv);
+  hv.seed         = (guint32) g_value_get_int (&host[HOST_SEED]);
+  hv.timer_ms     = g_value_get_double (&host[HOST_TIMER]);
+  hv.frametime_ms = g_value_get_double (&host[HOST_FRAMETIME]);
+  hv.framecount   = g_value_get_int (&host[HOST_FRAMECOUNT]);
+  sl_effect_run_set_host_values (run, &hv);
   return ok;
 }
 
-static void
-prepare (GeglOperation *op)
+/* Keeps the errors only: at a coarser level the BUFFER_* redefinitions
+ * warn, and whatever else a compile says was said at level 0. */
+static gchar *
+format_errors (SlDiagnostics *diags)
 {
-  const Babl *f = babl_format ("R'G'B'A float");
-  gegl_operation_set_format (op, "input", f);
-  gegl_operation_set_format (op, "output", f);
-  EffInst *in = inst_of (op);
-  g_mutex_lock (&in->lock);
-  ensure_run (op, in);   /* a new invocation: targets are recomputed */
-  g_mutex_unlock (&in->lock);
+  SlDiagnostics *errors = sl_diagnostics_new ();
+  gchar         *text;
+
+  for (gint i = 0; i < sl_diagnostics_count (diags); i++)
+    {
+      const SlDiagnostic *d = sl_diagnostics_get (diags, i);
+
+      if (d->severity == SL_SEVERITY_ERROR)
+        sl_diagnostics_add (errors, d->severity, d->file, d->line,
+                            d->column, d->code, "%s", d->message);
+    }
+  text = gs_format_diagnostics (errors);
+  sl_diagnostics_free (errors);
+  return text;
 }
 
-/* The input rectangle @roi needs, in GEGL coordinates. */
-static gboolean
-needed_rect (EffInst *in, const GeglRectangle *roi, GeglRectangle *out)
+static GsDraw *
+build_draw (EffClass            *klass,
+            EffInst             *inst,
+            const GeglRectangle *bbox,
+            gint                 level,
+            gchar              **failure)
 {
-  int x, y, w, h;
-  if (!in->ready || !sl_effect_run_get_input_rect (in->run, roi->x - in->bbox.x, roi->y - in->bbox.y, roi->width,
-                                                   roi->height, &x, &y, &w, &h))
+  SlDiagnostics *diags = sl_diagnostics_new ();
+  GsDraw        *draw  = gs_draw_new (bbox, level);
+  SlEffect      *fx    = effect_for (klass, inst, bbox, level, diags);
+  SlEffectRun   *run;
+  gboolean       ok;
+  gint           technique;
+
+  *failure = NULL;
+  if (fx)
+    load_images (klass, inst, fx);
+  if (! fx || inst->image_error)
     {
-      *out = in->bbox;
-      return FALSE;
+      *failure = fx ? g_strdup (inst->image_error) : format_errors (diags);
+      if (! (*failure)[0])
+        {
+          g_free (*failure);
+          *failure = g_strdup (_("the shader failed to compile"));
+        }
+      sl_diagnostics_free (diags);
+      return draw;
     }
-  GeglRectangle r = { x + in->bbox.x, y + in->bbox.y, w, h };
-  gegl_rectangle_intersect (out, &r, &in->bbox);
+
+  technique = MAX (sl_effect_find_technique (fx, klass->technique), 0);
+  run = sl_effect_run_new (fx, technique);
+  ok  = set_values (klass, inst, run, diags);
+  for (guint i = 0; ok && i < inst->images->len; i++)
+    {
+      GsImage *image = g_ptr_array_index (inst->images, i);
+
+      if (image)
+        ok = sl_effect_run_set_image (run, (gint) i, image->width,
+                                      image->height,
+                                      (gsize) image->width * 4,
+                                      image->pixels, diags);
+    }
+  /* Until process() fetches it, the input is a blank texel at the right
+   * size (the sampling reach is measured in its texels). */
+  sl_effect_run_set_input (run, &draw->placeholder[0]);
+  if (! gs_draw_prepare_effect (draw, fx, run, ok, diags))
+    {
+      *failure = format_errors (diags);
+      if (! (*failure)[0])
+        {
+          g_free (*failure);
+          *failure = g_strdup (_("the shader could not be prepared"));
+        }
+    }
+  sl_diagnostics_free (diags);
+  return draw;
+}
+
+/* Shown in the dialog; no notify, which would invalidate the node from
+ * inside its own processing.  Returns the text to warn about (a new
+ * failure), or NULL.  Called with the lock held. */
+static gchar *
+set_error (EffClass *klass,
+           EffInst  *inst,
+           gchar    *text)
+{
+  gchar *warning = NULL;
+
+  if (text[0] && g_strcmp0 (text, inst->warned_for) != 0)
+    {
+      g_free (inst->warned_for);
+      inst->warned_for = g_strdup (text);
+      warning = g_strdup (text);
+    }
+  g_value_take_string (&inst->values[error_slot (klass)], text);
+  return warning;
+}
+
+static gboolean
+input_bbox (GeglOperation *operation,
+            GeglRectangle *bbox)
+{
+  GeglRectangle *r = gegl_operation_source_get_bounding_box (operation,
+                                                              "input");
+
+  if (! r || r->width <= 0 || r->height <= 0 ||
+      gegl_rectangle_is_infinite_plane (r))
+    return FALSE;
+  *bbox = *r;
   return TRUE;
 }
 
-static GeglRectangle
-get_required_for_output (GeglOperation *op, const gchar *pad, const GeglRectangle *roi)
+/* The draw for the current properties, invocation and input at @level,
+ * building it when needed.  NULL when the op passes its input through. */
+static GsDraw *
+acquire_draw (GeglOperation *operation,
+              gint           level)
 {
-  EffInst *in = inst_of (op);
-  GeglRectangle r;
-  g_mutex_lock (&in->lock);
-  needed_rect (in, roi, &r);
-  g_mutex_unlock (&in->lock);
-  return r;
+  EffClass      *klass   = class_of (operation);
+  EffInst       *inst    = inst_of (operation);
+  GsDraw        *draw    = NULL;
+  gchar         *warning = NULL;
+  GeglRectangle  bbox;
+
+  if (! input_bbox (operation, &bbox))
+    return NULL;
+
+  g_mutex_lock (&inst->lock);
+  if (! inst->draws[level] ||
+      inst->draw_serial[level] != inst->serial ||
+      ! gegl_rectangle_equal (&inst->draw_bbox[level], &bbox))
+    {
+      gchar *failure;
+
+      g_clear_pointer (&inst->draws[level], gs_draw_unref);
+      inst->draws[level]       = build_draw (klass, inst, &bbox, level,
+                                             &failure);
+      inst->draw_serial[level] = inst->serial;
+      inst->draw_bbox[level]   = bbox;
+      warning = set_error (klass, inst, failure ? failure : g_strdup (""));
+    }
+  if (inst->draws[level]->run)
+    draw = gs_draw_ref (inst->draws[level]);
+  g_mutex_unlock (&inst->lock);
+
+  if (warning)
+    {
+      g_warning ("%s: %s", klass->op_name, warning);
+      g_free (warning);
+    }
+  return draw;
 }
 
-static GeglRectangle
-get_invalidated_by_change (GeglOperation *op, const gchar *pad, const GeglRectangle *region)
+/* The level-0 draw as it is, for GEGL's region questions. */
+static GsDraw *
+peek_draw (GeglOperation *operation)
 {
-  GeglRectangle *bb = gegl_operation_source_get_bounding_box (op, "input");
-  return bb ? *bb : *region;
-}
+  EffInst *inst = inst_of (operation);
+  GsDraw  *draw = NULL;
 
-static GeglRectangle
-get_cached_region (GeglOperation *op, const GeglRectangle *roi)
-{
-  EffInst *in = inst_of (op);
-  GeglRectangle r;
-  g_mutex_lock (&in->lock);
-  gboolean local = needed_rect (in, roi, &r);
-  g_mutex_unlock (&in->lock);
-  return local ? *roi : in->bbox;
-}
-
-static gboolean
-process (GeglOperation *op, GeglBuffer *input, GeglBuffer *output, const GeglRectangle *result, gint level)
-{
-  EffInst *in = inst_of (op);
-  const Babl *f = babl_format ("R'G'B'A float");
-  gboolean ok = TRUE;
-  g_mutex_lock (&in->lock);
-  if (!in->ready)
-    ensure_run (op, in);
-  if (!in->ready)
-    {
-      /* An effect that does not compile passes the image through. */
-      gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
-      g_mutex_unlock (&in->lock);
-      return TRUE;
-    }
-  GeglRectangle need;
-  gboolean local = needed_rect (in, result, &need);
-  float *dst = g_new (float, (gsize) result->width * result->height * 4);
-  SlTarget target = { dst, (size_t) result->width * 4 };
-  SlScratch *scratch = sl_scratch_new ();
-  SlDiagnostics *d = sl_diagnostics_new ();
-  int rx = result->x - in->bbox.x, ry = result->y - in->bbox.y;
-  if (!local)
-    {
-      if (!in->input_set)
-        {
-          in->whole = g_new (float, (gsize) in->bbox.width * in->bbox.height * 4);
-          gs_pixel_fetch (input, &in->bbox, 1.0, f, in->whole, GEGL_ABYSS_CLAMP);
-          sl_texture_init_2d (&in->whole_tex, in->bbox.width, in->bbox.height, (size_t) in->bbox.width * 4,
-                              in->whole);
-          sl_effect_run_set_input (in->run, &in->whole_tex);
-          in->input_set = TRUE;
-        }
-      ok = sl_effect_render (in->run, scratch, rx, ry, result->width, result->height, NULL, &target, d);
-    }
-  else
-    {
-      float *src = g_new (float, (gsize) MAX (need.width, 1) * MAX (need.height, 1) * 4);
-      gs_pixel_fetch (input, &need, 1.0, f, src, GEGL_ABYSS_CLAMP);
-      SlTexture tile;
-      sl_texture_init_2d (&tile, in->bbox.width, in->bbox.height, (size_t) need.width * 4, src);
-      tile.window_x = need.x - in->bbox.x;
-      tile.window_y = need.y - in->bbox.y;
-      tile.window_width = need.width;
-      tile.window_height = need.height;
-      ok = sl_effect_render (in->run, scratch, rx, ry, result->width, result->height, &tile, &target, d);
-      g_free (src);
-    }
-  g_mutex_unlock (&in->lock);
-  gegl_buffer_set (output, result, 0, f, dst, GEGL_AUTO_ROWSTRIDE);
-  if (sl_diagnostics_error_count (d))
-    {
-      char *t = sl_diagnostics_format (d);
-      g_warning ("%s", t);
-      g_free (t);
-    }
-  sl_diagnostics_free (d);
-  sl_scratch_free (scratch);
-  g_free (dst);
-  return ok;
+  g_mutex_lock (&inst->lock);
+  if (inst->draws[0] && inst->draws[0]->run)
+    draw = gs_draw_ref (inst->draws[0]);
+  g_mutex_unlock (&inst->lock);
+  return draw;
 }
 
 static void
-class_init (gpointer klass, gpointer class_data)
+prepare (GeglOperation *operation)
 {
-  EffClass *c = class_data;
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (klass);
-  object_class->set_property = set_property;
-  object_class->get_property = get_property;
-  operation_class->prepare = prepare;
-  operation_class->get_required_for_output = get_required_for_output;
-  operation_class->get_invalidated_by_change = get_invalidated_by_change;
-  operation_class->get_cached_region = get_cached_region;
-  operation_class->threaded = FALSE;
-  operation_class->want_in_place = FALSE;
-  GEGL_OPERATION_FILTER_CLASS (klass)->process = process;
-  for (guint i = 0; i < c->props->len; i++)
+  const Babl *format = babl_format ("R'G'B'A float");
+  EffInst    *inst   = inst_of (operation);
+  GsDraw     *draw;
+
+  gegl_operation_set_format (operation, "input", format);
+  gegl_operation_set_format (operation, "output", format);
+
+  /* A new invocation: the intermediate targets are computed again. */
+  g_mutex_lock (&inst->lock);
+  inst->serial++;
+  g_mutex_unlock (&inst->lock);
+
+  draw = acquire_draw (operation, 0);
+  gs_operation_set_caching (operation, draw && ! draw->bounded);
+  if (draw)
+    gs_draw_unref (draw);
+}
+
+static GeglRectangle
+get_required_for_output (GeglOperation       *operation,
+                         const gchar         *input_pad,
+                         const GeglRectangle *roi)
+{
+  GsDraw        *draw = peek_draw (operation);
+  GeglRectangle  bbox;
+  GeglRectangle  result;
+
+  if (! draw)
+    return input_bbox (operation, &bbox) ? bbox : *roi;
+  result = gs_draw_required (draw, roi);
+  gs_draw_unref (draw);
+  return result;
+}
+
+static GeglRectangle
+get_invalidated_by_change (GeglOperation       *operation,
+                           const gchar         *input_pad,
+                           const GeglRectangle *region)
+{
+  GsDraw        *draw = peek_draw (operation);
+  GeglRectangle  bbox;
+  GeglRectangle  result;
+
+  if (! input_bbox (operation, &bbox))
     {
-      EffProp *p = &g_array_index (c->props, EffProp, i);
-      const char *sfx[] = { "-x", "-y", "-z", "-w" };
-      gboolean vec = (i + 1 < c->props->len && !strcmp (g_array_index (c->props, EffProp, i + 1).param, p->param))
-                     || p->component > 0;
-      gchar *name = g_strdup_printf ("%s%s", p->param, vec ? sfx[p->component] : "");
-      gchar *prop = g_ascii_strdown (name, -1);
-      g_strdelimit (prop, "_", '-');
-      GParamFlags fl = G_PARAM_READWRITE | G_PARAM_CONSTRUCT | GEGL_PARAM_PAD_INPUT;
-      GParamSpec *ps = p->boolean ? g_param_spec_boolean (prop, name, NULL, p->def != 0, fl)
-                                  : gegl_param_spec_double (prop, name, NULL, p->min, p->max, p->def, p->min, p->max,
-                                                            1.0, fl);
-      g_object_class_install_property (object_class, i + 1, ps);
-      g_free (name);
-      g_free (prop);
+      if (draw)
+        gs_draw_unref (draw);
+      return *region;
     }
-  GParamFlags hf = G_PARAM_READWRITE | G_PARAM_CONSTRUCT | GEGL_PARAM_PAD_INPUT;
-  guint host_id = c->props->len + 1;
+  if (! draw)
+    return bbox;
+  result = gs_draw_invalidated (draw, region, &bbox);
+  gs_draw_unref (draw);
+  return result;
+}
+
+static GeglRectangle
+get_cached_region (GeglOperation       *operation,
+                   const GeglRectangle *roi)
+{
+  GsDraw        *draw   = peek_draw (operation);
+  GeglRectangle  region = *roi;
+
+  if (draw)
+    {
+      region = gs_draw_cached (draw, roi);
+      gs_draw_unref (draw);
+    }
+  return region;
+}
+
+static gboolean
+process (GeglOperation       *operation,
+         GeglBuffer          *input,
+         GeglBuffer          *output,
+         const GeglRectangle *result,
+         gint                 level)
+{
+  EffClass *klass   = class_of (operation);
+  GsDraw   *draw;
+  gchar    *failure = NULL;
+
+  level = CLAMP (level, 0, GS_N_LEVELS - 1);
+  draw  = acquire_draw (operation, level);
+  if (! gs_draw_render (operation, klass->op_name, draw, input, NULL, output,
+                        result, level, &failure))
+    {
+      EffInst *inst = inst_of (operation);
+      gchar   *warning;
+
+      g_mutex_lock (&inst->lock);
+      warning = set_error (klass, inst, failure);
+      g_mutex_unlock (&inst->lock);
+      if (warning)
+        g_warning ("%s: %s", klass->op_name, warning);
+      g_free (warning);
+    }
+  if (draw)
+    gs_draw_unref (draw);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Registration                                                        */
+/* ------------------------------------------------------------------ */
+
+/* The property of a parameter component: its name in the file with the
+ * axis for vector components (@nick), lower case with '-' for '_'; a name
+ * another property has already is made unique. */
+static gchar *
+property_name (const gchar  *nick,
+               GObjectClass *object_class)
+{
+  gchar *base = g_ascii_strdown (nick, -1);
+  gchar *prop = g_strdup (base);
+  gint   n    = 2;
+
+  g_strdelimit (base, "_", '-');
+  g_strdelimit (prop, "_", '-');
+  while (g_object_class_find_property (object_class, prop))
+    {
+      g_free (prop);
+      prop = g_strdup_printf ("%s-%d", base, n++);
+    }
+  g_free (base);
+  return prop;
+}
+
+static void
+install_host_properties (GObjectClass *object_class,
+                         EffClass     *klass)
+{
+  GParamFlags        flags   = G_PARAM_READWRITE | G_PARAM_CONSTRUCT |
+                               GEGL_PARAM_PAD_INPUT;
+  guint              host_id = klass->props->len + 1;
   SlEffectHostValues hv;
+  GParamSpec        *pspec;
+
   sl_effect_host_values_init (&hv);
   /* A parameter of the same name keeps its property. */
-  GParamSpec *ps = NULL;
-  if ((c->host_used & (1u << HOST_SEED)) && !g_object_class_find_property (object_class, "seed"))
-    ps = gegl_param_spec_seed ("seed", _("Random seed"), _("Drives uniforms with source = \"random\""), hf);
-  if (ps)
-    g_object_class_install_property (object_class, host_id + HOST_SEED, ps);
-  ps = NULL;
-  if ((c->host_used & (1u << HOST_TIMER)) && !g_object_class_find_property (object_class, "timer"))
-    ps = gegl_param_spec_double ("timer", _("Timer (ms)"),
-                                 _("Uniforms with source = \"timer\": milliseconds since the effect started"),
-                                 0.0, G_MAXDOUBLE, hv.timer_ms, 0.0, 60000.0, 1.0, hf);
-  if (ps)
-    g_object_class_install_property (object_class, host_id + HOST_TIMER, ps);
-  ps = NULL;
-  if ((c->host_used & (1u << HOST_FRAMETIME)) && !g_object_class_find_property (object_class, "frametime"))
-    ps = gegl_param_spec_double ("frametime", _("Frame time (ms)"),
-                                 _("Uniforms with source = \"frametime\": milliseconds since the last frame"),
-                                 0.0, G_MAXDOUBLE, hv.frametime_ms, 0.0, 100.0, 1.0, hf);
-  if (ps)
-    g_object_class_install_property (object_class, host_id + HOST_FRAMETIME, ps);
-  ps = NULL;
-  if ((c->host_used & (1u << HOST_FRAMECOUNT)) && !g_object_class_find_property (object_class, "framecount"))
-    ps = gegl_param_spec_int ("framecount", _("Frame count"),
-                              _("Uniforms with source = \"framecount\": frames since the effect started"),
-                              0, G_MAXINT, (gint) hv.framecount, 0, 1000, 1.0, hf);
-  if (ps)
-    g_object_class_install_property (object_class, host_id + HOST_FRAMECOUNT, ps);
+  if ((klass->host_used & (1u << HOST_SEED)) &&
+      ! g_object_class_find_property (object_class, "seed"))
+    {
+      pspec = gegl_param_spec_seed ("seed", _("Random seed"),
+                                    _("Drives uniforms with source = "
+                                      "\"random\""), flags);
+      g_object_class_install_property (object_class, host_id + HOST_SEED,
+                                       pspec);
+    }
+  if ((klass->host_used & (1u << HOST_TIMER)) &&
+      ! g_object_class_find_property (object_class, "timer"))
+    {
+      pspec = gegl_param_spec_double ("timer", _("Timer (ms)"),
+                                      _("Uniforms with source = \"timer\": "
+                                        "milliseconds since the effect "
+                                        "started"),
+                                      0.0, G_MAXDOUBLE, hv.timer_ms,
+                                      0.0, 60000.0, 1.0, flags);
+      g_object_class_install_property (object_class, host_id + HOST_TIMER,
+                                       pspec);
+    }
+  if ((klass->host_used & (1u << HOST_FRAMETIME)) &&
+      ! g_object_class_find_property (object_class, "frametime"))
+    {
+      pspec = gegl_param_spec_double ("frametime", _("Frame time (ms)"),
+                                      _("Uniforms with source = "
+                                        "\"frametime\": milliseconds since "
+                                        "the last frame"),
+                                      0.0, G_MAXDOUBLE, hv.frametime_ms,
+                                      0.0, 100.0, 1.0, flags);
+      g_object_class_install_property (object_class,
+                                       host_id + HOST_FRAMETIME, pspec);
+    }
+  if ((klass->host_used & (1u << HOST_FRAMECOUNT)) &&
+      ! g_object_class_find_property (object_class, "framecount"))
+    {
+      pspec = gegl_param_spec_int ("framecount", _("Frame count"),
+                                   _("Uniforms with source = "
+                                     "\"framecount\": frames since the "
+                                     "effect started"),
+                                   0, G_MAXINT, (gint) hv.framecount,
+                                   0, 1000, 1.0, flags);
+      g_object_class_install_property (object_class,
+                                       host_id + HOST_FRAMECOUNT, pspec);
+    }
+}
+
+static void
+class_init (gpointer g_class,
+            gpointer class_data)
+{
+  EffClass           *klass           = class_data;
+  GObjectClass       *object_class    = G_OBJECT_CLASS (g_class);
+  GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (g_class);
+  GParamFlags         flags           = G_PARAM_READWRITE | G_PARAM_CONSTRUCT |
+                                        GEGL_PARAM_PAD_INPUT;
+  GParamSpec         *pspec;
+
+  object_class->set_property = set_property;
+  object_class->get_property = get_property;
+
+  operation_class->prepare                   = prepare;
+  operation_class->get_required_for_output   = get_required_for_output;
+  operation_class->get_invalidated_by_change = get_invalidated_by_change;
+  operation_class->get_cached_region         = get_cached_region;
+  /* process() splits the work itself (render-area.c). */
+  operation_class->threaded                  = FALSE;
+  operation_class->want_in_place             = FALSE;
+
+  GEGL_OPERATION_FILTER_CLASS (g_class)->process = process;
+
+  /* First, so that it keeps its name as on every op of the module. */
+  pspec = g_param_spec_string ("error", _("Errors"),
+                               _("Diagnostics of the shader's compilation; "
+                                 "empty when it compiled"),
+                               "", G_PARAM_READWRITE | GEGL_PARAM_PAD_INPUT);
+  gegl_param_spec_set_property_key (pspec, "error", "true");
+  g_object_class_install_property (object_class, error_slot (klass) + 1,
+                                   pspec);
+
+  for (guint i = 0; i < klass->props->len; i++)
+    {
+      static const gchar *const axis[] = { "-x", "-y", "-z", "-w" };
+      EffProp  *p      = &g_array_index (klass->props, EffProp, i);
+      gboolean  vector = p->component > 0 ||
+                         (i + 1 < klass->props->len &&
+                          strcmp (g_array_index (klass->props, EffProp,
+                                                 i + 1).param,
+                                  p->param) == 0);
+      gchar    *nick   = g_strconcat (p->param,
+                                      vector ? axis[p->component] : "",
+                                      NULL);
+      gchar    *prop   = property_name (nick, object_class);
+
+      if (p->boolean)
+        pspec = g_param_spec_boolean (prop, nick, NULL, p->def != 0, flags);
+      else
+        pspec = gegl_param_spec_double (prop, nick, NULL, p->min, p->max,
+                                        p->def, p->min, p->max, 1.0, flags);
+      g_object_class_install_property (object_class, i + 1, pspec);
+      g_free (nick);
+      g_free (prop);
+    }
+
+  install_host_properties (object_class, klass);
+
   gegl_operation_class_set_keys (operation_class,
-    "name", c->op_name,
-    "title", c->title,
-    "categories", "shaders",
-    "description", c->description,
-    "source", c->path,
+    "name",        klass->op_name,
+    "title",       klass->title,
+    "categories",  "shaders",
+    "description", klass->description,
+    "source",      klass->path,
     NULL);
 }
 
-static double
-ann_number (const SlParam *p, const char *name, double fallback)
+static gdouble
+annotation_number (const SlParam *param,
+                   const gchar   *name,
+                   gdouble        fallback)
 {
-  for (int i = 0; i < p->n_annotations; i++)
-    if (!strcmp (p->annotations[i].name, name) && p->annotations[i].n_values > 0
-        && p->annotations[i].type != SL_ANNOTATION_STRING)
-      return p->annotations[i].values[0];
-  return fallback;
+  gdouble value;
+
+  return gs_annotation_number (param, name, &value) ? value : fallback;
 }
 
-static const char *
-ann_string (const SlAnnotation *a, int n, const char *name)
+static const gchar *
+technique_string (const SlEffectTechnique *technique,
+                  const gchar             *name)
 {
-  for (int i = 0; i < n; i++)
-    if (!strcmp (a[i].name, name) && a[i].type == SL_ANNOTATION_STRING)
-      return a[i].string_value;
+  for (gint i = 0; i < technique->n_annotations; i++)
+    if (g_ascii_strcasecmp (technique->annotations[i].name, name) == 0 &&
+        technique->annotations[i].type == SL_ANNOTATION_STRING)
+      return technique->annotations[i].string_value;
   return NULL;
 }
 
-guint
-gs_effect_ops_claim (GTypeModule *module, const gchar *path, const gchar *stem)
+/* The properties of the file: the union of its parameters, one per
+ * component, and the host values it asks for. */
+static GArray *
+plan_properties (SlEffect *fx,
+                 guint    *host_used)
 {
-  gchar *source = NULL;
-  gsize length = 0;
-  if (!g_file_get_contents (path, &source, &length, NULL) || !sl_effect_detect (source, length))
-    {
-      g_free (source);
-      return 0;
-    }
-  if (!class_quark)
-    {
-      class_quark = g_quark_from_static_string ("gegl-shaders-effect-class");
-      inst_quark = g_quark_from_static_string ("gegl-shaders-effect-instance");
-    }
-  char *dir = g_path_get_dirname (path);
-  const char *dirs[] = { dir, NULL };
-  SlEffectOptions o = {
-    .source = source, .length = length, .filename = path, .include_dirs = dirs,
-    .buffer_width = NOMINAL_SIZE, .buffer_height = NOMINAL_SIZE,
+  static const gchar *const host_names[N_HOST] =
+  {
+    "random", "timer", "frametime", "framecount"
   };
-  SlDiagnostics *d = sl_diagnostics_new ();
-  SlEffect *fx = sl_effect_compile (&o, d);
-  g_free (dir);
-  if (!fx)
-    {
-      char *t = sl_diagnostics_format (d);
-      g_warning ("effect '%s' does not compile; no op registered:\n%s", path, t);
-      g_free (t);
-      sl_diagnostics_free (d);
-      g_free (source);
-      return 1;   /* claimed: it is an effect, just a broken one */
-    }
-  sl_diagnostics_free (d);
   GArray *props = g_array_new (FALSE, TRUE, sizeof (EffProp));
-  guint host_used = 0;
-  for (int i = 0; i < sl_effect_get_n_params (fx); i++)
+
+  *host_used = 0;
+  for (gint i = 0; i < sl_effect_get_n_params (fx); i++)
     {
-      const SlParam *p = sl_effect_get_param (fx, i);
-      const char *src = sl_param_get_host_source (p);
+      const SlParam *p   = sl_effect_get_param (fx, i);
+      const gchar   *src = sl_param_get_host_source (p);
+
       if (src)
         {
-          static const char *const host_names[N_HOST] = { "random", "timer", "frametime", "framecount" };
-          for (int k = 0; k < N_HOST; k++)
-            if (!strcmp (src, host_names[k]))
-              host_used |= 1u << k;
+          for (gint k = 0; k < N_HOST; k++)
+            if (strcmp (src, host_names[k]) == 0)
+              *host_used |= 1u << k;
           continue;
         }
+      /* Matrices and arrays stay at their defaults. */
       if (p->rows != 1 || p->array_size || p->columns > 4)
-        continue;   /* matrices and arrays stay at their defaults */
-      for (int k = 0; k < p->columns; k++)
+        continue;
+      for (gint k = 0; k < p->columns; k++)
         {
-          EffProp e = {
-            .param = g_strdup (p->name), .component = k, .boolean = p->type == SL_SCALAR_BOOL,
-            .def = p->default_value ? p->default_value[k] : 0.0,
-            .min = ann_number (p, "ui_min", ann_number (p, "UIMin", -1e6)),
-            .max = ann_number (p, "ui_max", ann_number (p, "UIMax", 1e6)),
-          };
+          EffProp e = { 0 };
+
+          e.param     = g_strdup (p->name);
+          e.component = k;
+          e.boolean   = p->type == SL_SCALAR_BOOL;
+          e.def       = p->default_value ? p->default_value[k] : 0.0;
+          e.min       = annotation_number (p, "ui_min",
+                                           annotation_number (p, "UIMin",
+                                                              -1e6));
+          e.max       = annotation_number (p, "ui_max",
+                                           annotation_number (p, "UIMax",
+                                                              1e6));
           e.min = MIN (e.min, e.def);
           e.max = MAX (e.max, e.def);
           g_array_append_val (props, e);
         }
     }
-  guint count = 0;
-  int nt = sl_effect_get_n_techniques (fx);
-  for (int t = 0; t < nt; t++)
+  return props;
+}
+
+static gboolean
+register_class (GTypeModule *module,
+                EffClass    *klass)
+{
+  GTypeQuery query;
+  GTypeInfo  info = { 0 };
+  GType      type;
+
+  g_type_query (GEGL_TYPE_OPERATION_FILTER, &query);
+  info.class_size    = query.class_size;
+  info.class_init    = class_init;
+  info.class_data    = klass;
+  info.instance_size = query.instance_size;
+  type = g_type_module_register_type (module, GEGL_TYPE_OPERATION_FILTER,
+                                      klass->type_name, &info, 0);
+  if (type)
+    g_type_set_qdata (type, class_quark, klass);
+  return type != 0;
+}
+
+guint
+gs_effect_ops_claim (GTypeModule *module,
+                     const gchar *path,
+                     const gchar *stem)
+{
+  GPtrArray       *classes;
+  gchar           *source = NULL;
+  gsize            length = 0;
+  gchar           *dir;
+  const gchar     *dirs[2];
+  SlEffectOptions  options = { 0 };
+  SlDiagnostics   *diags;
+  SlEffect        *fx;
+  GArray          *props;
+  guint            host_used;
+  guint            count = 0;
+  gint             n_techniques;
+
+  if (! gs_shader_file_read (path, &source, &length, NULL) ||
+      ! sl_effect_detect (source, length))
     {
-      const SlEffectTechnique *tech = sl_effect_get_technique (fx, t);
-      EffClass *c = g_new0 (EffClass, 1);
-      c->path = g_strdup (path);
-      c->source = g_memdup2 (source, length + 1);
-      c->length = length;
-      c->technique = g_strdup (tech->name);
-      c->props = props;
-      c->host_used = host_used;
-      c->op_name = nt > 1 ? g_strdup_printf ("shader:%s-%s", stem, tech->name) : g_strdup_printf ("shader:%s", stem);
-      c->type_name = g_strdup_printf ("GeglShaderEffect_%s", c->op_name + 7);
-      g_strcanon (c->type_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", '_');
-      const char *label = ann_string (tech->annotations, tech->n_annotations, "ui_label");
-      c->title = g_strdup (label ? label : c->op_name + 7);
-      const char *tip = ann_string (tech->annotations, tech->n_annotations, "ui_tooltip");
-      c->description = g_strdup_printf ("%s%s%d pass(es) of the effect file %s. Depth-buffer access returns a flat "
-                                        "depth: a still image has none.", tip ? tip : "", tip ? " — " : "",
-                                        tech->n_passes, path);
-      GTypeQuery q;
-      g_type_query (GEGL_TYPE_OPERATION_FILTER, &q);
-      GTypeInfo info = { 0 };
-      info.class_size = q.class_size;
-      info.class_init = class_init;
-      info.class_data = c;
-      info.instance_size = q.instance_size;
-      GType type = g_type_module_register_type (module, GEGL_TYPE_OPERATION_FILTER, c->type_name, &info, 0);
-      if (type)
-        {
-          g_type_set_qdata (type, class_quark, c);
-          count++;
-        }
+      g_free (source);
+      return 0;
+    }
+  if (! class_quark)
+    {
+      class_quark   = g_quark_from_static_string ("gegl-shaders-effect-class");
+      inst_quark    = g_quark_from_static_string ("gegl-shaders-effect-instance");
+      known_effects = g_hash_table_new (g_str_hash, g_str_equal);
+    }
+  classes = g_hash_table_lookup (known_effects, path);
+  if (classes)
+    {
+      for (guint i = 0; i < classes->len; i++)
+        count += register_class (module, g_ptr_array_index (classes, i));
+      g_free (source);
+      return MAX (count, 1);
+    }
+
+  dir     = g_path_get_dirname (path);
+  dirs[0] = dir;
+  dirs[1] = NULL;
+  options.source        = source;
+  options.length        = length;
+  options.filename      = path;
+  options.include_dirs  = dirs;
+  options.buffer_width  = NOMINAL_SIZE;
+  options.buffer_height = NOMINAL_SIZE;
+  diags = sl_diagnostics_new ();
+  fx    = sl_effect_compile (&options, diags);
+  g_free (dir);
+  if (! fx)
+    {
+      gchar *text = gs_format_diagnostics (diags);
+
+      g_warning ("effect '%s' does not compile; no op registered:\n%s",
+                 path, text);
+      g_free (text);
+      sl_diagnostics_free (diags);
+      g_free (source);
+      return 1;   /* claimed: it is an effect, just a broken one */
+    }
+  sl_diagnostics_free (diags);
+
+  props        = plan_properties (fx, &host_used);
+  n_techniques = sl_effect_get_n_techniques (fx);
+  classes      = g_ptr_array_new ();
+  g_hash_table_insert (known_effects, g_strdup (path), classes);
+  for (gint t = 0; t < n_techniques; t++)
+    {
+      const SlEffectTechnique *tech  = sl_effect_get_technique (fx, t);
+      EffClass                *klass = g_new0 (EffClass, 1);
+      const gchar             *label = technique_string (tech, "ui_label");
+      const gchar             *tip   = technique_string (tech, "ui_tooltip");
+
+      klass->path      = g_strdup (path);
+      klass->source    = g_memdup2 (source, length + 1);
+      klass->length    = length;
+      klass->technique = g_strdup (tech->name);
+      klass->props     = props;
+      klass->host_used = host_used;
+      klass->op_name   = n_techniques > 1
+                         ? g_strdup_printf ("shader:%s-%s", stem, tech->name)
+                         : g_strdup_printf ("shader:%s", stem);
+      klass->type_name = g_strdup_printf ("GeglShaderEffect_%s",
+                                          klass->op_name + 7);
+      g_strcanon (klass->type_name,
+                  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                  "0123456789_", '_');
+      klass->title       = g_strdup (label ? label : klass->op_name + 7);
+      klass->description = g_strdup_printf ("%s%s%d pass(es) of the effect "
+                                            "file %s. Depth-buffer access "
+                                            "returns a flat depth: a still "
+                                            "image has none.",
+                                            tip ? tip : "", tip ? " — " : "",
+                                            tech->n_passes, path);
+
+      g_ptr_array_add (classes, klass);
+      count += register_class (module, klass);
     }
   sl_effect_unref (fx);
   g_free (source);

@@ -12,7 +12,7 @@
  * therefore makes itself resident as soon as GLib opens it.
  *
  * Besides the chant ops, the module registers one op per shader file
- * found in the filter folders (shader-ops.c).
+ * found in the filter folders (shader-registry.c).
  */
 
 #include "config.h"

@@ -1,13 +1,16 @@
 /* See render-area.h.  Work is split twice: gegl_parallel_distribute_area()
  * hands each worker an area, and the worker walks it in bands of rows of
  * about BAND_PIXELS pixels: read the band (plus the sampling reach) from
- * the input, pre-fill the output band with the input, run the shader,
- * write the band.  Buffers grow to the largest band and are reused. */
+ * the input, pre-fill the output band with the input, run the shader (or
+ * an effect's last pass), write the band.  Buffers grow to the largest
+ * band and are reused; an image-sized buffer is only ever asked for with
+ * g_try_*, so running out of memory is reported, never an abort. */
 #include "config.h"
 
 #include "render-area.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "pixel-fetch.h"
 
@@ -20,6 +23,7 @@ typedef struct
   /* Unbounded shaders: the whole viewport, read once. */
   const gfloat        *whole;
   SlTexture            whole_texture;
+  const SlTexture     *whole_texture_p;
   GMutex               lock;
   gboolean             failed;
   gchar               *failure;
@@ -135,7 +139,7 @@ render_worker (const GeglRectangle *area,
       for (gint slot = 0; slot < SL_MAX_SLOTS; slot++)
         textures[slot] = job->textures[slot] ? job->textures[slot]
                          : job->bounded ? &band_texture
-                         : &shared->whole_texture;
+                         : shared->whole_texture_p;
 
       dst = buffer_reserve (&out, (gsize) band.width * band.height);
       if (! dst)
@@ -152,11 +156,20 @@ render_worker (const GeglRectangle *area,
 
       target.pixels     = dst;
       target.row_stride = (gsize) band.width * 4;
-      if (ok && ! sl_binding_render (job->binding, scratch,
-                                     band.x - job->viewport.x,
-                                     band.y - job->viewport.y,
-                                     band.width, band.height,
-                                     textures, &target, 1, diags))
+      /* An effect's last pass reads the band; its passes before run once
+       * per run, from the input it was given. */
+      if (ok && ! (job->effect
+                   ? sl_effect_render (job->effect, scratch,
+                                       band.x - job->viewport.x,
+                                       band.y - job->viewport.y,
+                                       band.width, band.height,
+                                       job->bounded ? &band_texture : NULL,
+                                       &target, diags)
+                   : sl_binding_render (job->binding, scratch,
+                                        band.x - job->viewport.x,
+                                        band.y - job->viewport.y,
+                                        band.width, band.height,
+                                        textures, &target, 1, diags)))
         {
           /* Later bands still run: each pixel is bounded on its own. */
           note_failure (shared, diags);
@@ -172,7 +185,7 @@ render_worker (const GeglRectangle *area,
   sl_scratch_free (scratch);
 }
 
-gboolean
+GsRenderStatus
 gs_render_area (const GsRenderJob   *job,
                 const GeglRectangle *rect,
                 gchar              **failure)
@@ -184,18 +197,23 @@ gs_render_area (const GsRenderJob   *job,
   shared.job = job;
   g_mutex_init (&shared.lock);
 
-  if (! job->bounded)
+  if (! job->bounded && job->whole)
+    {
+      shared.whole           = job->whole->levels[0].texels;
+      shared.whole_texture_p = job->whole;
+    }
+  else if (! job->bounded)
     {
       whole = g_try_malloc_n ((gsize) job->viewport.width * job->viewport.height,
                               4 * sizeof (gfloat));
       if (! whole)
         {
-          g_warning ("shader: out of memory for a %d×%d image",
-                     job->viewport.width, job->viewport.height);
           g_mutex_clear (&shared.lock);
           if (failure)
-            *failure = NULL;
-          return FALSE;
+            *failure = g_strdup_printf (_("out of memory for a %d×%d image"),
+                                        job->viewport.width,
+                                        job->viewport.height);
+          return GS_RENDER_NO_MEMORY;
         }
       gs_pixel_fetch_parallel (job->input, &job->viewport, job->scale,
                                job->format, whole, GEGL_ABYSS_NONE,
@@ -203,7 +221,8 @@ gs_render_area (const GsRenderJob   *job,
       sl_texture_init_2d (&shared.whole_texture, job->viewport.width,
                           job->viewport.height,
                           (gsize) job->viewport.width * 4, whole);
-      shared.whole = whole;
+      shared.whole           = whole;
+      shared.whole_texture_p = &shared.whole_texture;
     }
 
   gegl_parallel_distribute_area (rect, job->pixels_per_thread,
@@ -217,5 +236,41 @@ gs_render_area (const GsRenderJob   *job,
                              : NULL;
   else
     g_free (shared.failure);
-  return ! shared.failed;
+  return shared.failed ? GS_RENDER_LIMIT : GS_RENDER_OK;
+}
+
+void
+gs_buffer_set_around (GeglBuffer          *buffer,
+                      const GeglRectangle *outer,
+                      const GeglRectangle *inner,
+                      gint                 level,
+                      const Babl          *format,
+                      const gfloat        *pixels)
+{
+  GeglRectangle in;
+  gsize         stride = (gsize) outer->width * 4;
+
+  if (! gegl_rectangle_intersect (&in, outer, inner))
+    {
+      gegl_buffer_set (buffer, outer, level, format, pixels,
+                       stride * sizeof (gfloat));
+      return;
+    }
+
+  /* Above, below, then left and right of @in within its rows. */
+  GeglRectangle parts[4] = {
+    { outer->x, outer->y, outer->width, in.y - outer->y },
+    { outer->x, in.y + in.height, outer->width,
+      outer->y + outer->height - (in.y + in.height) },
+    { outer->x, in.y, in.x - outer->x, in.height },
+    { in.x + in.width, in.y, outer->x + outer->width - (in.x + in.width),
+      in.height },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    if (parts[i].width > 0 && parts[i].height > 0)
+      gegl_buffer_set (buffer, &parts[i], level, format,
+                       pixels + (gsize) (parts[i].y - outer->y) * stride
+                              + (gsize) (parts[i].x - outer->x) * 4,
+                       stride * sizeof (gfloat));
 }

@@ -5,8 +5,9 @@
  * guarded by one mutex:
  *   - the compiled SlProgram, rebuilt only when source, file (path or
  *     modification time), entry or profile change;
- *   - a reference-counted "draw": the prepared SlBinding for one viewport
- *     size and one params string, plus the sampling reach it reports.
+ *   - a draw (draw.c, shared with the per-file and effect ops): the
+ *     prepared SlBinding for one viewport size and one params string,
+ *     plus the sampling reach it reports.
  * Both are built in prepare(), which GEGL calls before any process() on the
  * node, so process() normally only takes a reference on the current draw
  * under the mutex and renders without holding it.  A process() that races a
@@ -17,14 +18,16 @@
  * splits the rendering itself (render-area.c): each worker reads the rows
  * it renders plus the sampling reach, or, when sampling is data dependent,
  * the whole input is read once and shared, so that a shader that may read
- * anywhere does not make every worker fetch the whole image.
+ * anywhere does not make every worker fetch the whole image.  It renders
+ * at level 0 whatever mip level it is asked for.
  *
  * Coordinates: the viewport is the input's bounding box, so TEXCOORD0 is
  * the pixel centre normalised over the input and output pixel (x,y) is
  * viewport pixel (x-bx, y-by).  Every sampler slot sees the input.
  *
  * Failure: any error diagnostic (compile, unreadable file, bad params,
- * failed prepare) makes the op pass its input through unchanged; the
+ * failed prepare) or a lack of memory for the render makes the op pass
+ * its input through unchanged; the
  * formatted diagnostics are stored in the "error" property and reported
  * with one g_warning per change.  The property is written without a
  * notify on purpose: a notify invalidates the node, which would schedule
@@ -74,25 +77,10 @@ property_string (error, _("Errors"), "")
 #include <glib/gstdio.h>
 
 #include "shaderlib.h"
-#include "shader-ops.h"
-#include "pixel-fetch.h"
-#include "render-area.h"
+#include "draw.h"
+#include "shader-file.h"
 
 #define SHADER_RUN_FORMAT "R'G'B'A float"
-
-typedef struct
-{
-  SlProgram     *program;     /* owned reference */
-  SlBinding     *binding;     /* prepared; NULL when it failed */
-  GeglRectangle  bbox;        /* input bounding box = viewport */
-  gboolean       bounded;     /* sampling reach is known */
-  gint           reach_left, reach_top, reach_right, reach_bottom;
-  gint           runtime_warned;  /* atomic: limit warning given */
-  /* Stands in for the input until process() supplies the real pixels, so
-   * the binding never holds a dangling texture view. */
-  gfloat         placeholder_texel[4];
-  SlTexture      placeholder;
-} Draw;
 
 typedef struct
 {
@@ -107,11 +95,11 @@ typedef struct
   gchar     *key_profile;
 
   SlProgram *program;         /* NULL when there is nothing to run */
-  gchar     *compile_diags;   /* formatted, may be NULL */
+  gchar     *compile_diags;   /* formatted, "" when clean */
   gboolean   compile_failed;
 
   /* draw key */
-  Draw      *draw;
+  GsDraw    *draw;
   gboolean   draw_valid;
   gchar     *draw_params;
   GeglRectangle draw_bbox;
@@ -119,38 +107,10 @@ typedef struct
   gboolean   draw_failed;
 } State;
 
-static void
-draw_clear (gpointer data)
-{
-  Draw *draw = data;
-
-  g_clear_pointer (&draw->binding, sl_binding_free);
-  g_clear_pointer (&draw->program, sl_program_unref);
-}
-
-static void
-draw_unref (Draw *draw)
-{
-  g_atomic_rc_box_release_full (draw, draw_clear);
-}
-
 static State *
 get_state (GeglOperation *operation)
 {
   return GEGL_PROPERTIES (operation)->user_data;
-}
-
-static gchar *
-format_diagnostics (SlDiagnostics *diags)
-{
-  gchar *text;
-
-  if (sl_diagnostics_count (diags) == 0)
-    return NULL;
-  text = sl_diagnostics_format (diags);
-  if (text)
-    g_strchomp (text);
-  return text;
 }
 
 static gint64
@@ -206,11 +166,10 @@ update_program (State          *state,
     {
       GError *error = NULL;
 
-      if (! g_file_get_contents (file, &contents, &length, &error))
+      if (! gs_shader_file_read (file, &contents, &length, &error))
         {
           sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-IO",
-                              _("cannot read shader file: %s"),
-                              error->message);
+                              "%s", error->message);
           g_error_free (error);
         }
     }
@@ -237,71 +196,28 @@ update_program (State          *state,
     }
 
   state->compile_failed = sl_diagnostics_error_count (diags) > 0;
-  state->compile_diags  = format_diagnostics (diags);
+  state->compile_diags  = gs_format_diagnostics (diags);
 
   g_free (contents);
   sl_diagnostics_free (diags);
   return TRUE;
 }
 
-static Draw *
+/* Every sampler slot reads the input. */
+static GsDraw *
 build_draw (SlProgram           *program,
             const GeglRectangle *bbox,
             const gchar         *params,
             SlDiagnostics       *diags)
 {
-  Draw     *draw = g_atomic_rc_box_new0 (Draw);
-  gboolean  ok   = TRUE;
-  gint      i;
+  GsDraw    *draw    = gs_draw_new (bbox, 0);
+  SlBinding *binding = gs_draw_bind (draw, program);
+  gboolean   ok      = TRUE;
 
-  draw->program = sl_program_ref (program);
-  draw->bbox    = *bbox;
-
-  sl_texture_init_2d (&draw->placeholder, bbox->width, bbox->height, 4,
-                      draw->placeholder_texel);
-  draw->placeholder.window_x      = 0;
-  draw->placeholder.window_y      = 0;
-  draw->placeholder.window_width  = 1;
-  draw->placeholder.window_height = 1;
-
-  draw->binding = sl_binding_new (program);
-  sl_binding_set_auto_mips (draw->binding, TRUE);
-  sl_binding_set_viewport (draw->binding, bbox->width, bbox->height);
-
-  for (i = 0; i < sl_program_get_n_samplers (program); i++)
-    {
-      const SlSamplerInfo *info = sl_program_get_sampler (program, i);
-
-      if (info && info->slot >= 0 && info->slot < SL_MAX_SLOTS)
-        sl_binding_set_texture (draw->binding, info->slot,
-                                &draw->placeholder);
-    }
-
+  gs_bind_samplers (binding, program, &draw->placeholder[0], NULL);
   if (params && params[0])
-    ok = sl_binding_set_params_string (draw->binding, params, diags);
-
-  if (ok)
-    ok = sl_binding_prepare (draw->binding, diags);
-
-  if (ok && sl_diagnostics_error_count (diags) == 0)
-    {
-      draw->bounded = sl_binding_get_sample_reach (draw->binding,
-                                                   &draw->reach_left,
-                                                   &draw->reach_top,
-                                                   &draw->reach_right,
-                                                   &draw->reach_bottom);
-      /* process() relies on the fetched rectangle containing the rendered
-       * one, and on the margin arithmetic not overflowing. */
-      draw->reach_left   = CLAMP (draw->reach_left, 0, bbox->width);
-      draw->reach_right  = CLAMP (draw->reach_right, 0, bbox->width);
-      draw->reach_top    = CLAMP (draw->reach_top, 0, bbox->height);
-      draw->reach_bottom = CLAMP (draw->reach_bottom, 0, bbox->height);
-    }
-  else
-    {
-      g_clear_pointer (&draw->binding, sl_binding_free);
-    }
-
+    ok = sl_binding_set_params_string (binding, params, diags);
+  gs_draw_prepare (draw, ok, TRUE, diags);
   return draw;
 }
 
@@ -327,7 +243,7 @@ update_state (GeglOperation       *operation,
       g_strcmp0 (state->draw_params, o->params) != 0 ||
       ! gegl_rectangle_equal (&state->draw_bbox, bbox))
     {
-      g_clear_pointer (&state->draw, draw_unref);
+      g_clear_pointer (&state->draw, gs_draw_unref);
       g_clear_pointer (&state->draw_diags, g_free);
       g_free (state->draw_params);
       state->draw_params = g_strdup (o->params);
@@ -345,7 +261,7 @@ update_state (GeglOperation       *operation,
                               _("the input has no bounded extent, so "
                                 "TEXCOORD0 is undefined; crop it first"));
           state->draw_failed = TRUE;
-          state->draw_diags  = format_diagnostics (diags);
+          state->draw_diags  = gs_format_diagnostics (diags);
           sl_diagnostics_free (diags);
         }
       else if (state->program && bbox->width > 0 && bbox->height > 0)
@@ -358,7 +274,7 @@ update_state (GeglOperation       *operation,
             sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "shader:run", 0, 0,
                                 "", "%s",
                                 _("the shader could not be prepared"));
-          state->draw_diags = format_diagnostics (diags);
+          state->draw_diags = gs_format_diagnostics (diags);
           sl_diagnostics_free (diags);
         }
     }
@@ -367,12 +283,15 @@ update_state (GeglOperation       *operation,
     {
       gchar *text;
 
-      if (state->compile_diags && state->draw_diags)
+      gboolean compiled_text = state->compile_diags && state->compile_diags[0];
+      gboolean drawn_text    = state->draw_diags && state->draw_diags[0];
+
+      if (compiled_text && drawn_text)
         text = g_strconcat (state->compile_diags, "\n",
                             state->draw_diags, NULL);
       else
-        text = g_strdup (state->compile_diags ? state->compile_diags
-                         : state->draw_diags ? state->draw_diags : "");
+        text = g_strdup (compiled_text ? state->compile_diags
+                         : drawn_text ? state->draw_diags : "");
 
       /* A new failure is reported once; re-preparing an unchanged failing
        * shader for another bounding box stays quiet. */
@@ -392,14 +311,14 @@ update_state (GeglOperation       *operation,
  * state was never built or the input's extent moved, so a shader file
  * touched in the middle of a render does not mix two programs in one
  * image. */
-static Draw *
+static GsDraw *
 acquire_draw (GeglOperation *operation,
               gboolean       refresh)
 {
   State         *state = get_state (operation);
   GeglRectangle *bbox;
   GeglRectangle  empty = { 0, 0, 0, 0 };
-  Draw          *draw  = NULL;
+  GsDraw        *draw  = NULL;
   gchar         *warning = NULL;
 
   bbox = gegl_operation_source_get_bounding_box (operation, "input");
@@ -410,7 +329,7 @@ acquire_draw (GeglOperation *operation,
       ! gegl_rectangle_equal (&state->draw_bbox, bbox ? bbox : &empty))
     warning = update_state (operation, bbox);
   if (state->draw && state->draw->binding)
-    draw = g_atomic_rc_box_acquire (state->draw);
+    draw = gs_draw_ref (state->draw);
   g_mutex_unlock (&state->mutex);
 
   if (warning)
@@ -422,12 +341,27 @@ acquire_draw (GeglOperation *operation,
   return draw;
 }
 
+/* The current draw without bringing it up to date, for GEGL's region
+ * questions. */
+static GsDraw *
+peek_draw (GeglOperation *operation)
+{
+  State  *state = get_state (operation);
+  GsDraw *draw  = NULL;
+
+  g_mutex_lock (&state->mutex);
+  if (state->draw && state->draw->binding)
+    draw = gs_draw_ref (state->draw);
+  g_mutex_unlock (&state->mutex);
+  return draw;
+}
+
 static void
 prepare (GeglOperation *operation)
 {
   const Babl *space  = gegl_operation_get_source_space (operation, "input");
   const Babl *format = babl_format_with_space (SHADER_RUN_FORMAT, space);
-  Draw       *draw;
+  GsDraw     *draw;
 
   gegl_operation_set_format (operation, "input", format);
   gegl_operation_set_format (operation, "output", format);
@@ -435,7 +369,7 @@ prepare (GeglOperation *operation)
   draw = acquire_draw (operation, TRUE);
   gs_operation_set_caching (operation, draw && ! draw->bounded);
   if (draw)
-    draw_unref (draw);
+    gs_draw_unref (draw);
 }
 
 static GeglRectangle
@@ -445,6 +379,8 @@ get_required_for_output (GeglOperation       *operation,
 {
   GeglRectangle *bbox;
   GeglRectangle  empty = { 0, 0, 0, 0 };
+  GeglRectangle  result;
+  GsDraw        *draw;
 
   bbox = gegl_operation_source_get_bounding_box (operation, "input");
   if (! bbox)
@@ -453,26 +389,52 @@ get_required_for_output (GeglOperation       *operation,
    * for all of it would never finish. */
   if (gegl_rectangle_is_infinite_plane (bbox))
     return *roi;
-  return *bbox;
+  draw = peek_draw (operation);
+  if (! draw)
+    return *bbox;
+  result = gs_draw_required (draw, roi);
+  gs_draw_unref (draw);
+  return result;
+}
+
+static GeglRectangle
+get_invalidated_by_change (GeglOperation       *operation,
+                           const gchar         *input_pad,
+                           const GeglRectangle *region)
+{
+  GeglRectangle *bbox = gegl_operation_source_get_bounding_box (operation,
+                                                                 "input");
+  GeglRectangle  result;
+  GsDraw        *draw;
+
+  if (! bbox || gegl_rectangle_is_infinite_plane (bbox))
+    return *region;
+  draw = peek_draw (operation);
+  if (! draw)
+    return *region;
+  result = gs_draw_invalidated (draw, region, bbox);
+  gs_draw_unref (draw);
+  return result;
 }
 
 static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
 {
-  State         *state  = get_state (operation);
+  GsDraw        *draw   = peek_draw (operation);
   GeglRectangle  region = *roi;
 
-  /* A shader that may read anywhere is rendered in one go, so the whole
-   * input is fetched once instead of once per chunk. */
-  g_mutex_lock (&state->mutex);
-  if (state->draw && state->draw->binding && ! state->draw->bounded)
-    region = state->draw->bbox;
-  g_mutex_unlock (&state->mutex);
-
+  if (draw)
+    {
+      region = gs_draw_cached (draw, roi);
+      gs_draw_unref (draw);
+    }
   return region;
 }
 
+/* shader:run renders at level 0 whatever level GEGL asks for, as it
+ * always has: it has no host values that would say how a reduced
+ * preview relates to the full image. */
 static gboolean
 process (GeglOperation       *operation,
          GeglBuffer          *input,
@@ -480,61 +442,25 @@ process (GeglOperation       *operation,
          const GeglRectangle *result,
          gint                 level)
 {
-  const Babl    *format = gegl_operation_get_format (operation, "output");
-  Draw          *draw;
-  GeglRectangle  render;
-  GsRenderJob    job;
-  gchar         *failure = NULL;
+  GeglProperties *o = GEGL_PROPERTIES (operation);
+  GsDraw         *draw;
+  gchar          *failure = NULL;
 
   draw = acquire_draw (operation, FALSE);
-
-  if (! draw ||
-      ! gegl_rectangle_intersect (&render, result, &draw->bbox))
+  if (! gs_draw_render (operation, "shader:run", draw, input, NULL, output,
+                        result, 0, &failure))
     {
-      if (input)
-        gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
-      if (draw)
-        draw_unref (draw);
-      return TRUE;
+      State *state = get_state (operation);
+
+      /* As for a failed prepare: shown in the dialog, without a notify. */
+      g_warning ("shader:run: %s", failure);
+      g_mutex_lock (&state->mutex);
+      g_free (o->error);
+      o->error = failure;
+      g_mutex_unlock (&state->mutex);
     }
-
-  memset (&job, 0, sizeof job);
-  job.binding           = draw->binding;
-  job.viewport          = draw->bbox;
-  job.input             = input;
-  job.scale             = 1.0;
-  job.bounded           = draw->bounded;
-  job.reach_left        = draw->reach_left;
-  job.reach_top         = draw->reach_top;
-  job.reach_right       = draw->reach_right;
-  job.reach_bottom      = draw->reach_bottom;
-  job.output            = output;
-  job.level             = 0;
-  job.format            = format;
-  job.pixels_per_thread = gegl_operation_get_pixels_per_thread (operation);
-
-  /* The input pixels are fetched afresh for each process call. */
-  sl_binding_flush_mips (draw->binding);
-  if (! gs_render_area (&job, &render, &failure))
-    {
-      if (g_atomic_int_compare_and_exchange (&draw->runtime_warned, 0, 1))
-        g_warning ("shader:run: %s",
-                   failure && failure[0] ? failure
-                   : _("the shader hit an execution limit"));
-    }
-  g_free (failure);
-
-  /* What lies outside the input stays transparent. */
-  if (! gegl_rectangle_equal (&render, result))
-    {
-      gfloat *zeros = g_try_malloc0_n ((gsize) result->width * result->height,
-                                       4 * sizeof (gfloat));
-      if (zeros)
-        gs_buffer_set_around (output, result, &render, 0, format, zeros);
-      g_free (zeros);
-    }
-
-  draw_unref (draw);
+  if (draw)
+    gs_draw_unref (draw);
   return TRUE;
 }
 
@@ -557,7 +483,7 @@ finalize (GObject *object)
 
   if (state)
     {
-      g_clear_pointer (&state->draw, draw_unref);
+      g_clear_pointer (&state->draw, gs_draw_unref);
       g_clear_pointer (&state->program, sl_program_unref);
       g_free (state->key_source);
       g_free (state->key_file);
@@ -586,6 +512,7 @@ gegl_op_class_init (GeglOpClass *klass)
 
   operation_class->prepare                 = prepare;
   operation_class->get_required_for_output = get_required_for_output;
+  operation_class->get_invalidated_by_change = get_invalidated_by_change;
   operation_class->get_cached_region       = get_cached_region;
   /* process() splits the work itself, after one shared fetch. */
   operation_class->threaded                = FALSE;

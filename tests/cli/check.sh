@@ -22,4 +22,10 @@ expect_file_eq err "gegl-shaders: error: cannot read 'missing.hlsl': No such fil
 mkdir adir
 run_cli 1 check adir
 expect_grep err "cannot read 'adir'"
+
+# Sources stop at the library's own 4 MiB limit, with the tool's message
+# (it used to read up to 64 MiB for the compiler to refuse).
+head -c 4194305 /dev/zero | tr '\0' ' ' > big.hlsl
+run_cli 1 check big.hlsl
+expect_file_eq err "gegl-shaders: error: cannot read 'big.hlsl': file is larger than 4 MiB"
 echo ok

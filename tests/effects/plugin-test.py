@@ -17,7 +17,7 @@ tmp = tempfile.mkdtemp(prefix="gs-fx-ops-")
 mods = make_module_dir(tmp, module, sysdir)
 filters = os.path.join(tmp, "filters")
 os.mkdir(filters)
-for name in ("blur.fx", "bloom.fx", "multi.fx", "animated.fx"):
+for name in ("blur.fx", "bloom.fx", "multi.fx", "animated.fx", "case.fx"):
     shutil.copy(os.path.join(srcdir, name), filters)
 os.makedirs(os.path.join(tmp, "empty"))
 os.environ.update(GEGL_PATH=mods, GEGL_SWAP="RAM", GEGL_SHADERS_PATH=filters,
@@ -128,6 +128,26 @@ a = run("shader:animated", {"timer": 1234.5, "framecount": 7, "frametime": 20.0,
         [(0, 0, 4, 3)])
 check(all(max(abs(x - y) for x, y in zip(a[p], (0.12345, 0.07, 0.2, 0.5))) <= 1e-6 for p in a),
       "host values set as properties: %s" % (a[(0, 0)],))
+
+# Annotation names match without regard to case (UI_MIN, Ui_Max,
+# UI_LABEL), as in the per-file ops.
+amount = {p.name: p for p in Gegl.Operation.list_properties("shader:case")}.get("amount")
+check(amount is not None and (amount.minimum, amount.maximum) == (0.25, 3.0),
+      "ui_min/ui_max in any case: %s" % ((amount.minimum, amount.maximum),) if amount else "no amount")
+check(Gegl.Operation.get_key("shader:case", "title") == "Case Test", "ui_label in any case")
+
+# Every op of the module has the error property, empty while it runs.
+names = [p.name for p in Gegl.Operation.list_properties("shader:blur")]
+check("error" in names, "effect ops have an error property: %s" % names)
+g = Gegl.Node()
+src = g.create_child("gegl:buffer-source")
+src.set_property("buffer", source())
+node = g.create_child("shader:blur")
+src.link(node)
+dst = Gegl.Buffer.new(FMT, 0, 0, W, H)
+node.blit_buffer(dst, Gegl.Rectangle.new(0, 0, W, H), 0, Gegl.AbyssPolicy.NONE)
+check(node.get_property("error") == "", "error is empty while the effect runs: %r"
+      % node.get_property("error"))
 
 shutil.rmtree(tmp, ignore_errors=True)
 if failures:

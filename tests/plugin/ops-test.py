@@ -445,5 +445,10 @@ if names:
     check(bb.width == 21 and abs(raw[1][0] - 0.5 * 37 / 255) < 1 / 255.0 + 1e-6,
           "batch output holds the shader's result")
 
+# Annotation names match without regard to case, as in the effect ops.
+cg = {p.name: p for p in Gegl.Operation.list_properties("shader:case")}.get("gain")
+check(cg is not None and (cg.minimum, cg.maximum) == (0.25, 3.0)
+      and cg.nick == "Case Gain", "uimin/UIMAX/UINAME in any case")
+
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

@@ -1,24 +1,35 @@
-/* The ops promise, like the CLI, that an 8-bit value k reads as exactly
- * k/255 (and a 16-bit one as k/65535).  When the source buffer stores 8- or
- * 16-bit perceptual data and the op wants perceptual float, the pixels are
- * read as R'G'B'A u8/u16 (an exact conversion between integer perceptual
- * formats of one space) and divided here; everything else goes through
- * babl as usual. */
+/* pixel-fetch — reading GEGL buffers as float RGBA, the same way in every
+ * host.  Both hosts promise that an 8-bit value k reads as exactly k/255
+ * (and a 16-bit one as exactly k/65535); babl's own integer → float
+ * conversions multiply by a reciprocal and are one ulp off for some k.
+ * So when the source holds straight-alpha perceptual integers (R'G'B',
+ * R'G'B'A, Y', Y'A at 8 or 16 bits) in the space of the wanted perceptual
+ * R'G'B'A float, the pixels are read as R'G'B'A u8/u16 — an exact
+ * conversion between integer formats of one space — and divided here;
+ * everything else goes through babl as usual.  The integers are unpacked
+ * in place from the back of the float buffer, which is at least twice as
+ * large as they are, so the rule costs no allocation.  The ops read their
+ * inputs through here, and host/image-io.c reads every image file through
+ * here too.
+ */
 #include "config.h"
 
 #include "pixel-fetch.h"
 
 #include <string.h>
 
-/* 8 or 16 for perceptual integer formats, else 0. */
-static int
+/* 8 or 16 for straight-alpha perceptual integer formats, else 0. */
+static gint
 perceptual_int_bits (const Babl *format)
 {
-  const Babl *type = babl_format_get_type (format, 0);
-  int bits = type == babl_type ("u8") ? 8 : type == babl_type ("u16") ? 16 : 0;
-  /* Perceptual models carry a prime: R'G'B'A, R'G'B', Y'A, Y' … */
-  const char *model = babl_get_name (babl_format_get_model (format));
-  return bits && strchr (model, '\'') != NULL ? bits : 0;
+  static const gchar *const models[] = { "R'G'B'", "R'G'B'A", "Y'", "Y'A",
+                                         NULL };
+  const Babl  *type  = babl_format_get_type (format, 0);
+  const gchar *model = babl_get_name (babl_format_get_model (format));
+
+  if (! g_strv_contains (models, model))
+    return 0;
+  return type == babl_type ("u8") ? 8 : type == babl_type ("u16") ? 16 : 0;
 }
 
 void
@@ -31,7 +42,8 @@ gs_pixel_fetch (GeglBuffer          *buffer,
 {
   const Babl *space  = babl_format_get_space (format);
   const Babl *source = gegl_buffer_get_format (buffer);
-  int         bits   = perceptual_int_bits (source);
+  gint        bits   = perceptual_int_bits (source);
+  gsize       n      = (gsize) rect->width * rect->height * 4;
 
   if (scale != 1.0 || bits == 0
       || format != babl_format_with_space ("R'G'B'A float", space)
@@ -42,26 +54,25 @@ gs_pixel_fetch (GeglBuffer          *buffer,
       return;
     }
 
-  gsize n = (gsize) rect->width * rect->height * 4;
   if (bits == 8)
     {
-      guint8 *ints = g_malloc (n);
+      guint8 *ints = (guint8 *) (dst + n) - n;
+
       gegl_buffer_get (buffer, rect, 1.0,
                        babl_format_with_space ("R'G'B'A u8", space), ints,
                        GEGL_AUTO_ROWSTRIDE, abyss);
       for (gsize i = 0; i < n; i++)
         dst[i] = (gfloat) ints[i] / 255.0f;
-      g_free (ints);
     }
   else
     {
-      guint16 *ints = g_malloc_n (n, sizeof (guint16));
+      guint16 *ints = (guint16 *) (dst + n) - n;
+
       gegl_buffer_get (buffer, rect, 1.0,
                        babl_format_with_space ("R'G'B'A u16", space), ints,
                        GEGL_AUTO_ROWSTRIDE, abyss);
       for (gsize i = 0; i < n; i++)
         dst[i] = (gfloat) ints[i] / 65535.0f;
-      g_free (ints);
     }
 }
 
@@ -104,40 +115,4 @@ gs_pixel_fetch_parallel (GeglBuffer          *buffer,
   gegl_parallel_distribute_range (rect->height,
                                   (gdouble) pixels_per_thread / rect->width,
                                   fetch_rows, &job);
-}
-
-void
-gs_buffer_set_around (GeglBuffer          *buffer,
-                      const GeglRectangle *outer,
-                      const GeglRectangle *inner,
-                      gint                 level,
-                      const Babl          *format,
-                      const gfloat        *pixels)
-{
-  GeglRectangle in;
-  gsize         stride = (gsize) outer->width * 4;
-
-  if (! gegl_rectangle_intersect (&in, outer, inner))
-    {
-      gegl_buffer_set (buffer, outer, level, format, pixels,
-                       stride * sizeof (gfloat));
-      return;
-    }
-
-  /* Above, below, then left and right of @in within its rows. */
-  GeglRectangle parts[4] = {
-    { outer->x, outer->y, outer->width, in.y - outer->y },
-    { outer->x, in.y + in.height, outer->width,
-      outer->y + outer->height - (in.y + in.height) },
-    { outer->x, in.y, in.x - outer->x, in.height },
-    { in.x + in.width, in.y, outer->x + outer->width - (in.x + in.width),
-      in.height },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
-    if (parts[i].width > 0 && parts[i].height > 0)
-      gegl_buffer_set (buffer, &parts[i], level, format,
-                       pixels + (gsize) (parts[i].y - outer->y) * stride
-                              + (gsize) (parts[i].x - outer->x) * 4,
-                       stride * sizeof (gfloat));
 }

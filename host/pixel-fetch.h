@@ -1,13 +1,14 @@
-/* Reading a GEGL buffer as float RGBA with the project's 8-bit rule. */
+/* Reading a GEGL buffer as float RGBA with the hosts' 8-bit rule (see
+ * pixel-fetch.c). */
 #ifndef GS_PIXEL_FETCH_H
 #define GS_PIXEL_FETCH_H
 
 #include <gegl.h>
 
 /* gegl_buffer_get() into @dst as @format (4 floats per pixel), except that
- * an 8- or 16-bit perceptual source read as perceptual R'G'B'A float gives
- * each value k as exactly k/255 or k/65535: babl's own integer → float
- * conversions are one ulp off for some values. */
+ * an 8- or 16-bit straight-alpha perceptual source read as perceptual
+ * R'G'B'A float of its own space gives each value k as exactly k/255 or
+ * k/65535. */
 void gs_pixel_fetch (GeglBuffer          *buffer,
                      const GeglRectangle *rect,
                      gdouble              scale,
@@ -25,15 +26,5 @@ void gs_pixel_fetch_parallel (GeglBuffer          *buffer,
                               gfloat              *dst,
                               GeglAbyssPolicy      abyss,
                               gint                 pixels_per_thread);
-
-/* Writes the parts of @outer that lie outside @inner from @pixels (which
- * hold all of @outer, 4 floats per pixel, row stride outer->width): the
- * ops write @inner area by area from their workers and the rest here. */
-void gs_buffer_set_around (GeglBuffer          *buffer,
-                           const GeglRectangle *outer,
-                           const GeglRectangle *inner,
-                           gint                 level,
-                           const Babl          *format,
-                           const gfloat        *pixels);
 
 #endif

@@ -1,0 +1,177 @@
+/* image-save — writing GsImage buffers, for the command-line tool.
+ *
+ * Saving wraps our buffer in a linear GeglBuffer (no copy) and runs it
+ * through GEGL's saver for the extension; GEGL's codecs only warn when
+ * they fail, so the warnings are captured (host/image-io.c) and turned
+ * into the GError.  PFM is written here, since GEGL has no PFM codec: it
+ * carries the working values verbatim, which makes it the format for
+ * exact round trips.
+ */
+#include "config.h"
+
+#include "image-save.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <gegl.h>
+
+static gboolean
+has_extension (const char *path,
+               const char *ext)
+{
+  const char *dot = strrchr (path, '.');
+  const char *slash = strrchr (path, G_DIR_SEPARATOR);
+
+  if (dot == NULL || (slash != NULL && dot < slash))
+    return FALSE;
+  return g_ascii_strcasecmp (dot + 1, ext) == 0;
+}
+
+static gboolean
+save_pfm (const GsImage *image,
+          const char    *path,
+          GError       **error)
+{
+  GString *out;
+  GError  *local = NULL;
+  gboolean ok;
+  double   scale = G_BYTE_ORDER == G_LITTLE_ENDIAN ? -1.0 : 1.0;
+
+  out = g_string_sized_new (32 + (gsize) image->width * image->height * 12);
+  g_string_append_printf (out, "PF\n%d %d\n%.1f\n",
+                          image->width, image->height, scale);
+  for (int row = image->height - 1; row >= 0; row--)
+    {
+      const float *src = image->pixels + (gsize) row * image->width * 4;
+
+      for (int x = 0; x < image->width; x++, src += 4)
+        g_string_append_len (out, (const char *) src, 3 * sizeof (float));
+    }
+  ok = g_file_set_contents (path, out->str, out->len, &local);
+  g_string_free (out, TRUE);
+  if (!ok)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
+                   _("cannot write '%s': %s"), path, local->message);
+      g_error_free (local);
+    }
+  return ok;
+}
+
+typedef struct
+{
+  const char *extension;
+  const char *operation;
+} SaverEntry;
+
+static const SaverEntry savers[] =
+{
+  { "png",  "gegl:png-save"  },
+  { "jpg",  "gegl:jpg-save"  },
+  { "jpeg", "gegl:jpg-save"  },
+  { "tif",  "gegl:tiff-save" },
+  { "tiff", "gegl:tiff-save" },
+  { "exr",  "gegl:exr-save"  },
+  { "ppm",  "gegl:ppm-save"  },
+  { "webp", "gegl:webp-save" },
+  { "hdr",  "gegl:rgbe-save" },
+};
+
+static const char *
+saver_for (const char *path)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (savers); i++)
+    if (has_extension (path, savers[i].extension))
+      return savers[i].operation;
+  return NULL;
+}
+
+gboolean
+gs_image_save_supported (const char *path)
+{
+  return has_extension (path, "pfm") || saver_for (path) != NULL;
+}
+
+gboolean
+gs_image_save (const GsImage *image,
+               const char    *path,
+               gboolean       linear,
+               int            depth,
+               GError       **error)
+{
+  const char   *operation;
+  GeglRectangle rect = { 0, 0, image->width, image->height };
+  GeglBuffer   *buffer;
+  GeglNode     *graph, *source, *saver;
+  char         *dir;
+  char         *warnings;
+  gboolean      dir_ok;
+
+  if (has_extension (path, "pfm"))
+    return save_pfm (image, path, error);
+
+  operation = saver_for (path);
+  if (operation == NULL || !gegl_has_operation (operation))
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_FORMAT,
+                   _("cannot write '%s': unsupported output format "
+                     "(use .png, .pfm, .exr, .tif, .jpg, .ppm, .webp or .hdr)"),
+                   path);
+      return FALSE;
+    }
+
+  /* The savers only warn when they cannot create the file; catch the
+   * commonest cause up front to give a precise message. */
+  dir = g_path_get_dirname (path);
+  dir_ok = g_file_test (dir, G_FILE_TEST_IS_DIR);
+  g_free (dir);
+  if (!dir_ok)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
+                   _("cannot write '%s': %s"), path, g_strerror (ENOENT));
+      return FALSE;
+    }
+  /* Remove a stale file so that a saver failing silently cannot leave the
+   * previous result looking like this run's output. */
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    g_unlink (path);
+
+  gs_image_io_capture_begin ();
+  buffer = gegl_buffer_linear_new_from_data (image->pixels,
+                                             gs_image_working_format (linear),
+                                             &rect,
+                                             (gint) (image->width * 4 * sizeof (float)),
+                                             NULL, NULL);
+  graph = gegl_node_new ();
+  source = gegl_node_new_child (graph,
+                                "operation", "gegl:buffer-source",
+                                "buffer", buffer,
+                                NULL);
+  saver = gegl_node_new_child (graph,
+                               "operation", operation,
+                               "path", path,
+                               NULL);
+  if (g_str_equal (operation, "gegl:png-save")
+      || g_str_equal (operation, "gegl:ppm-save"))
+    gegl_node_set (saver, "bitdepth", depth == 16 ? 16 : 8, NULL);
+  else if (g_str_equal (operation, "gegl:tiff-save") && depth > 0)
+    gegl_node_set (saver, "bitdepth", depth, "fp", 0, NULL);
+  gegl_node_link (source, saver);
+  gegl_node_process (saver);
+  g_object_unref (graph);
+  g_object_unref (buffer);
+  warnings = gs_image_io_capture_end ();
+
+  if (warnings != NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
+                   _("cannot write '%s'%s%s"), path,
+                   warnings ? ": " : "", warnings ? warnings : "");
+      g_free (warnings);
+      return FALSE;
+    }
+  return TRUE;
+}

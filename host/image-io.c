@@ -1,0 +1,403 @@
+/* image-io — loading GsImage buffers, the one image loader of the hosts.
+ *
+ * Every image a host reads — the CLI's inputs and textures, the GEGL ops'
+ * image-file textures, the effect ops' `source = "…"` textures — comes
+ * through gs_image_load(), so it obeys one size limit, one error wording
+ * and one 8-bit rule (k reads as exactly k/255, 16-bit k as k/65535; see
+ * pixel-fetch.c, which does the reading).  GEGL does the decoding: a
+ * gegl:load node is asked for its size first, so that a header claiming
+ * more than GS_IMAGE_MAX_PIXELS is refused before anything is decoded,
+ * then decoded into a buffer and read into our float pixels.
+ *
+ * GEGL's codecs report failures with g_warning() rather than through a
+ * return value.  An executable may route GLib warnings into a capture
+ * buffer (gs_image_io_install_log_capture()) that turns them into the
+ * GError; a library such as the GEGL module leaves the log alone and gets
+ * the error without the codec's words.  cli/image-save.c uses the same
+ * capture for the savers.
+ *
+ * PFM is implemented here, since GEGL has none.  It carries the working
+ * values verbatim, which makes it the format for exact round trips.
+ */
+#include "config.h"
+
+#include "image-io.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <gegl.h>
+#include <babl/babl.h>
+
+#include "pixel-fetch.h"
+
+G_DEFINE_QUARK (gs-image-io-error-quark, gs_image_io_error)
+
+/* ------------------------------------------------------------------ */
+/* Warning capture                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Codec warnings may come from GEGL worker threads, hence the lock.  Only
+ * an executable installs the writer (a library must not take over its
+ * host's log); until then begin and end do nothing. */
+static GMutex   capture_lock;
+static GString *capture_text;
+static gint     capture_installed;
+
+static GLogWriterOutput
+capture_writer (GLogLevelFlags   level,
+                const GLogField *fields,
+                gsize            n_fields,
+                gpointer         user_data)
+{
+  gboolean handled = FALSE;
+
+  if (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
+    {
+      g_mutex_lock (&capture_lock);
+      if (capture_text != NULL)
+        {
+          for (gsize i = 0; i < n_fields; i++)
+            if (g_strcmp0 (fields[i].key, "MESSAGE") == 0)
+              {
+                const char *msg = fields[i].value;
+                gssize      len = fields[i].length;
+
+                if (capture_text->len > 0)
+                  g_string_append (capture_text, "; ");
+                if (len < 0)
+                  g_string_append (capture_text, msg);
+                else
+                  g_string_append_len (capture_text, msg, len);
+              }
+          handled = TRUE;
+        }
+      g_mutex_unlock (&capture_lock);
+    }
+  if (handled)
+    return G_LOG_WRITER_HANDLED;
+  return g_log_writer_default (level, fields, n_fields, user_data);
+}
+
+void
+gs_image_io_install_log_capture (void)
+{
+  g_log_set_writer_func (capture_writer, NULL, NULL);
+  g_atomic_int_set (&capture_installed, TRUE);
+}
+
+void
+gs_image_io_capture_begin (void)
+{
+  if (! g_atomic_int_get (&capture_installed))
+    return;
+  g_mutex_lock (&capture_lock);
+  if (capture_text == NULL)
+    capture_text = g_string_new (NULL);
+  g_mutex_unlock (&capture_lock);
+}
+
+char *
+gs_image_io_capture_end (void)
+{
+  GString *text;
+
+  g_mutex_lock (&capture_lock);
+  text = capture_text;
+  capture_text = NULL;
+  g_mutex_unlock (&capture_lock);
+  if (text == NULL)
+    return NULL;
+  if (text->len == 0)
+    {
+      g_string_free (text, TRUE);
+      return NULL;
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* ------------------------------------------------------------------ */
+/* GsImage                                                             */
+/* ------------------------------------------------------------------ */
+
+GsImage *
+gs_image_new (int      width,
+              int      height,
+              GError **error)
+{
+  GsImage *image;
+  float   *pixels;
+
+  if (width <= 0 || height <= 0)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_FORMAT,
+                   _("invalid image size %d×%d"), width, height);
+      return NULL;
+    }
+  if ((guint64) width * (guint64) height > GS_IMAGE_MAX_PIXELS)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
+                   _("image of %d×%d pixels is too large"), width, height);
+      return NULL;
+    }
+  pixels = g_try_malloc0_n ((gsize) width * (gsize) height, 4 * sizeof (float));
+  if (pixels == NULL)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
+                   _("out of memory for a %d×%d image"), width, height);
+      return NULL;
+    }
+  image = g_new0 (GsImage, 1);
+  image->width = width;
+  image->height = height;
+  image->pixels = pixels;
+  return image;
+}
+
+void
+gs_image_free (GsImage *image)
+{
+  if (image == NULL)
+    return;
+  g_free (image->pixels);
+  g_free (image);
+}
+
+const Babl *
+gs_image_working_format (gboolean linear)
+{
+  return babl_format (linear ? "RGBA float" : "R'G'B'A float");
+}
+
+static gboolean
+has_extension (const char *path,
+               const char *ext)
+{
+  const char *dot = strrchr (path, '.');
+  const char *slash = strrchr (path, G_DIR_SEPARATOR);
+
+  if (dot == NULL || (slash != NULL && dot < slash))
+    return FALSE;
+  return g_ascii_strcasecmp (dot + 1, ext) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* PFM                                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Reads one whitespace-delimited header token; PFM headers have no
+ * comments, unlike the other Netpbm formats. */
+static gboolean
+pfm_token (const char **p,
+           const char  *end,
+           char        *buf,
+           gsize        size)
+{
+  gsize n = 0;
+
+  while (*p < end && g_ascii_isspace (**p))
+    (*p)++;
+  while (*p < end && ! g_ascii_isspace (**p))
+    {
+      if (n + 1 >= size)
+        return FALSE;
+      buf[n++] = *(*p)++;
+    }
+  buf[n] = '\0';
+  return n > 0;
+}
+
+static GsImage *
+load_pfm (const char *path,
+          GError    **error)
+{
+  char       *data = NULL;
+  gsize       length = 0;
+  const char *p, *end;
+  char        magic[8], wtok[32], htok[32], stok[64];
+  char       *tail;
+  gint64      w, h;
+  double      scale;
+  int         channels;
+  gboolean    little;
+  GsImage    *image = NULL;
+
+  if (! g_file_get_contents (path, &data, &length, error))
+    return NULL;
+  p = data;
+  end = data + length;
+
+  if (! pfm_token (&p, end, magic, sizeof magic)
+      || (strcmp (magic, "PF") != 0 && strcmp (magic, "Pf") != 0))
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
+                   _("'%s' is not a PFM file (expected 'PF' or 'Pf')"), path);
+      goto out;
+    }
+  channels = magic[1] == 'F' ? 3 : 1;
+
+  if (! pfm_token (&p, end, wtok, sizeof wtok)
+      || ! pfm_token (&p, end, htok, sizeof htok)
+      || ! pfm_token (&p, end, stok, sizeof stok))
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
+                   _("'%s': truncated PFM header"), path);
+      goto out;
+    }
+  w = g_ascii_strtoll (wtok, &tail, 10);
+  if (*tail != '\0' || w <= 0 || w > G_MAXINT)
+    w = -1;
+  h = g_ascii_strtoll (htok, &tail, 10);
+  if (*tail != '\0' || h <= 0 || h > G_MAXINT)
+    h = -1;
+  scale = g_ascii_strtod (stok, &tail);
+  if (w < 0 || h < 0 || *tail != '\0' || scale == 0.0 || scale != scale)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
+                   _("'%s': invalid PFM header"), path);
+      goto out;
+    }
+  little = scale < 0.0;
+
+  /* Exactly one whitespace byte separates the header from the samples. */
+  if (p >= end || ! g_ascii_isspace (*p))
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
+                   _("'%s': truncated PFM header"), path);
+      goto out;
+    }
+  p++;
+
+  image = gs_image_new ((int) w, (int) h, error);
+  if (image == NULL)
+    goto out;
+
+  if ((guint64) (end - p) < (guint64) w * (guint64) h * (guint64) channels * 4u)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
+                   _("'%s': PFM data is truncated"), path);
+      gs_image_free (image);
+      image = NULL;
+      goto out;
+    }
+
+  for (gint64 row = 0; row < h; row++)
+    {
+      /* PFM stores the bottom row first. */
+      const char *src = p + (gsize) (h - 1 - row) * (gsize) w * channels * 4;
+      float      *dst = image->pixels + (gsize) row * (gsize) w * 4;
+
+      for (gint64 x = 0; x < w; x++)
+        {
+          float v[3];
+
+          for (int c = 0; c < channels; c++)
+            {
+              guint32 bits;
+
+              memcpy (&bits, src, 4);
+              src += 4;
+              bits = little ? GUINT32_FROM_LE (bits) : GUINT32_FROM_BE (bits);
+              memcpy (&v[c], &bits, 4);
+            }
+          if (channels == 1)
+            v[1] = v[2] = v[0];
+          dst[0] = v[0];
+          dst[1] = v[1];
+          dst[2] = v[2];
+          dst[3] = 1.0f;
+          dst += 4;
+        }
+    }
+
+out:
+  g_free (data);
+  return image;
+}
+
+/* ------------------------------------------------------------------ */
+/* GEGL                                                                */
+/* ------------------------------------------------------------------ */
+
+GsImage *
+gs_image_load (const char  *path,
+               const Babl  *format,
+               GError     **error)
+{
+  GeglNode     *graph, *load, *sink;
+  GeglBuffer   *buffer = NULL;
+  GeglRectangle box;
+  GsImage      *image;
+  char         *warnings;
+
+  if (! g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_OPEN,
+                   _("cannot open '%s': %s"), path, g_strerror (ENOENT));
+      return NULL;
+    }
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_OPEN,
+                   _("cannot open '%s': %s"), path, g_strerror (EISDIR));
+      return NULL;
+    }
+  if (g_access (path, R_OK) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_OPEN,
+                   _("cannot open '%s': %s"), path, g_strerror (saved));
+      return NULL;
+    }
+
+  if (has_extension (path, "pfm"))
+    return load_pfm (path, error);
+
+  /* The size is checked before anything is decoded: a header may claim
+   * more pixels than the decoder could ever hold. */
+  gs_image_io_capture_begin ();
+  graph = gegl_node_new ();
+  load = gegl_node_new_child (graph,
+                              "operation", "gegl:load",
+                              "path", path,
+                              NULL);
+  box = gegl_node_get_bounding_box (load);
+  image = NULL;
+  if (box.width > 0 && box.height > 0
+      && (image = gs_image_new (box.width, box.height, error)) != NULL)
+    {
+      sink = gegl_node_new_child (graph,
+                                  "operation", "gegl:buffer-sink",
+                                  "buffer", &buffer,
+                                  NULL);
+      gegl_node_link (load, sink);
+      gegl_node_process (sink);
+      if (buffer != NULL
+          && gegl_rectangle_equal (gegl_buffer_get_extent (buffer), &box))
+        {
+          const Babl *type = babl_format_get_type (gegl_buffer_get_format (buffer), 0);
+
+          gs_pixel_fetch (buffer, &box, 1.0, format, image->pixels,
+                          GEGL_ABYSS_NONE);
+          image->source_depth = type == babl_type ("u8") ? 8
+                                : type == babl_type ("u16") ? 16 : 0;
+        }
+      else
+        g_clear_pointer (&image, gs_image_free);
+      g_clear_object (&buffer);
+    }
+  g_object_unref (graph);
+  warnings = gs_image_io_capture_end ();
+
+  if (image == NULL && (error == NULL || *error == NULL))
+    g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
+                 _("cannot decode image '%s'%s%s"), path,
+                 warnings ? ": " : "", warnings ? warnings : "");
+  g_free (warnings);
+  return image;
+}

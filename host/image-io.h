@@ -1,0 +1,77 @@
+/* image-io — whole-image RGBA float buffers, and the one image loader of
+ * the hosts (see image-io.c).
+ *
+ * The CLI renders into one in-memory RGBA float32 image and the GEGL ops
+ * hold their image textures the same way: GsImage, rows top to bottom,
+ * four floats a pixel, no padding.  Images are read in a float RGBA babl
+ * format, perceptual "R'G'B'A float" or linear "RGBA float" (in any babl
+ * space).  PFM, which GEGL has no codec for, stores the working-encoding
+ * values verbatim (RGB only, alpha read as 1) so that a render can be
+ * written and read back bit for bit; cli/image-save.h writes images.
+ */
+#ifndef GS_IMAGE_IO_H
+#define GS_IMAGE_IO_H
+
+#include <glib.h>
+#include <babl/babl.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int    width;
+  int    height;
+  float *pixels;   /* width*height*4 floats, row 0 at the top */
+  /* Integer bits per channel of the file it was loaded from (8 or 16), or
+   * 0 for float, unknown or not loaded: the depth gs_image_save() takes to
+   * write the same kind of file back. */
+  int    source_depth;
+} GsImage;
+
+/* The largest image any host allocates, 4 GiB of float RGBA: beyond it an
+ * image is refused with GS_IMAGE_IO_ERROR_TOO_LARGE rather than failing
+ * halfway through a decode (or aborting GIMP). */
+#define GS_IMAGE_MAX_PIXELS ((guint64) 1 << 28)
+
+#define GS_IMAGE_IO_ERROR (gs_image_io_error_quark ())
+
+typedef enum
+{
+  GS_IMAGE_IO_ERROR_OPEN,
+  GS_IMAGE_IO_ERROR_DECODE,
+  GS_IMAGE_IO_ERROR_ENCODE,
+  GS_IMAGE_IO_ERROR_FORMAT,
+  GS_IMAGE_IO_ERROR_TOO_LARGE
+} GsImageIoError;
+
+GQuark      gs_image_io_error_quark (void);
+
+/* A transparent black image, or NULL with @error set when the size is not
+ * positive, beyond GS_IMAGE_MAX_PIXELS or the memory cannot be had. */
+GsImage    *gs_image_new     (int      width,
+                              int      height,
+                              GError **error);
+void        gs_image_free    (GsImage *image);
+
+/* The working format of the CLI: perceptual or linear float RGBA, sRGB. */
+const Babl *gs_image_working_format (gboolean linear);
+
+/* Loads @path into @format pixels (a float RGBA format, see above).
+ * Needs gegl_init() (except for .pfm files).  The messages of @error name
+ * the file, except the size limit's, which names the size. */
+GsImage    *gs_image_load    (const char  *path,
+                              const Babl  *format,
+                              GError     **error);
+
+/* Routes GLib warnings into the capture buffer while one is active, so GEGL
+ * codec complaints end up in the error message instead of on the terminal.
+ * For executables only; call once at start-up. */
+void        gs_image_io_install_log_capture (void);
+/* Brackets one load or save; end returns the warnings captured since
+ * begin (g_free() them), or NULL for none or when nothing is installed. */
+void        gs_image_io_capture_begin (void);
+char       *gs_image_io_capture_end   (void);
+
+G_END_DECLS
+
+#endif /* GS_IMAGE_IO_H */

@@ -389,7 +389,7 @@ parse_statement (P *p)
     {
       next (p);
       result = new_node (p, t->text[0] == 'b' ? S_BREAK : S_CONTINUE, loc, p->t_void);
-      if (p->loop_depth == 0 && !(t->text[0] == 'b' && p->depth > 1))
+      if (p->loop_depth == 0)
         hlsl_error (p, loc, "'%s' outside a loop", t->text);
       else if (t->text[0] == 'c' && p->in_switch)
         hlsl_error (p, loc, "'continue' is not allowed inside a switch");

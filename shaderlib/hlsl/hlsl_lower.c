@@ -364,7 +364,11 @@ lower_entry_point (L *l)
         hlsl_init_var (l, v);
     }
 
-  /* Entry parameters: inputs, outputs, or uniforms. */
+  /* Entry parameters: inputs, outputs, or uniforms.  After one input
+   * fails, the rest still get storage (unbound): the body reads them, and
+   * one bad semantic must not make every later parameter an internal
+   * error. */
+  bool inputs_ok = true;
   for (int k = 0; k < f->n_params; k++)
     {
       Var *prm = f->params[k];
@@ -380,8 +384,8 @@ lower_entry_point (L *l)
           for (int i = 0; i < prm->type->n_comp; i++)
             sl_ir_mov (ir, vals[i], zero_of (l, b[i]));
         }
-      else if (!bind_input (l, prm->type, prm->semantic, vals, prm->loc))
-        break;
+      else if (inputs_ok && !bind_input (l, prm->type, prm->semantic, vals, prm->loc))
+        inputs_ok = false;
     }
 
   Frame *fr = &l->frames[l->n_frames++];

@@ -2,11 +2,56 @@
  *
  * Every stage reports into one SlDiagnostics list and goes on, so a single
  * compile can report several errors.  Strings are owned by the list.  The
- * list is not locked: each thread reports into its own list. */
-#include "shaderlib.h"
+ * list is not locked: each thread reports into its own list.  Each entry
+ * carries a code from the table in diag_codes.def: the library names its
+ * row (sl_diag), hosts pass the code string (sl_diagnostics_add). */
+#include "base/diag.h"
 
 #include <glib.h>
 #include <stdarg.h>
+#include <string.h>
+
+typedef struct
+{
+  const char *code;
+  SlSeverity  severity;
+  const char *description;
+} Row;
+
+static const Row rows[SL_DIAG_N_KINDS] = {
+#define SL_DIAG(id, code, severity, description) \
+  [SL_DIAG_##id] = { code, SL_SEVERITY_##severity, description },
+#include "base/diag_codes.def"
+#undef SL_DIAG
+};
+
+const char *
+sl_diag_code (SlDiagKind kind)
+{
+  g_return_val_if_fail (kind >= 0 && kind < SL_DIAG_N_KINDS, "");
+  return rows[kind].code;
+}
+
+SlSeverity
+sl_diag_severity (SlDiagKind kind)
+{
+  g_return_val_if_fail (kind >= 0 && kind < SL_DIAG_N_KINDS, SL_SEVERITY_ERROR);
+  return rows[kind].severity;
+}
+
+const char *
+sl_diag_description (SlDiagKind kind)
+{
+  g_return_val_if_fail (kind >= 0 && kind < SL_DIAG_N_KINDS, "");
+  return rows[kind].description;
+}
+
+bool
+sl_validation_requested (void)
+{
+  const char *v = g_getenv ("SHADERLIB_VALIDATE");
+  return v && *v && strcmp (v, "0") != 0;
+}
 
 struct SlDiagnostics
 {
@@ -75,27 +120,22 @@ sl_diagnostics_get (const SlDiagnostics *diags, int index)
  * entries further ones are dropped (the error count still grows). */
 #define MAX_DIAGNOSTICS 1000
 
-void
-sl_diagnostics_add (SlDiagnostics *diags,
-                    SlSeverity     severity,
-                    const char    *file,
-                    int            line,
-                    int            column,
-                    const char    *code,
-                    const char    *format,
-                    ...)
+static void
+add_entry (SlDiagnostics *diags,
+           SlSeverity     severity,
+           const char    *file,
+           int            line,
+           int            column,
+           const char    *code,
+           const char    *format,
+           va_list        args)
 {
-  if (!diags)
-    return;
   if (severity == SL_SEVERITY_ERROR)
     diags->n_errors++;
   if (diags->items->len >= MAX_DIAGNOSTICS)
     return;
 
-  va_list args;
-  va_start (args, format);
   char *message = g_strdup_vprintf (format, args);
-  va_end (args);
   /* Messages are single lines: fold any newline a caller let through. */
   for (char *p = message; *p; p++)
     if (*p == '\n' || *p == '\r')
@@ -110,6 +150,54 @@ sl_diagnostics_add (SlDiagnostics *diags,
     .message = message,
   };
   g_array_append_val (diags->items, d);
+}
+
+void
+sl_diag_v (SlDiagnostics *diags,
+           SlDiagKind     kind,
+           const char    *file,
+           int            line,
+           int            column,
+           const char    *format,
+           va_list        args)
+{
+  if (!diags)
+    return;
+  g_return_if_fail (kind >= 0 && kind < SL_DIAG_N_KINDS);
+  add_entry (diags, rows[kind].severity, file, line, column, rows[kind].code, format, args);
+}
+
+void
+sl_diag (SlDiagnostics *diags,
+         SlDiagKind     kind,
+         const char    *file,
+         int            line,
+         int            column,
+         const char    *format,
+         ...)
+{
+  va_list args;
+  va_start (args, format);
+  sl_diag_v (diags, kind, file, line, column, format, args);
+  va_end (args);
+}
+
+void
+sl_diagnostics_add (SlDiagnostics *diags,
+                    SlSeverity     severity,
+                    const char    *file,
+                    int            line,
+                    int            column,
+                    const char    *code,
+                    const char    *format,
+                    ...)
+{
+  if (!diags)
+    return;
+  va_list args;
+  va_start (args, format);
+  add_entry (diags, severity, file, line, column, code, format, args);
+  va_end (args);
 }
 
 static const char *

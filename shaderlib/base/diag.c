@@ -4,7 +4,8 @@
  * compile can report several errors.  Strings are owned by the list.  The
  * list is not locked: each thread reports into its own list.  Each entry
  * carries a code from the table in diag_codes.def: the library names its
- * row (sl_diag), hosts pass the code string (sl_diagnostics_add). */
+ * row (sl_diag), hosts pass the code string (sl_diagnostics_add), and a
+ * test run checks that a host's string is a row of the table. */
 #include "base/diag.h"
 
 #include <glib.h>
@@ -35,7 +36,8 @@ sl_diag_code (SlDiagKind kind)
 SlSeverity
 sl_diag_severity (SlDiagKind kind)
 {
-  g_return_val_if_fail (kind >= 0 && kind < SL_DIAG_N_KINDS, SL_SEVERITY_ERROR);
+  g_return_val_if_fail (kind >= 0 && kind < SL_DIAG_N_KINDS,
+                        SL_SEVERITY_ERROR);
   return rows[kind].severity;
 }
 
@@ -164,7 +166,8 @@ sl_diag_v (SlDiagnostics *diags,
   if (!diags)
     return;
   g_return_if_fail (kind >= 0 && kind < SL_DIAG_N_KINDS);
-  add_entry (diags, rows[kind].severity, file, line, column, rows[kind].code, format, args);
+  add_entry (diags, rows[kind].severity, file, line, column, rows[kind].code,
+             format, args);
 }
 
 void
@@ -180,6 +183,54 @@ sl_diag (SlDiagnostics *diags,
   va_start (args, format);
   sl_diag_v (diags, kind, file, line, column, format, args);
   va_end (args);
+}
+
+static const char *
+severity_name (SlSeverity severity)
+{
+  switch (severity)
+    {
+    case SL_SEVERITY_NOTE: return "note";
+    case SL_SEVERITY_WARNING: return "warning";
+    default: return "error";
+    }
+}
+
+static const Row *
+find_row (const char *code)
+{
+  for (int i = 0; i < SL_DIAG_N_KINDS; i++)
+    if (!strcmp (rows[i].code, code))
+      return &rows[i];
+  return NULL;
+}
+
+/* A host's code must be a row of the table, with the row's severity: in a
+ * test run a stray one is reported, so the suite fails where it was added. */
+static void
+check_host_code (SlDiagnostics *diags,
+                 SlSeverity     severity,
+                 const char    *file,
+                 int            line,
+                 int            column,
+                 const char    *code)
+{
+  if (!code)
+    code = "";
+  const Row *row = find_row (code);
+  if (row && row->severity == severity)
+    return;
+  char *why;
+  if (row)
+    why = g_strdup_printf ("diagnostic code '%s' is reported as a %s; "
+                           "its row says %s", code, severity_name (severity),
+                           severity_name (row->severity));
+  else
+    why = g_strdup_printf ("diagnostic code '%s' is not in the table", code);
+  g_critical ("%s", why);
+  sl_diag (diags, SL_DIAG_INTERNAL_DIAG_CODE, file, line, column,
+           "internal error: %s", why);
+  g_free (why);
 }
 
 void
@@ -198,17 +249,8 @@ sl_diagnostics_add (SlDiagnostics *diags,
   va_start (args, format);
   add_entry (diags, severity, file, line, column, code, format, args);
   va_end (args);
-}
-
-static const char *
-severity_name (SlSeverity severity)
-{
-  switch (severity)
-    {
-    case SL_SEVERITY_NOTE: return "note";
-    case SL_SEVERITY_WARNING: return "warning";
-    default: return "error";
-    }
+  if (sl_validation_requested ())
+    check_host_code (diags, severity, file, line, column, code);
 }
 
 char *

@@ -32,14 +32,16 @@ void        sl_diag             (SlDiagnostics *diags,
                                  int            line,
                                  int            column,
                                  const char    *format,
-                                 ...) __attribute__ ((format (printf, 6, 7)));
+                                 ...)
+  __attribute__ ((format (printf, 6, 7)));
 void        sl_diag_v           (SlDiagnostics *diags,
                                  SlDiagKind     kind,
                                  const char    *file,
                                  int            line,
                                  int            column,
                                  const char    *format,
-                                 va_list        args) __attribute__ ((format (printf, 6, 0)));
+                                 va_list        args)
+  __attribute__ ((format (printf, 6, 0)));
 
 /* True when the environment asks for test-run checks (SHADERLIB_VALIDATE
  * set to anything but "" or "0").  Read on each call, never cached:

@@ -59,9 +59,10 @@ typedef struct
  * its severity and what it means, is shaderlib/base/diag_codes.def.
  * Codes are never renamed, so hosts may compare against them; the ones
  * hosts need are here.  A host that adds its own diagnostic uses a HOST
- * code (or any code of the table, with the table's severity). */
+ * code (or any code of the table, with the table's severity): test runs
+ * (SHADERLIB_VALIDATE=1) report any other code as an internal error. */
 #define SL_CODE_VM_LOOP          "W-VM-LOOP"       /* a loop hit the iteration cap */
-#define SL_CODE_VM_BUDGET        "W-VM-BUDGET"     /* a pixel hit the loop budget */
+#define SL_CODE_VM_BUDGET        "W-VM-BUDGET"     /* a span hit the loop budget */
 #define SL_CODE_HOST_IO          "E-HOST-IO"       /* a file could not be read */
 #define SL_CODE_HOST_COMPILE     "E-HOST-COMPILE"  /* a compile failed silently */
 #define SL_CODE_HOST_INPUT       "E-HOST-INPUT"    /* the host has no usable input */

@@ -23,7 +23,7 @@ hlsl_parse_pragma (P *p, Token *t)
       else if (strstr (s, "column_major"))
         p->row_major_default = false;
       else
-        hlsl_warning (p, t->loc, "unknown #pragma pack_matrix argument");
+        hlsl_warning (p, t->loc, SL_DIAG_HLSL_PRAGMA_PACK_MATRIX, "unknown #pragma pack_matrix argument");
     }
   /* #pragma parameter and others: reflection reads them from the source. */
 }
@@ -104,7 +104,7 @@ hlsl_parse_state_object (P *p)
         }
       if (depth)
         {
-          hlsl_error (p, open->loc, "unterminated state block");
+          hlsl_error (p, open->loc, SL_DIAG_HLSL_UNTERMINATED_STATE_BLOCK, "unterminated state block");
           return;
         }
     }
@@ -152,14 +152,14 @@ hlsl_parse_compile_target (P *p, bool check_names)
       const char *q = prof->text;
       if (strlen (q) < 4 || !strchr ("pvghdc", q[0]) || q[1] != 's' || q[2] != '_'
           || q[3] < '1' || q[3] > '5')
-        hlsl_error (p, prof->loc, "invalid target profile '%s'", q);
+        hlsl_error (p, prof->loc, SL_DIAG_HLSL_STATE_PROFILE, "invalid target profile '%s'", q);
       next (p);
     }
   accept (p, ",");
   Token *fn = peek (p);
   if (fn->kind != TK_IDENT)
     {
-      hlsl_error (p, fn->loc, "expected a function to compile");
+      hlsl_error (p, fn->loc, SL_DIAG_HLSL_STATE_EXPECTED_FUNCTION, "expected a function to compile");
       /* Up to what ends the target, which the caller expects: one
        * message, not one more for each token left over. */
       int depth = 0;
@@ -195,14 +195,15 @@ hlsl_parse_compile_target (P *p, bool check_names)
   Func *f = g_hash_table_lookup (p->u->funcs, fn->text);
   if (!f)
     {
-      hlsl_error (p, fn->loc, "undeclared function '%s'", fn->text);
+      hlsl_error (p, fn->loc, SL_DIAG_HLSL_UNDECLARED_FUNCTION, "undeclared function '%s'", fn->text);
       return;
     }
   int uniforms = 0;
   for (int i = 0; i < f->n_params; i++)
     uniforms += f->params[i]->uniform_param;
   if (n > uniforms)
-    hlsl_error (p, fn->loc, "'%s' has %d uniform parameter(s), not %d", fn->text, uniforms, n);
+    hlsl_error (p, fn->loc, SL_DIAG_HLSL_STATE_UNIFORM_COUNT,
+                "'%s' has %d uniform parameter(s), not %d", fn->text, uniforms, n);
 }
 
 /* One 'Name = value' entry of a sampler state block, tokens [from, to). */
@@ -252,7 +253,8 @@ apply_sampler_entry (P *p, SlSamplerState *st, int from, int to)
       break;   /* effects bind textures; a shader reads what the host binds */
     }
   if (!ok)
-    hlsl_warning (p, val->loc, "unknown value '%s' for sampler state '%s'", val->text, n);
+    hlsl_warning (p, val->loc, SL_DIAG_HLSL_SAMPLER_STATE_VALUE,
+                  "unknown value '%s' for sampler state '%s'", val->text, n);
 }
 
 /* Entries of a state block or pass, after its '{', up to and including '}'. */
@@ -275,14 +277,16 @@ hlsl_parse_state_entries_into (P *p, SlSamplerState *st)
           next (p);
           int n = hlsl_skip_args (p);
           if (k < 0)
-            hlsl_error (p, t->loc, "unknown state function '%s'", t->text);
+            hlsl_error (p, t->loc, SL_DIAG_HLSL_STATE_FUNCTION, "unknown state function '%s'", t->text);
           else if (n < state_functions[k].min || n > state_functions[k].max)
             {
               if (state_functions[k].min == state_functions[k].max)
-                hlsl_error (p, t->loc, "'%s' takes %d argument%s, not %d", t->text,
+                hlsl_error (p, t->loc, SL_DIAG_HLSL_ARGUMENT_COUNT,
+                            "'%s' takes %d argument%s, not %d", t->text,
                             state_functions[k].min, state_functions[k].min == 1 ? "" : "s", n);
               else
-                hlsl_error (p, t->loc, "'%s' takes %d to %d arguments, not %d", t->text,
+                hlsl_error (p, t->loc, SL_DIAG_HLSL_ARGUMENT_COUNT,
+                            "'%s' takes %d to %d arguments, not %d", t->text,
                             state_functions[k].min, state_functions[k].max, n);
             }
           accept (p, ";");
@@ -301,7 +305,7 @@ hlsl_parse_state_entries_into (P *p, SlSamplerState *st)
             depth--;
           if (c->kind == TK_IDENT && state_function (c->text) >= 0
               && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "("))
-            hlsl_error (p, c->loc, "'%s' cannot be used as a value", c->text);
+            hlsl_error (p, c->loc, SL_DIAG_HLSL_NOT_A_VALUE, "'%s' cannot be used as a value", c->text);
           if (c->kind == TK_IDENT && !strcmp (c->text, "compile"))
             {
               next (p);
@@ -359,7 +363,8 @@ hlsl_parse_technique (P *p)
         hlsl_parse_technique (p);
       else
         {
-          hlsl_error (p, t->loc, "expected '%s' before '%s'", group ? "technique" : "pass", tok_desc (t));
+          hlsl_error (p, t->loc, SL_DIAG_HLSL_EXPECTED_TOKEN,
+                      "expected '%s' before '%s'", group ? "technique" : "pass", tok_desc (t));
           hlsl_recover (p);
         }
     }
@@ -415,11 +420,13 @@ hlsl_parse_shader_object (P *p)
           expect (p, "(");
           int n = hlsl_skip_args (p);
           if (n != 2 && n != 6)
-            hlsl_error (p, v->loc, "ConstructGSWithSO takes 2 or 6 arguments, not %d", n);
+            hlsl_error (p, v->loc, SL_DIAG_HLSL_GS_SO_ARGUMENTS,
+                        "ConstructGSWithSO takes 2 or 6 arguments, not %d", n);
         }
       else
         {
-          hlsl_error (p, v->loc, "a shader object needs a compiled shader, not '%s'", tok_desc (v));
+          hlsl_error (p, v->loc, SL_DIAG_HLSL_SHADER_OBJECT,
+                      "a shader object needs a compiled shader, not '%s'", tok_desc (v));
           hlsl_recover (p);
           return;
         }

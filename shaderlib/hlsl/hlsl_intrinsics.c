@@ -66,7 +66,8 @@ all_numeric (P *p, Node *call, int from, int to)
   for (int i = from; i < to && i < call->n_args; i++)
     if (call->args[i]->type->kind != TY_NUM)
       {
-        hlsl_error (p, call->args[i]->loc, "argument %d of '%s' must be numeric", i + 1,
+        hlsl_error (p, call->args[i]->loc, SL_DIAG_HLSL_INTRINSIC_NOT_NUMERIC,
+                    "argument %d of '%s' must be numeric", i + 1,
                     intrinsic_name (call));
         return false;
       }
@@ -89,7 +90,8 @@ unify_args (P *p, Node *call, bool force_float)
     }
   if (has_matrix && has_vector)
     {
-      hlsl_error (p, call->loc, "cannot mix matrix and vector arguments");
+      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_MATRIX_VECTOR,
+                  "cannot mix matrix and vector arguments");
       return p->t_error;
     }
   Type *t = call->args[0]->type;
@@ -113,12 +115,14 @@ texture_call_type (P *p, Node *call, int dim, int n_coord_args)
   Node *s = call->args[0];
   if (s->type->kind != TY_SAMPLER)
     {
-      hlsl_error (p, s->loc, "first argument of '%s' must be a sampler", intrinsic_name (call));
+      hlsl_error (p, s->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER,
+                  "first argument of '%s' must be a sampler", intrinsic_name (call));
       return p->t_error;
     }
   if (s->type->tex_dim >= 0 && s->type->tex_dim != dim)
     {
-      hlsl_error (p, call->loc, "'%s' needs a %s sampler, not '%s'", intrinsic_name (call),
+      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER_KIND,
+                  "'%s' needs a %s sampler, not '%s'", intrinsic_name (call),
                   dim == SL_TEXTURE_1D ? "1D" : dim == SL_TEXTURE_2D ? "2D" : dim == SL_TEXTURE_3D ? "3D" : "cube",
                   s->type->name ? s->type->name : "sampler");
       return p->t_error;
@@ -132,7 +136,8 @@ texture_call_type (P *p, Node *call, int dim, int n_coord_args)
       Type *t = hlsl_type_num (p->arena, BT_FLOAT, want == 1 ? NUM_SCALAR : NUM_VECTOR, 1, want);
       if (call->args[i]->type->n_comp < want && call->args[i]->type->n_comp != 1)
         {
-          hlsl_error (p, call->args[i]->loc, "'%s' coordinates need %d components", intrinsic_name (call), want);
+          hlsl_error (p, call->args[i]->loc, SL_DIAG_HLSL_INTRINSIC_COORDINATES,
+                      "'%s' coordinates need %d components", intrinsic_name (call), want);
           return p->t_error;
         }
       coerce (p, call, i, t);
@@ -282,7 +287,7 @@ type_dot (P *p, Node *call, int arg)
     return t;
   if (t->cls == NUM_MATRIX)
     {
-      hlsl_error (p, call->loc, "'dot' takes vectors, not matrices");
+      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_VECTORS, "'dot' takes vectors, not matrices");
       return p->t_error;
     }
   return hlsl_type_num (p->arena, t->base == BT_BOOL ? BT_INT : t->base, NUM_SCALAR, 1, 1);
@@ -295,7 +300,8 @@ type_length (P *p, Node *call, int arg)
   for (int i = 0; i < call->n_args; i++)
     if (call->args[i]->type->kind == TY_NUM && call->args[i]->type->cls == NUM_MATRIX)
       {
-        hlsl_error (p, call->args[i]->loc, "'%s' takes vectors, not matrices", intrinsic_name (call));
+        hlsl_error (p, call->args[i]->loc, SL_DIAG_HLSL_INTRINSIC_VECTORS,
+                    "'%s' takes vectors, not matrices", intrinsic_name (call));
         return p->t_error;
       }
   Type *t = unify_args (p, call, true);
@@ -310,7 +316,7 @@ type_normalize (P *p, Node *call, int arg)
   Node *a = call->args[0];
   if (a->type->kind == TY_NUM && a->type->cls == NUM_MATRIX)
     {
-      hlsl_error (p, a->loc, "'normalize' takes a vector, not a matrix");
+      hlsl_error (p, a->loc, SL_DIAG_HLSL_INTRINSIC_VECTORS, "'normalize' takes a vector, not a matrix");
       return p->t_error;
     }
   return unify_args (p, call, true);
@@ -346,7 +352,8 @@ type_determinant (P *p, Node *call, int arg)
   /* A non-square matrix uses its leading square part. */
   if (call->args[0]->type->cls == NUM_VECTOR)
     {
-      hlsl_error (p, call->loc, "'determinant' takes a matrix or a scalar");
+      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_DETERMINANT,
+                  "'determinant' takes a matrix or a scalar");
       return p->t_error;
     }
   coerce (p, call, 0, float_like (p, call->args[0]->type));
@@ -429,7 +436,8 @@ tex_type (P *p, Node *call, int dim, int variant)
   /* tex2D(s, t, ddx, ddy) is the gradient form. */
   if (variant == TEX_PLAIN && call->n_args == 3)
     {
-      hlsl_error (p, call->loc, "'%s' takes 2 or 4 arguments", intrinsic_name (call));
+      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_ARGUMENT_COUNT,
+                  "'%s' takes 2 or 4 arguments", intrinsic_name (call));
       return p->t_error;
     }
   int coord = (variant == TEX_BIAS || variant == TEX_LOD || variant == TEX_PROJ) ? 4 : nc;
@@ -479,12 +487,14 @@ reshade_sampler (P *p, Node *call)
   Node *s = call->args[0];
   if (s->type->kind != TY_SAMPLER)
     {
-      hlsl_error (p, s->loc, "first argument of '%s' must be a sampler", intrinsic_name (call));
+      hlsl_error (p, s->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER,
+                  "first argument of '%s' must be a sampler", intrinsic_name (call));
       return false;
     }
   if (s->type->tex_dim >= 0 && s->type->tex_dim != SL_TEXTURE_2D)
     {
-      hlsl_error (p, call->loc, "'%s' needs a 2D sampler", intrinsic_name (call));
+      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER_KIND,
+                  "'%s' needs a 2D sampler", intrinsic_name (call));
       return false;
     }
   if (!all_numeric (p, call, 1, call->n_args))
@@ -580,7 +590,8 @@ method_texture (P *p, Node *call)
   Node *obj = call->a;
   if (obj->type->kind != TY_TEXTURE)
     {
-      hlsl_error (p, call->loc, "'%s' is a method of texture objects", intrinsic_name (call));
+      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_METHOD_ONLY,
+                  "'%s' is a method of texture objects", intrinsic_name (call));
       return -1;
     }
   int dim = obj->type->tex_dim < 0 ? SL_TEXTURE_2D : obj->type->tex_dim;
@@ -615,13 +626,15 @@ type_sample (P *p, Node *call, int arg)
   Node **a = call->args;
   if (a[0]->type->kind != TY_SAMPLER)
     {
-      hlsl_error (p, a[0]->loc, "first argument of '%s' must be a sampler state", intrinsic_name (call));
+      hlsl_error (p, a[0]->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER_STATE,
+                  "first argument of '%s' must be a sampler state", intrinsic_name (call));
       return p->t_error;
     }
   bool cmp = arg == SL_SAMPLE_COMPARE;
   if (cmp && !a[0]->type->comparison)
     {
-      hlsl_error (p, a[0]->loc, "'%s' needs a SamplerComparisonState", intrinsic_name (call));
+      hlsl_error (p, a[0]->loc, SL_DIAG_HLSL_INTRINSIC_COMPARISON_SAMPLER,
+                  "'%s' needs a SamplerComparisonState", intrinsic_name (call));
       return p->t_error;
     }
   if (!all_numeric (p, call, 1, call->n_args))
@@ -635,7 +648,8 @@ type_sample (P *p, Node *call, int arg)
     coerce (p, call, 2 + extra, int_coords (p, nc));
   if (call->n_args < 2 + extra)
     {
-      hlsl_error (p, call->loc, "'%s' needs %d arguments", intrinsic_name (call), 2 + extra);
+      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_ARGUMENT_COUNT,
+                  "'%s' needs %d arguments", intrinsic_name (call), 2 + extra);
       return p->t_error;
     }
   return cmp ? p->t_float : hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
@@ -697,7 +711,7 @@ hlsl_intrinsic_call (P *p, Token *name, Node *object, GPtrArray *args)
   gpointer hit = g_hash_table_lookup (p->intrinsics, name->text);
   if (!hit)
     {
-      hlsl_error (p, loc, "undeclared function '%s'", name->text);
+      hlsl_error (p, loc, SL_DIAG_HLSL_UNDECLARED_FUNCTION, "undeclared function '%s'", name->text);
       return error_node (p, loc);
     }
   int id = GPOINTER_TO_INT (hit) - 1;
@@ -706,18 +720,21 @@ hlsl_intrinsic_call (P *p, Token *name, Node *object, GPtrArray *args)
   if (is_method != (object != NULL))
     {
       if (is_method)
-        hlsl_error (p, loc, "'%s' is a method of texture objects", name->text);
+        hlsl_error (p, loc, SL_DIAG_HLSL_INTRINSIC_METHOD_ONLY,
+                    "'%s' is a method of texture objects", name->text);
       else
-        hlsl_error (p, loc, "'%s' is not a method", name->text);
+        hlsl_error (p, loc, SL_DIAG_HLSL_NOT_A_METHOD, "'%s' is not a method", name->text);
       return error_node (p, loc);
     }
   if ((int) args->len < in->min_args || (int) args->len > in->max_args)
     {
       if (in->min_args == in->max_args)
-        hlsl_error (p, loc, "'%s' takes %d argument%s, not %u", name->text, in->max_args,
+        hlsl_error (p, loc, SL_DIAG_HLSL_ARGUMENT_COUNT,
+                    "'%s' takes %d argument%s, not %u", name->text, in->max_args,
                     in->max_args == 1 ? "" : "s", args->len);
       else
-        hlsl_error (p, loc, "'%s' takes %d to %d arguments, not %u", name->text, in->min_args,
+        hlsl_error (p, loc, SL_DIAG_HLSL_ARGUMENT_COUNT,
+                    "'%s' takes %d to %d arguments, not %u", name->text, in->min_args,
                     in->max_args, args->len);
       return error_node (p, loc);
     }
@@ -734,7 +751,8 @@ hlsl_intrinsic_call (P *p, Token *name, Node *object, GPtrArray *args)
       if (arg->type->kind == TY_SAMPLER && arg->kind == N_VAR && arg->var->storage == STORE_STATIC)
         {
           /* A static sampler is never bound to anything. */
-          hlsl_error (p, arg->loc, "cannot sample with static sampler '%s'", arg->var->name);
+          hlsl_error (p, arg->loc, SL_DIAG_HLSL_STATIC_SAMPLER,
+                      "cannot sample with static sampler '%s'", arg->var->name);
           return error_node (p, loc);
         }
       const char *n = in->name;
@@ -746,7 +764,8 @@ hlsl_intrinsic_call (P *p, Token *name, Node *object, GPtrArray *args)
           int dim = n[3] == 'C' ? 4 : n[3] - '0';
           if (arg->var->sampled_dim && arg->var->sampled_dim != dim)
             {
-              hlsl_error (p, arg->loc, "sampler '%s' is used with textures of different dimensions",
+              hlsl_error (p, arg->loc, SL_DIAG_HLSL_SAMPLER_DIMENSIONS,
+                          "sampler '%s' is used with textures of different dimensions",
                           arg->var->name);
               return error_node (p, loc);
             }

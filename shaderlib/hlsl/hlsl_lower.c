@@ -34,15 +34,12 @@
 /* ---- diagnostics ------------------------------------------------------- */
 
 void
-hlsl_lower_error (L *l, SlLoc loc, const char *fmt, ...)
+hlsl_lower_error (L *l, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
+  sl_diag_v (l->u->diags, kind, loc.file, loc.line, loc.column, fmt, ap);
   va_end (ap);
-  sl_diagnostics_add (l->u->diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column, "E-HLSL",
-                      "%s", msg);
-  g_free (msg);
   l->failed = true;
 }
 
@@ -84,7 +81,8 @@ bind_input (L *l, Type *t, const char *sem, uint32_t *vals, SlLoc loc)
   if (t->is_patch)
     {
       /* Patches are inputs of hull, domain and geometry stages only. */
-      hlsl_lower_error (l, loc, "InputPatch and OutputPatch cannot be pixel shader inputs");
+      hlsl_lower_error (l, loc, SL_DIAG_HLSL_PATCH_INPUT,
+                        "InputPatch and OutputPatch cannot be pixel shader inputs");
       return false;
     }
   if (t->kind == TY_ARRAY)
@@ -133,8 +131,8 @@ bind_input (L *l, Type *t, const char *sem, uint32_t *vals, SlLoc loc)
       /* A user semantic (POSITION_WS, NORMAL …) names a varying that only
          a vertex shader could fill; with none here it reads 0, as engine
          shaders that pass unused interpolants expect. */
-      sl_diagnostics_add (l->u->diags, SL_SEVERITY_WARNING, loc.file, loc.line, loc.column,
-                          "W-HLSL", "input semantic '%s' has no source; it reads 0", sem);
+      sl_diag (l->u->diags, SL_DIAG_HLSL_INPUT_NO_SOURCE, loc.file, loc.line, loc.column,
+               "input semantic '%s' has no source; it reads 0", sem);
       for (int c = 0; c < t->n_comp; c++)
         sl_ir_mov (l->ir, vals[c], sl_ir_const_u (l->ir, 0));
       return true;
@@ -142,9 +140,9 @@ bind_input (L *l, Type *t, const char *sem, uint32_t *vals, SlLoc loc)
   else
     {
       if (!sem)
-        hlsl_lower_error (l, loc, "entry point input has no semantic");
+        hlsl_lower_error (l, loc, SL_DIAG_HLSL_INPUT_NO_SEMANTIC, "entry point input has no semantic");
       else
-        hlsl_lower_error (l, loc, "unsupported input semantic '%s'", sem);
+        hlsl_lower_error (l, loc, SL_DIAG_HLSL_INPUT_SEMANTIC, "unsupported input semantic '%s'", sem);
       return false;
     }
   BaseType *b = hlsl_bases_of (l, t);
@@ -177,7 +175,8 @@ bind_output (L *l, Type *t, const char *sem, const uint32_t *vals, SlLoc loc)
     {
       if (idx >= 8)
         {
-          hlsl_lower_error (l, loc, "render target index %d is out of range", idx);
+          hlsl_lower_error (l, loc, SL_DIAG_HLSL_RENDER_TARGET_RANGE,
+                            "render target index %d is out of range", idx);
           return;
         }
       BaseType *b = hlsl_bases_of (l, t);
@@ -196,9 +195,9 @@ bind_output (L *l, Type *t, const char *sem, const uint32_t *vals, SlLoc loc)
   if (semantic_is (sem, "SV_DEPTH", &idx) || semantic_is (sem, "DEPTH", &idx))
     return;   /* no depth buffer: depth output is accepted and unused */
   if (!sem)
-    hlsl_lower_error (l, loc, "entry point output has no semantic");
+    hlsl_lower_error (l, loc, SL_DIAG_HLSL_OUTPUT_NO_SEMANTIC, "entry point output has no semantic");
   else
-    hlsl_lower_error (l, loc, "unsupported output semantic '%s'", sem);
+    hlsl_lower_error (l, loc, SL_DIAG_HLSL_OUTPUT_SEMANTIC, "unsupported output semantic '%s'", sem);
 }
 
 /* ---- the constant buffer ----------------------------------------------- */
@@ -364,7 +363,11 @@ lower_entry_point (L *l)
         hlsl_init_var (l, v);
     }
 
-  /* Entry parameters: inputs, outputs, or uniforms. */
+  /* Entry parameters: inputs, outputs, or uniforms.  After one input
+   * fails, the rest still get storage (unbound): the body reads them, and
+   * one bad semantic must not make every later parameter an internal
+   * error. */
+  bool inputs_ok = true;
   for (int k = 0; k < f->n_params; k++)
     {
       Var *prm = f->params[k];
@@ -380,8 +383,8 @@ lower_entry_point (L *l)
           for (int i = 0; i < prm->type->n_comp; i++)
             sl_ir_mov (ir, vals[i], zero_of (l, b[i]));
         }
-      else if (!bind_input (l, prm->type, prm->semantic, vals, prm->loc))
-        break;
+      else if (inputs_ok && !bind_input (l, prm->type, prm->semantic, vals, prm->loc))
+        inputs_ok = false;
     }
 
   Frame *fr = &l->frames[l->n_frames++];
@@ -408,7 +411,8 @@ lower_entry_point (L *l)
     {
       const uint32_t *rv = fr->framed ? fr->ret_vals : fr->returned ? fr->ret_rv.c : NULL;
       if (!rv)
-        hlsl_lower_error (l, f->loc, "entry point '%s' does not return a value", f->name);
+        hlsl_lower_error (l, f->loc, SL_DIAG_HLSL_ENTRY_NO_RETURN,
+                          "entry point '%s' does not return a value", f->name);
       else
         bind_output (l, f->ret, f->semantic, rv, f->loc);
     }
@@ -420,7 +424,8 @@ lower_entry_point (L *l)
     }
 
   if (ir->overflow)
-    hlsl_lower_error (l, f->loc, "shader is too large (more than %u instructions or values)", SL_MAX_IR_INSNS);
+    hlsl_lower_error (l, f->loc, SL_DIAG_HLSL_SHADER_TOO_LARGE,
+                      "shader is too large (more than %u instructions or values)", SL_MAX_IR_INSNS);
 }
 
 /* Lays the uniforms out in the constant buffer, reports them with their
@@ -492,7 +497,8 @@ place_uniforms (L *l)
             {
               Var *o = g_ptr_array_index (uniforms, j);
               if (o->reg_kind == 'c' && o->reg_index == v->reg_index && g_hash_table_contains (used, o))
-                hlsl_lower_error (l, v->loc, "'%s' and '%s' are both bound to c%d", o->name, v->name, v->reg_index);
+                hlsl_lower_error (l, v->loc, SL_DIAG_HLSL_REGISTER_CONFLICT,
+                                  "'%s' and '%s' are both bound to c%d", o->name, v->name, v->reg_index);
             }
         int *offs = g_new (int, v->type->n_comp + 1);
         int pos = 0, end;
@@ -650,7 +656,8 @@ place_objects (L *l)
         continue;
       if (o->slot >= SL_MAX_SLOTS || o->slot < 0)
         {
-          hlsl_lower_error (l, o->var->loc, "sampler '%s' needs slot %d; at most %d are supported",
+          hlsl_lower_error (l, o->var->loc, SL_DIAG_HLSL_SAMPLER_SLOTS,
+                            "sampler '%s' needs slot %d; at most %d are supported",
                             o->var->name, o->slot, SL_MAX_SLOTS);
           o->slot = 0;
         }

@@ -5,6 +5,7 @@
 #ifndef SL_HLSL_LOWER_H
 #define SL_HLSL_LOWER_H
 
+#include "base/diag.h"
 #include "hlsl/hlsl_ast.h"
 
 typedef struct
@@ -116,7 +117,8 @@ static inline uint32_t fc (L *l, float v) { return sl_ir_const_f (l->ir, v); }
 
 /* ---- entry point (hlsl_lower.c) ------------------------------------------- */
 
-void hlsl_lower_error (L *l, SlLoc loc, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+void hlsl_lower_error (L *l, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
 
 /* ---- values, variables and stores (hlsl_lower_value.c) -------------------- */
 

@@ -75,7 +75,7 @@ check_zero_divisor (L *l, SlLoc loc, BaseType b, uint32_t y)
   if (!known_bits (l->ir, y, l->ir->insns->len, 0, &bits))
     return;
   if (b == BT_FLOAT ? (bits & 0x7fffffffu) == 0 : bits == 0)
-    hlsl_lower_error (l, loc, "division by zero");
+    hlsl_lower_error (l, loc, SL_DIAG_HLSL_DIVISION_BY_ZERO, "division by zero");
 }
 
 uint32_t
@@ -285,7 +285,8 @@ hlsl_lower_value (L *l, Node *e)
             int k = (int32_t) iv->bits;
             if (k < 0 || k >= n_elem)
               {
-                hlsl_lower_error (l, e->b->loc, "index %d is out of bounds (0 to %d)", k, n_elem - 1);
+                hlsl_lower_error (l, e->b->loc, SL_DIAG_HLSL_INDEX_RANGE,
+                                  "index %d is out of bounds (0 to %d)", k, n_elem - 1);
                 k = 0;
               }
             RVal r = { a.c + k * es, es };
@@ -298,7 +299,8 @@ hlsl_lower_value (L *l, Node *e)
           }
         if (eo)
           {
-            hlsl_lower_error (l, e->loc, "arrays holding samplers or textures must be indexed by a constant");
+            hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_OBJECT_ARRAY_INDEX,
+                              "arrays holding samplers or textures must be indexed by a constant");
             return rv_new (l, es);
           }
         /* Dynamic index: a chain of selects; out-of-range reads give
@@ -415,7 +417,7 @@ hlsl_lower_value (L *l, Node *e)
     case N_INITLIST:
       return hlsl_lower_initlist (l, e, e->type);
     default:
-      hlsl_lower_error (l, e->loc, "internal error: unexpected expression");
+      hlsl_lower_error (l, e->loc, SL_DIAG_INTERNAL_HLSL_EXPRESSION, "internal error: unexpected expression");
       return rv_new (l, e->type ? e->type->n_comp : 0);
     }
 }

@@ -136,7 +136,7 @@ const_offsets (L *l, Node *arg, int nc, int8_t out[3])
       const SlValue *v = sl_ir_value (l->ir, o.c[i]);
       if (v->cls != SL_VALUE_CONST)
         {
-          hlsl_lower_error (l, arg->loc, "texel offsets must be constant");
+          hlsl_lower_error (l, arg->loc, SL_DIAG_HLSL_OFFSET_NOT_CONSTANT, "texel offsets must be constant");
           return false;
         }
       out[i] = (int8_t) CLAMP ((int32_t) v->bits, -8, 7);
@@ -999,7 +999,8 @@ gather (L *l, Node *e, int comp)
       const SlValue *v = sl_ir_value (l->ir, cv.c[0]);
       if (v->cls != SL_VALUE_CONST || (int32_t) v->bits < 0 || (int32_t) v->bits > 3)
         {
-          hlsl_lower_error (l, e->args[2]->loc, "the component of 'tex2Dgather' must be a constant 0 to 3");
+          hlsl_lower_error (l, e->args[2]->loc, SL_DIAG_HLSL_GATHER_COMPONENT,
+                            "the component of 'tex2Dgather' must be a constant 0 to 3");
           return rv_new (l, 4);
         }
       comp = (int32_t) v->bits;

@@ -181,7 +181,8 @@ hlsl_lower_stmt (L *l, Node *s)
             for (int j = 0; j < v.no && v.o && fr->ret_objs; j++)
               {
                 if (fr->ret_objs[j] >= 0 && fr->ret_objs[j] != v.o[j])
-                  hlsl_lower_error (l, s->loc, "returns of one function must return the same samplers "
+                  hlsl_lower_error (l, s->loc, SL_DIAG_HLSL_OBJECT_RETURN,
+                                    "returns of one function must return the same samplers "
                                     "and textures (objects are chosen when compiling)");
                 fr->ret_objs[j] = v.o[j];
               }

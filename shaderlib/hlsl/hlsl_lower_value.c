@@ -166,7 +166,8 @@ hlsl_var_rval (L *l, Var *v, SlLoc loc)
     {
       /* A static global read before main initialised it cannot happen;
        * anything else is a compiler bug, reported rather than crashed. */
-      hlsl_lower_error (l, loc, "internal error: variable '%s' has no storage", v->name);
+      hlsl_lower_error (l, loc, SL_DIAG_INTERNAL_HLSL_STORAGE,
+                        "internal error: variable '%s' has no storage", v->name);
       vals = hlsl_alloc_var (l, v);
     }
   RVal r = { .c = vals, .n = v->type->n_comp };
@@ -268,7 +269,7 @@ lvalue_refs (L *l, Node *e)
       g_array_free (out, TRUE);
       return lvalue_refs (l, e->a);
     default:
-      hlsl_lower_error (l, e->loc, "expression is not assignable");
+      hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_NOT_ASSIGNABLE, "expression is not assignable");
       break;
     }
   return out;

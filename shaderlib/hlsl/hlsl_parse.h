@@ -7,6 +7,7 @@
 #ifndef SL_HLSL_PARSE_H
 #define SL_HLSL_PARSE_H
 
+#include "base/diag.h"
 #include "hlsl/hlsl_ast.h"
 
 #include <string.h>
@@ -65,8 +66,11 @@ typedef struct
  * can cost seconds (fuzz-exec). */
 #define MAX_PARSE_ERRORS 100
 
-void hlsl_error (P *p, SlLoc loc, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
-void hlsl_warning (P *p, SlLoc loc, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+/* The kind (a row of base/diag_codes.def) gives the code and severity. */
+void hlsl_error (P *p, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
+void hlsl_warning (P *p, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
 void hlsl_skip_rest_of_expression (P *p);
 void hlsl_recover (P *p);
 
@@ -126,7 +130,7 @@ expect (P *p, const char *s)
   if (accept (p, s))
     return true;
   Token *t = peek (p);
-  hlsl_error (p, t->loc, "expected '%s' before '%s'", s, tok_desc (t));
+  hlsl_error (p, t->loc, SL_DIAG_HLSL_EXPECTED_TOKEN, "expected '%s' before '%s'", s, tok_desc (t));
   return false;
 }
 
@@ -136,7 +140,8 @@ expect_ident (P *p)
   Token *t = peek (p);
   if (t->kind != TK_IDENT)
     {
-      hlsl_error (p, t->loc, "expected an identifier before '%s'", tok_desc (t));
+      hlsl_error (p, t->loc, SL_DIAG_HLSL_EXPECTED_IDENTIFIER,
+                  "expected an identifier before '%s'", tok_desc (t));
       return NULL;
     }
   next (p);

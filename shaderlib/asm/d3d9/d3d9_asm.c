@@ -20,6 +20,7 @@
  * parameters.  d9_print writes that header back, which is what makes the
  * printed text re-assemble to the same program. */
 #include "asm/d3d9/d3d9.h"
+#include "base/diag.h"
 #include "base/readers.h"
 
 #include <math.h>
@@ -263,16 +264,14 @@ typedef struct
   bool           in_registers;
 } P;
 
-static void G_GNUC_PRINTF (3, 4)
-perr (P *p, const char *at, const char *fmt, ...)
+static void G_GNUC_PRINTF (4, 5)
+perr (P *p, const char *at, SlDiagKind kind, const char *fmt, ...)
 {
+  int col = at ? (int) (at - p->line_start) + 1 : 1;
   va_list ap;
   va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
+  sl_diag_v (p->diags, kind, p->sh->file, p->line, col, fmt, ap);
   va_end (ap);
-  int col = at ? (int) (at - p->line_start) + 1 : 1;
-  sl_diagnostics_add (p->diags, SL_SEVERITY_ERROR, p->sh->file, p->line, col, "E-ASM", "%s", msg);
-  g_free (msg);
   p->failed = true;
 }
 
@@ -318,7 +317,7 @@ parse_reg (P *p, const char **s, const char *end, D9Param *out)
               idx = idx * 10 + (unsigned) (*r - '0');
               if (idx > 0xffff)
                 {
-                  perr (p, q, "register index is too large");
+                  perr (p, q, SL_DIAG_D3D9_REGISTER_INDEX, "register index is too large");
                   return false;
                 }
               r++;
@@ -349,14 +348,14 @@ parse_reg (P *p, const char **s, const char *end, D9Param *out)
             }
           if (!out->relative)
             {
-              perr (p, r, "expected '[aL]' after the register");
+              perr (p, r, SL_DIAG_D3D9_EXPECTED_AL, "expected '[aL]' after the register");
               return false;
             }
         }
       *s = r;
       return true;
     }
-  perr (p, q, "expected a register, got '%.*s'", (int) MIN (end - q, 16), q);
+  perr (p, q, SL_DIAG_D3D9_EXPECTED_REGISTER, "expected a register, got '%.*s'", (int) MIN (end - q, 16), q);
   return false;
 }
 
@@ -371,14 +370,15 @@ parse_components (P *p, const char **s, const char *end, int *comps)
       int c = comp_index (*q);
       if (c < 0 || n == 4)
         {
-          perr (p, *s, "bad component selector '.%.*s'", (int) MIN (end - *s, 8), *s);
+          perr (p, *s, SL_DIAG_D3D9_COMPONENTS,
+                "bad component selector '.%.*s'", (int) MIN (end - *s, 8), *s);
           return 0;
         }
       comps[n++] = c;
       q++;
     }
   if (n == 0)
-    perr (p, *s, "expected components after '.'");
+    perr (p, *s, SL_DIAG_D3D9_EXPECTED_COMPONENTS, "expected components after '.'");
   *s = q;
   return n;
 }
@@ -402,7 +402,8 @@ parse_dst (P *p, const char *s, const char *end, D9Param *d)
         {
           if (i && comps[i] <= comps[i - 1])
             {
-              perr (p, at, "write mask components must be in x, y, z, w order");
+              perr (p, at, SL_DIAG_D3D9_WRITE_MASK_ORDER,
+                    "write mask components must be in x, y, z, w order");
               return false;
             }
           d->mask |= 1u << comps[i];
@@ -411,7 +412,8 @@ parse_dst (P *p, const char *s, const char *end, D9Param *d)
   s = skip_ws (s, end);
   if (s != end)
     {
-      perr (p, s, "unexpected '%.*s' after the destination", (int) (end - s), s);
+      perr (p, s, SL_DIAG_D3D9_DESTINATION_TRAILING,
+            "unexpected '%.*s' after the destination", (int) (end - s), s);
       return false;
     }
   return true;
@@ -445,7 +447,7 @@ parse_src (P *p, const char *s, const char *end, D9Param *d)
     }
   if (neg && invert)
     {
-      perr (p, start, "invert (1-x) cannot be combined with negate");
+      perr (p, start, SL_DIAG_D3D9_INVERT_NEGATE, "invert (1-x) cannot be combined with negate");
       return false;
     }
   if (!parse_reg (p, &s, end, d))
@@ -467,17 +469,17 @@ parse_src (P *p, const char *s, const char *end, D9Param *d)
       else if (n == 3 && !strncmp (q, "abs", 3)) m = D9_SRC_ABS;
       else
         {
-          perr (p, s, "unknown source modifier '_%.*s'", (int) n, q);
+          perr (p, s, SL_DIAG_D3D9_SOURCE_MODIFIER, "unknown source modifier '_%.*s'", (int) n, q);
           return false;
         }
       if (mod)
         {
-          perr (p, s, "only one source modifier suffix is allowed");
+          perr (p, s, SL_DIAG_D3D9_SOURCE_MODIFIERS, "only one source modifier suffix is allowed");
           return false;
         }
       if (invert)
         {
-          perr (p, s, "%s cannot be combined with invert (1-x)",
+          perr (p, s, SL_DIAG_D3D9_MODIFIER_INVERT, "%s cannot be combined with invert (1-x)",
                 m == D9_SRC_SIGN ? "_bx2" : m == D9_SRC_BIAS ? "_bias" : m == D9_SRC_X2 ? "_x2"
                 : m == D9_SRC_ABS ? "_abs" : "a divide modifier");
           return false;
@@ -487,7 +489,7 @@ parse_src (P *p, const char *s, const char *end, D9Param *d)
     }
   if (neg && (mod == D9_SRC_DZ || mod == D9_SRC_DW))
     {
-      perr (p, start, "negate cannot be combined with _dz/_dw");
+      perr (p, start, SL_DIAG_D3D9_NEGATE_DIVIDE, "negate cannot be combined with _dz/_dw");
       return false;
     }
   if (invert)
@@ -502,7 +504,7 @@ parse_src (P *p, const char *s, const char *end, D9Param *d)
   else d->srcmod = neg ? D9_SRC_NEG : D9_SRC_NONE;
   if (not && (neg || mod))
     {
-      perr (p, start, "'!' cannot be combined with other modifiers");
+      perr (p, start, SL_DIAG_D3D9_NOT_MODIFIERS, "'!' cannot be combined with other modifiers");
       return false;
     }
   if (s < end && *s == '.')
@@ -520,7 +522,7 @@ parse_src (P *p, const char *s, const char *end, D9Param *d)
   s = skip_ws (s, end);
   if (s != end)
     {
-      perr (p, s, "unexpected '%.*s' after the source", (int) (end - s), s);
+      perr (p, s, SL_DIAG_D3D9_SOURCE_TRAILING, "unexpected '%.*s' after the source", (int) (end - s), s);
       return false;
     }
   return true;
@@ -559,7 +561,7 @@ parse_number (P *p, const char *s, const char *end, bool integer, uint32_t *word
     return true;
   }
 bad:
-  perr (p, s, "expected a number, got '%s'", buf);
+  perr (p, s, SL_DIAG_D3D9_EXPECTED_NUMBER, "expected a number, got '%s'", buf);
   return false;
 }
 
@@ -719,7 +721,7 @@ parse_version (P *p, const char *s, const char *e)
         d9_profile_caps (names[i].name, &p->sh->caps);
         return true;
       }
-  perr (p, s, "unknown shader version '%s' (expected ps_1_1 … ps_3_0)", buf);
+  perr (p, s, SL_DIAG_D3D9_VERSION, "unknown shader version '%s' (expected ps_1_1 … ps_3_0)", buf);
   return false;
 }
 
@@ -743,14 +745,15 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
       const char *close = memchr (s, ')', end - s);
       if (!close)
         {
-          perr (p, s, "expected ')' after the predicate");
+          perr (p, s, SL_DIAG_D3D9_PREDICATE_PAREN, "expected ')' after the predicate");
           return;
         }
       if (!parse_src (p, skip_ws (s + 1, close), close, &in.pred))
         return;
       if (in.pred.type != D9_REG_PREDICATE || in.pred.index != 0)
         {
-          perr (p, skip_ws (s + 1, close), "the instruction predicate must be p0");
+          perr (p, skip_ws (s + 1, close), SL_DIAG_D3D9_PREDICATE_REGISTER,
+                "the instruction predicate must be p0");
           return;
         }
       in.predicated = true;
@@ -762,7 +765,8 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
   const char *mn_end = s;
   if (mn == mn_end)
     {
-      perr (p, mn, "expected an instruction, got '%.*s'", (int) (end - mn), mn);
+      perr (p, mn, SL_DIAG_D3D9_EXPECTED_INSTRUCTION,
+            "expected an instruction, got '%.*s'", (int) (end - mn), mn);
       return;
     }
   if (!*have_version)
@@ -773,7 +777,7 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
         p->sh->version = V30;   /* keep going to report more */
       *have_version = true;
       if (skip_ws (s, end) != end)
-        perr (p, skip_ws (s, end), "unexpected text after the version");
+        perr (p, skip_ws (s, end), SL_DIAG_D3D9_VERSION_TRAILING, "unexpected text after the version");
       return;
     }
   char *word = g_ascii_strdown (mn, mn_end - mn);
@@ -839,13 +843,14 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
     }
   if (usage_error)
     {
-      perr (p, mn, "usage index out of range (0 to 15)");
+      perr (p, mn, SL_DIAG_D3D9_USAGE_INDEX, "usage index out of range (0 to 15)");
       g_strfreev (parts);
       return;
     }
   if (mod_error)
     {
-      perr (p, mn, "unknown instruction modifier '_%s' on %s", mod_error, base);
+      perr (p, mn, SL_DIAG_D3D9_INSTRUCTION_MODIFIER,
+            "unknown instruction modifier '_%s' on %s", mod_error, base);
       g_strfreev (parts);
       return;
     }
@@ -856,7 +861,8 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
   if ((!strcmp (base_name, "setp") || (!strcmp (base_name, "if") && n_ops == 2)
        || (!strcmp (base_name, "break") && n_ops == 2)) && !have_compare)
     {
-      perr (p, mn, "%s needs a comparison suffix (_gt, _lt, _ge, _le, _eq, _ne)", base_name);
+      perr (p, mn, SL_DIAG_D3D9_COMPARISON_SUFFIX,
+            "%s needs a comparison suffix (_gt, _lt, _ge, _le, _eq, _ne)", base_name);
       g_free (base_name);
       return;
     }
@@ -865,7 +871,7 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
     id = d9_find_op (base_name, v, -1), id = (id == D9_IF ? D9_IFC : id == D9_BREAK ? D9_BREAKC : id);
   if (id < 0)
     {
-      perr (p, mn, "unknown instruction '%s'", base_name);
+      perr (p, mn, SL_DIAG_D3D9_UNKNOWN_INSTRUCTION, "unknown instruction '%s'", base_name);
       g_free (base_name);
       return;
     }
@@ -874,10 +880,12 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
   if (ev < oi->min || ev > oi->max)
     {
       if (ev < oi->min)
-        perr (p, mn, "%s needs %s or later (this is %s)", base_name, d9_version_name (oi->min),
+        perr (p, mn, SL_DIAG_D3D9_INSTRUCTION_VERSION,
+              "%s needs %s or later (this is %s)", base_name, d9_version_name (oi->min),
               p->sh->version_name);
       else
-        perr (p, mn, "%s is not available in %s (only up to %s)", base_name, p->sh->version_name,
+        perr (p, mn, SL_DIAG_D3D9_INSTRUCTION_REMOVED,
+              "%s is not available in %s (only up to %s)", base_name, p->sh->version_name,
               d9_version_name (oi->max));
       g_free (base_name);
       return;
@@ -891,7 +899,8 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
     want = 2;
   if (n_ops != want)
     {
-      perr (p, mn, "%s takes %d operand%s, got %d", oi->name, want, want == 1 ? "" : "s", n_ops);
+      perr (p, mn, SL_DIAG_D3D9_OPERAND_COUNT,
+            "%s takes %d operand%s, got %d", oi->name, want, want == 1 ? "" : "s", n_ops);
       return;
     }
   for (int i = 0; i < n_ops && i < (int) G_N_ELEMENTS (in.op_column); i++)
@@ -905,7 +914,7 @@ parse_line (P *p, const char *s, const char *end, bool *have_version)
     }
   else if (dstmod || shift)
     {
-      perr (p, mn, "%s takes no instruction modifiers", oi->name);
+      perr (p, mn, SL_DIAG_D3D9_NO_MODIFIERS, "%s takes no instruction modifiers", oi->name);
       return;
     }
   if (id == D9_DEF || id == D9_DEFI || id == D9_DEFB)
@@ -984,8 +993,8 @@ d9_assemble (const char *text, size_t length, const char *file, SlDiagnostics *d
   g_hash_table_destroy (p.param_types);
   if (!have_version)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, sh->file, 1, 1, "E-ASM",
-                          "missing shader version (e.g. ps_2_0) before the first instruction");
+      sl_diag (diags, SL_DIAG_D3D9_MISSING_VERSION, sh->file, 1, 1,
+               "missing shader version (e.g. ps_2_0) before the first instruction");
       p.failed = true;
     }
   if (!p.failed && !d9_validate (sh, diags))
@@ -1011,19 +1020,16 @@ typedef struct
   bool            ok;
 } V;
 
-static void G_GNUC_PRINTF (2, 3)
-verr (V *v, const char *fmt, ...)
+static void G_GNUC_PRINTF (3, 4)
+verr (V *v, SlDiagKind kind, const char *fmt, ...)
 {
-  va_list ap;
-  va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
   /* Text knows where each operand starts; bytecode only the instruction. */
   int col = v->operand >= 0 && v->in->op_column[v->operand] ? v->in->op_column[v->operand]
                                                              : v->in->column;
-  sl_diagnostics_add (v->diags, SL_SEVERITY_ERROR, v->sh->file, v->in->line, col,
-                      "E-ASM", "%s", msg);
-  g_free (msg);
+  va_list ap;
+  va_start (ap, fmt);
+  sl_diag_v (v->diags, kind, v->sh->file, v->in->line, col, fmt, ap);
+  va_end (ap);
   v->ok = false;
 }
 
@@ -1071,7 +1077,8 @@ check_swizzle (V *v, const D9Param *s, uint8_t dst_mask, bool tex_1_4)
     {
       /* texld/texcrd in ps_1_4 select .xyz or .xyw of the coordinates. */
       if (w != 0xa4 && w != 0xf4)
-        verr (v, "swizzle .%s is not allowed on %s in ps_1_4 (only .xyz or .xyw)", txt,
+        verr (v, SL_DIAG_D3D9_SWIZZLE_PS14,
+              "swizzle .%s is not allowed on %s in ps_1_4 (only .xyz or .xyw)", txt,
               d9_ops[v->in->id].name);
       return;
     }
@@ -1082,23 +1089,28 @@ check_swizzle (V *v, const D9Param *s, uint8_t dst_mask, bool tex_1_4)
       if (w == 0xaa)
         {
           if (ver <= V13 && dst_mask != 0x8)
-            verr (v, "replicate swizzle .z needs write mask .w (.a) in %s", v->sh->version_name);
+            verr (v, SL_DIAG_D3D9_REPLICATE_Z,
+                  "replicate swizzle .z needs write mask .w (.a) in %s", v->sh->version_name);
           return;
         }
       if (ver <= V13)
-        verr (v, "replicate swizzle .%s needs ps_1_4 or later (this is %s)", txt, v->sh->version_name);
+        verr (v, SL_DIAG_D3D9_REPLICATE_VERSION,
+              "replicate swizzle .%s needs ps_1_4 or later (this is %s)", txt, v->sh->version_name);
       return;
     }
   if (w == 0xc9 || w == 0xd2 || w == 0x1b)
     {
       if (ver < V20)
-        verr (v, "swizzle .%s needs ps_2_0 or later (this is %s)", txt, v->sh->version_name);
+        verr (v, SL_DIAG_D3D9_SWIZZLE_PS20,
+              "swizzle .%s needs ps_2_0 or later (this is %s)", txt, v->sh->version_name);
       return;
     }
   if (ver < V2X)
-    verr (v, "swizzle .%s needs ps_2_x or later (this is %s)", txt, v->sh->version_name);
+    verr (v, SL_DIAG_D3D9_SWIZZLE_PS2X,
+          "swizzle .%s needs ps_2_x or later (this is %s)", txt, v->sh->version_name);
   else if (ver == V2X && !(v->sh->caps.caps & D9_CAP_ARBITRARY_SWIZZLE))
-    verr (v, "swizzle .%s needs arbitrary swizzle: ps_2_a, ps_2_x or ps_3_0 (this is %s)", txt,
+    verr (v, SL_DIAG_D3D9_ARBITRARY_SWIZZLE,
+          "swizzle .%s needs arbitrary swizzle: ps_2_a, ps_2_x or ps_3_0 (this is %s)", txt,
           v->sh->version_name);
 }
 
@@ -1132,14 +1144,18 @@ check_reg (V *v, const D9Param *p, bool dst)
   bare.relative = false;
   reg_text (name, &bare);
   if (n == 0 && ver == V2X && p->type == D9_REG_PREDICATE)
-    verr (v, "register %s needs predication: ps_2_a, ps_2_x or ps_3_0 (this is %s)", name->str,
+    verr (v, SL_DIAG_D3D9_REGISTER_PREDICATION,
+          "register %s needs predication: ps_2_a, ps_2_x or ps_3_0 (this is %s)", name->str,
           v->sh->version_name);
   else if (n == 0)
-    verr (v, "register %s is not available in %s", name->str, v->sh->version_name);
+    verr (v, SL_DIAG_D3D9_REGISTER_UNAVAILABLE,
+          "register %s is not available in %s", name->str, v->sh->version_name);
   else if (p->index >= n)
-    verr (v, "register %s is out of range in %s (%d available)", name->str, v->sh->version_name, n);
+    verr (v, SL_DIAG_D3D9_REGISTER_RANGE,
+          "register %s is out of range in %s (%d available)", name->str, v->sh->version_name, n);
   else if (p->relative && (ver < V30 || (p->type != D9_REG_CONST && p->type != D9_REG_INPUT) || dst))
-    verr (v, "relative addressing of %s is not allowed in %s", name->str, v->sh->version_name);
+    verr (v, SL_DIAG_D3D9_RELATIVE_ADDRESSING,
+          "relative addressing of %s is not allowed in %s", name->str, v->sh->version_name);
   g_string_free (name, TRUE);
   return n > 0 && p->index < n;
 }
@@ -1172,7 +1188,7 @@ check_read_ports (V *v, const D9Insn *in)
             seen[n++] = key;
         }
       if (n > limit)
-        verr (v, "instruction reads %d different %s registers; %s allows %d", n,
+        verr (v, SL_DIAG_D3D9_READ_PORTS, "instruction reads %d different %s registers; %s allows %d", n,
               read_ports[r].what, v->sh->version_name, limit);
     }
 }
@@ -1264,7 +1280,8 @@ report_budgets (V *v, Budget *b, int n, int phase)
         g_snprintf (scope, sizeof scope, "phase %d", phase);
       else
         g_strlcpy (scope, "shader", sizeof scope);
-      verr (v, "%s uses %d %sinstruction slots; %s allows %d%s", scope, b[first].used, b[first].what,
+      verr (v, SL_DIAG_D3D9_SLOTS,
+            "%s uses %d %sinstruction slots; %s allows %d%s", scope, b[first].used, b[first].what,
             v->sh->version_name, b[first].limit, v->sh->version == V14 ? " per phase" : "");
       b[first].over = NULL;
     }
@@ -1448,7 +1465,8 @@ check_dependent_reads (V *v, const uint8_t *sampler_type)
             {
               v->in = in;
               v->operand = -1;
-              verr (v, "%s is a fourth-order dependent texture read; %s allows at most third-order",
+              verr (v, SL_DIAG_D3D9_DEPENDENT_READ,
+                    "%s is a fourth-order dependent texture read; %s allows at most third-order",
                     oi->name, sh->version_name);
               return;
             }
@@ -1503,10 +1521,12 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
       if (ev < oi->min || ev > oi->max)
         {
           if (ev < oi->min)
-            verr (&v, "%s needs %s or later (this is %s)", oi->name, d9_version_name (oi->min),
+            verr (&v, SL_DIAG_D3D9_INSTRUCTION_VERSION,
+                  "%s needs %s or later (this is %s)", oi->name, d9_version_name (oi->min),
                   sh->version_name);
           else
-            verr (&v, "%s is not available in %s", oi->name, sh->version_name);
+            verr (&v, SL_DIAG_D3D9_INSTRUCTION_UNAVAILABLE,
+                  "%s is not available in %s", oi->name, sh->version_name);
           continue;
         }
       /* What a ps_2_x profile's caps leave out; one message per
@@ -1514,22 +1534,25 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
       const char *missing = ver == V2X ? missing_cap (sh, in) : NULL;
       if (missing)
         {
-          verr (&v, "%s needs %s: %s or ps_3_0 (this is %s)", oi->name, missing,
+          verr (&v, SL_DIAG_D3D9_INSTRUCTION_CAPABILITY,
+                "%s needs %s: %s or ps_3_0 (this is %s)", oi->name, missing,
                 strcmp (missing, "flow control") ? "ps_2_a, ps_2_x" : "ps_2_x", sh->version_name);
           continue;
         }
       if (in->predicated && ver == V2X && !(sh->caps.caps & D9_CAP_PREDICATION))
-        verr (&v, "predication needs ps_2_a, ps_2_x or ps_3_0 (this is %s)", sh->version_name);
+        verr (&v, SL_DIAG_D3D9_PREDICATION_VERSION,
+              "predication needs ps_2_a, ps_2_x or ps_3_0 (this is %s)", sh->version_name);
       if (in->coissue && !v1)
-        verr (&v, "co-issue (+) needs ps_1_x (this is %s)", sh->version_name);
+        verr (&v, SL_DIAG_D3D9_COISSUE_VERSION, "co-issue (+) needs ps_1_x (this is %s)", sh->version_name);
       if (in->coissue && i == 0)
-        verr (&v, "co-issued instruction has no partner");
+        verr (&v, SL_DIAG_D3D9_COISSUE_PARTNER, "co-issued instruction has no partner");
       if (in->predicated && ver < V2X)
-        verr (&v, "predication needs ps_2_x or later (this is %s)", sh->version_name);
+        verr (&v, SL_DIAG_D3D9_PREDICATION_PS2X,
+              "predication needs ps_2_x or later (this is %s)", sh->version_name);
       /* The setp page allows any swizzle on the predicate, so there is no
        * swizzle rule to check here. */
       if (in->id == D9_PHASE && ++phases > 1)
-        verr (&v, "phase may appear only once");
+        verr (&v, SL_DIAG_D3D9_PHASE_TWICE, "phase may appear only once");
 
       /* Destination. */
       if (oi->n_dst || in->id == D9_DEF || in->id == D9_DEFI || in->id == D9_DEFB)
@@ -1540,7 +1563,7 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
           int want = in->id == D9_DEF ? D9_REG_CONST : in->id == D9_DEFI ? D9_REG_CONSTINT
                      : in->id == D9_DEFB ? D9_REG_CONSTBOOL : -1;
           if (want >= 0 && d->type != want)
-            verr (&v, "%s defines %s registers", oi->name,
+            verr (&v, SL_DIAG_D3D9_DEF_REGISTER, "%s defines %s registers", oi->name,
                   want == D9_REG_CONST ? "c#" : want == D9_REG_CONSTINT ? "i#" : "b#");
           bool writable = d->type == D9_REG_TEMP || d->type == D9_REG_COLOROUT || d->type == D9_REG_DEPTHOUT
                           || (d->type == D9_REG_TEXTURE && ver <= V13)
@@ -1548,51 +1571,57 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
           /* p0 outside setp has its own message below. */
           if (want < 0 && in->id != D9_DCL && in->id != D9_TEXKILL && !writable
               && d->type != D9_REG_PREDICATE)
-            verr (&v, "%s cannot be written in %s", d->type == D9_REG_CONST ? "a constant register"
+            verr (&v, SL_DIAG_D3D9_NOT_WRITABLE,
+                  "%s cannot be written in %s", d->type == D9_REG_CONST ? "a constant register"
                   : d->type == D9_REG_INPUT ? "an input register" : "this register", sh->version_name);
           if (in->id == D9_SETP && d->type != D9_REG_PREDICATE)
-            verr (&v, "setp writes p0");
+            verr (&v, SL_DIAG_D3D9_SETP_DESTINATION, "setp writes p0");
           if (d->type == D9_REG_PREDICATE && in->id != D9_SETP)
-            verr (&v, "only setp writes p0");
+            verr (&v, SL_DIAG_D3D9_P0_WRITE, "only setp writes p0");
           /* Write masks. */
           if (ver <= V13 && want < 0 && d->mask != 0xf && d->mask != 0x7 && d->mask != 0x8)
-            verr (&v, "write mask must be .rgba, .rgb or .a in %s", sh->version_name);
+            verr (&v, SL_DIAG_D3D9_WRITE_MASK_PS1X,
+                  "write mask must be .rgba, .rgb or .a in %s", sh->version_name);
           if ((oi->flags & D9F_T) && ver <= V14 && in->id != D9_TEXCRD && d->mask != 0xf)
-            verr (&v, "%s writes all components in %s (no write mask)", oi->name, sh->version_name);
+            verr (&v, SL_DIAG_D3D9_WRITE_MASK_FORBIDDEN,
+                  "%s writes all components in %s (no write mask)", oi->name, sh->version_name);
           if (in->id == D9_TEXCRD && d->mask != 0xf && d->mask != 0x7 && d->mask != 0x3)
-            verr (&v, "texcrd write mask must be .xyzw, .xyz or .xy");
+            verr (&v, SL_DIAG_D3D9_TEXCRD_WRITE_MASK, "texcrd write mask must be .xyzw, .xyz or .xy");
           if ((d->type == D9_REG_COLOROUT || d->type == D9_REG_DEPTHOUT) && in->predicated && ver < V30)
-            verr (&v, "output registers cannot be written under predication in %s", sh->version_name);
+            verr (&v, SL_DIAG_D3D9_PREDICATED_OUTPUT,
+                  "output registers cannot be written under predication in %s", sh->version_name);
           if (ver == V20 && (in->id == D9_TEXLD || in->id == D9_TEXLDP || in->id == D9_TEXLDB) && d->mask != 0xf)
-            verr (&v, "%s needs a full write mask in ps_2_0", oi->name);
+            verr (&v, SL_DIAG_D3D9_FULL_WRITE_MASK, "%s needs a full write mask in ps_2_0", oi->name);
           /* Instruction modifiers: written on the mnemonic. */
           v.operand = -1;
           if (d->shift && !v1)
-            verr (&v, "instruction modifier _%s%d is only available in ps_1_x (this is %s)",
+            verr (&v, SL_DIAG_D3D9_SHIFT_PS1X,
+                  "instruction modifier _%s%d is only available in ps_1_x (this is %s)",
                   d->shift > 0 ? "x" : "d", 1 << abs (d->shift), sh->version_name);
           else if (d->shift && ver <= V13 && (d->shift == 3 || d->shift < -1))
-            verr (&v, "instruction modifier _%s%d needs ps_1_4 (this is %s)",
+            verr (&v, SL_DIAG_D3D9_SHIFT_PS14, "instruction modifier _%s%d needs ps_1_4 (this is %s)",
                   d->shift > 0 ? "x" : "d", 1 << abs (d->shift), sh->version_name);
           else if (d->shift && (oi->flags & D9F_T))
-            verr (&v, "instruction modifier _%s%d is not allowed on %s",
+            verr (&v, SL_DIAG_D3D9_SHIFT_FORBIDDEN, "instruction modifier _%s%d is not allowed on %s",
                   d->shift > 0 ? "x" : "d", 1 << abs (d->shift), oi->name);
           if ((d->dstmod & D9_DST_PP) && v1)
-            verr (&v, "_pp needs ps_2_0 or later (this is %s)", sh->version_name);
+            verr (&v, SL_DIAG_D3D9_PP_VERSION, "_pp needs ps_2_0 or later (this is %s)", sh->version_name);
           if ((d->dstmod & D9_DST_CENTROID) && (v1 || (in->id != D9_DCL && !(oi->flags & D9F_T))))
-            verr (&v, "_centroid is only allowed on dcl and texture loads in ps_2_0 or later");
+            verr (&v, SL_DIAG_D3D9_CENTROID,
+                  "_centroid is only allowed on dcl and texture loads in ps_2_0 or later");
           if ((d->dstmod & D9_DST_SAT) && (in->id == D9_DCL || want >= 0 || in->id == D9_TEXKILL))
-            verr (&v, "_sat is not allowed on %s", oi->name);
+            verr (&v, SL_DIAG_D3D9_SAT_FORBIDDEN, "_sat is not allowed on %s", oi->name);
           if ((d->dstmod & D9_DST_SAT) && (d->type == D9_REG_DEPTHOUT || d->type == D9_REG_PREDICATE))
-            verr (&v, "_sat is not allowed on this destination");
+            verr (&v, SL_DIAG_D3D9_SAT_DESTINATION, "_sat is not allowed on this destination");
           v.operand = 0;
           if (in->id == D9_DCL)
             {
               bool ok = d->type == D9_REG_SAMPLER || d->type == D9_REG_TEXTURE || d->type == D9_REG_INPUT
                         || d->type == D9_REG_MISCTYPE;
               if (!ok)
-                verr (&v, "dcl declares t#, v#, s#, vPos or vFace");
+                verr (&v, SL_DIAG_D3D9_DCL_REGISTER, "dcl declares t#, v#, s#, vPos or vFace");
               if (d->type == D9_REG_SAMPLER && !in->tex_type)
-                verr (&v, "dcl of a sampler needs _2d, _cube or _volume");
+                verr (&v, SL_DIAG_D3D9_DCL_SAMPLER_KIND, "dcl of a sampler needs _2d, _cube or _volume");
             }
         }
 
@@ -1610,51 +1639,72 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
           /* Which source modifiers each version has. */
           if ((m == D9_SRC_BIAS || m == D9_SRC_BIASNEG || m == D9_SRC_SIGN || m == D9_SRC_SIGNNEG
                || m == D9_SRC_COMP) && !v1)
-            verr (&v, "%s is only available in ps_1_x (this is %s)", suffix, sh->version_name);
+            verr (&v, SL_DIAG_D3D9_MODIFIER_PS1X,
+                  "%s is only available in ps_1_x (this is %s)", suffix, sh->version_name);
           else if ((m == D9_SRC_X2 || m == D9_SRC_X2NEG) && ver != V14)
-            verr (&v, "_x2 source modifier needs ps_1_4 (this is %s)", sh->version_name);
+            verr (&v, SL_DIAG_D3D9_X2_VERSION,
+                  "_x2 source modifier needs ps_1_4 (this is %s)", sh->version_name);
           else if ((m == D9_SRC_ABS || m == D9_SRC_ABSNEG) && ver < V2X)
-            verr (&v, "_abs source modifier needs ps_2_x or later (this is %s)", sh->version_name);
+            verr (&v, SL_DIAG_D3D9_ABS_VERSION,
+                  "_abs source modifier needs ps_2_x or later (this is %s)", sh->version_name);
           else if ((m == D9_SRC_DZ || m == D9_SRC_DW) && !is_tex_14_src (in->id))
-            verr (&v, "%s is only allowed on texld and texcrd in ps_1_4", suffix);
+            verr (&v, SL_DIAG_D3D9_DIVIDE_MODIFIER,
+                  "%s is only allowed on texld and texcrd in ps_1_4", suffix);
           else if (m == D9_SRC_NOT && !(in->id == D9_IF || in->id == D9_CALLNZ || in->id == D9_BREAKP))
-            verr (&v, "'!' is only allowed on the condition of if, callnz and breakp");
+            verr (&v, SL_DIAG_D3D9_NOT_MODIFIER_PLACE,
+                  "'!' is only allowed on the condition of if, callnz and breakp");
           else if (tex_op && (m == D9_SRC_SIGN) && !bx2_allowed_on_tex (ver, in->id))
-            verr (&v, "_bx2 is not allowed on %s in %s", oi->name, sh->version_name);
+            verr (&v, SL_DIAG_D3D9_BX2_FORBIDDEN,
+                  "_bx2 is not allowed on %s in %s", oi->name, sh->version_name);
           else if (tex_op && m != D9_SRC_NONE && m != D9_SRC_SIGN)
-            verr (&v, "%s is not allowed on %s in %s", suffix, oi->name, sh->version_name);
+            verr (&v, SL_DIAG_D3D9_MODIFIER_FORBIDDEN,
+                  "%s is not allowed on %s in %s", suffix, oi->name, sh->version_name);
           if (ver == V14 && s->type == D9_REG_CONST && m != D9_SRC_NONE)
-            verr (&v, "source modifiers are not allowed on constants in ps_1_4 (%s on c%u)", suffix, s->index);
+            verr (&v, SL_DIAG_D3D9_CONSTANT_MODIFIER,
+                  "source modifiers are not allowed on constants in ps_1_4 (%s on c%u)", suffix, s->index);
           if (ver == V14 && in->id == D9_TEXLD14 && m == D9_SRC_DW)
-            verr (&v, "_dw is only allowed on texcrd in ps_1_4");
+            verr (&v, SL_DIAG_D3D9_DW_MODIFIER, "_dw is only allowed on texcrd in ps_1_4");
           /* Operand kinds. */
           bool is_sampler_pos = (in->id == D9_TEXLD || in->id == D9_TEXLDP || in->id == D9_TEXLDB
                                  || in->id == D9_TEXLDL || in->id == D9_TEXLDD) && k == 1;
           if (is_sampler_pos != (s->type == D9_REG_SAMPLER))
-            verr (&v, is_sampler_pos ? "%s takes a sampler (s#) here" : "%s cannot read a sampler here",
-                  oi->name);
+            {
+              if (is_sampler_pos)
+                verr (&v, SL_DIAG_D3D9_SAMPLER_EXPECTED, "%s takes a sampler (s#) here", oi->name);
+              else
+                verr (&v, SL_DIAG_D3D9_SAMPLER_MISPLACED, "%s cannot read a sampler here", oi->name);
+            }
           if ((s->type == D9_REG_LABEL) != ((in->id == D9_CALL || in->id == D9_CALLNZ || in->id == D9_LABEL) && k == 0))
-            verr (&v, "%s: labels (l#) appear only as the first operand of call, callnz and label", oi->name);
+            verr (&v, SL_DIAG_D3D9_LABEL_OPERAND,
+                  "%s: labels (l#) appear only as the first operand of call, callnz and label", oi->name);
           if (s->type == D9_REG_COLOROUT || s->type == D9_REG_DEPTHOUT)
-            verr (&v, "output registers cannot be read");
+            verr (&v, SL_DIAG_D3D9_OUTPUT_READ, "output registers cannot be read");
           if (ver == V14 && s->type == D9_REG_TEXTURE && !is_tex_14_src (in->id))
-            verr (&v, "t# registers are read only by texld and texcrd in ps_1_4");
+            verr (&v, SL_DIAG_D3D9_TEXTURE_REGISTER_PS14,
+                  "t# registers are read only by texld and texcrd in ps_1_4");
           if (ver <= V13 && (oi->flags & D9F_T) && s->type != D9_REG_TEXTURE
               && !(in->id == D9_TEXM3X3SPEC && k == 1))
-            verr (&v, "%s reads a t# register in %s", oi->name, sh->version_name);
+            verr (&v, SL_DIAG_D3D9_TEXTURE_REGISTER_READ,
+                  "%s reads a t# register in %s", oi->name, sh->version_name);
           if (in->id == D9_TEXM3X3SPEC && k == 1 && s->type != D9_REG_CONST)
-            verr (&v, "texm3x3spec takes the eye-ray vector from a constant register");
+            verr (&v, SL_DIAG_D3D9_TEXM3X3SPEC_EYE,
+                  "texm3x3spec takes the eye-ray vector from a constant register");
           if (s->type == D9_REG_LOOP && !(in->id == D9_LOOP && k == 0))
-            verr (&v, "aL is read only as an index or by loop");
+            verr (&v, SL_DIAG_D3D9_AL_READ, "aL is read only as an index or by loop");
           if ((s->type == D9_REG_CONSTINT) != ((in->id == D9_REP && k == 0) || (in->id == D9_LOOP && k == 1)))
-            verr (&v, "%s", s->type == D9_REG_CONSTINT ? "i# registers are read only by rep and loop"
-                                                       : "rep and loop take an i# register");
+            {
+              if (s->type == D9_REG_CONSTINT)
+                verr (&v, SL_DIAG_D3D9_INT_READ, "i# registers are read only by rep and loop");
+              else
+                verr (&v, SL_DIAG_D3D9_REP_OPERAND, "rep and loop take an i# register");
+            }
           if (s->type == D9_REG_CONSTBOOL && !(in->id == D9_IF || (in->id == D9_CALLNZ && k == 1)))
-            verr (&v, "b# registers are read only by if and callnz");
+            verr (&v, SL_DIAG_D3D9_BOOL_READ, "b# registers are read only by if and callnz");
           if (in->id == D9_IF && s->type != D9_REG_CONSTBOOL && s->type != D9_REG_PREDICATE)
-            verr (&v, "if takes b# or p0 (use if_gt etc. to compare values)");
+            verr (&v, SL_DIAG_D3D9_IF_OPERAND, "if takes b# or p0 (use if_gt etc. to compare values)");
           if (s->type == D9_REG_PREDICATE && !(in->id == D9_IF || in->id == D9_CALLNZ || in->id == D9_BREAKP))
-            verr (&v, "p0 is read only by if, callnz, breakp and as an instruction predicate");
+            verr (&v, SL_DIAG_D3D9_P0_READ,
+                  "p0 is read only by if, callnz, breakp and as an instruction predicate");
           /* Swizzles. */
           if (s->type != D9_REG_SAMPLER && s->type != D9_REG_LABEL)
             {
@@ -1662,10 +1712,11 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
               check_swizzle (&v, s, mask, ver == V14 && is_tex_14_src (in->id));
               if ((oi->flags & D9F_S) && k == 0 && ver >= V20 && in->id != D9_POW
                   && !(s->swizzle == 0 || s->swizzle == 0x55 || s->swizzle == 0xaa || s->swizzle == 0xff))
-                verr (&v, "%s needs a replicate swizzle (.x, .y, .z or .w) on its source", oi->name);
+                verr (&v, SL_DIAG_D3D9_REPLICATE_NEEDED,
+                      "%s needs a replicate swizzle (.x, .y, .z or .w) on its source", oi->name);
               if (in->id == D9_POW && !(s->swizzle == 0 || s->swizzle == 0x55 || s->swizzle == 0xaa
                                         || s->swizzle == 0xff))
-                verr (&v, "pow needs replicate swizzles on its sources");
+                verr (&v, SL_DIAG_D3D9_POW_REPLICATE, "pow needs replicate swizzles on its sources");
             }
         }
       v.operand = -1;
@@ -1673,19 +1724,19 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
       v.operand = oi->n_dst;
       if (in->id == D9_CND && ver <= V13 && !(in->src[0].type == D9_REG_TEMP && in->src[0].index == 0
                                                && in->src[0].swizzle == 0xff))
-        verr (&v, "cnd compares r0.a in %s", sh->version_name);
+        verr (&v, SL_DIAG_D3D9_CND_R0, "cnd compares r0.a in %s", sh->version_name);
       v.operand = 0;
       if ((in->id == D9_SINCOS || in->id == D9_SINCOS2) && (in->dst.mask & ~3u || !in->dst.mask))
-        verr (&v, "sincos writes .x, .y or .xy");
+        verr (&v, SL_DIAG_D3D9_SINCOS_MASK, "sincos writes .x, .y or .xy");
       if (in->id == D9_CRS && (in->dst.mask & 8))
-        verr (&v, "crs writes only x, y and z");
+        verr (&v, SL_DIAG_D3D9_CRS_MASK, "crs writes only x, y and z");
       v.operand = oi->n_dst;
       if ((in->id == D9_CALL || in->id == D9_CALLNZ)
           && !g_hash_table_contains (labels, GINT_TO_POINTER (in->src[0].index + 1)))
-        verr (&v, "call of undefined label l%u", in->src[0].index);
+        verr (&v, SL_DIAG_D3D9_UNDEFINED_LABEL, "call of undefined label l%u", in->src[0].index);
       v.operand = 0;
       if (in->id == D9_BEM && (in->dst.mask != 0x3))
-        verr (&v, "bem writes .rg (.xy)");
+        verr (&v, SL_DIAG_D3D9_BEM_MASK, "bem writes .rg (.xy)");
       v.operand = -1;
 
       /* Nesting; past the limit the structure is unknown, so checking
@@ -1697,7 +1748,7 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
         case D9_IF: case D9_IFC: case D9_REP: case D9_LOOP:
           if (depth == 64)
             {
-              verr (&v, "flow control is nested too deeply");
+              verr (&v, SL_DIAG_D3D9_FLOW_DEPTH, "flow control is nested too deeply");
               nesting_ok = false;
             }
           else
@@ -1708,25 +1759,27 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
           if (in->id == D9_REP || in->id == D9_LOOP)
             {
               if (++loop_depth > 4)
-                verr (&v, "rep and loop nest at most 4 deep in %s", sh->version_name);
+                verr (&v, SL_DIAG_D3D9_LOOP_NESTING,
+                      "rep and loop nest at most 4 deep in %s", sh->version_name);
             }
           break;
         case D9_ELSE:
           if (!depth || (stack[depth - 1] != D9_IF && stack[depth - 1] != D9_IFC))
-            verr (&v, "else without if");
+            verr (&v, SL_DIAG_D3D9_ELSE_WITHOUT_IF, "else without if");
           else
             stack[depth - 1] = -stack[depth - 1] - 1;   /* an if that has seen its else */
           break;
         case D9_ENDIF:
           if (!depth || (stack[depth - 1] != D9_IF && stack[depth - 1] != D9_IFC
                          && stack[depth - 1] != -D9_IF - 1 && stack[depth - 1] != -D9_IFC - 1))
-            verr (&v, "endif without if");
+            verr (&v, SL_DIAG_D3D9_ENDIF_WITHOUT_IF, "endif without if");
           else
             depth--;
           break;
         case D9_ENDREP: case D9_ENDLOOP:
           if (!depth || stack[depth - 1] != (in->id == D9_ENDREP ? D9_REP : D9_LOOP))
-            verr (&v, "%s without %s", oi->name, in->id == D9_ENDREP ? "rep" : "loop");
+            verr (&v, SL_DIAG_D3D9_END_WITHOUT_BEGIN,
+                  "%s without %s", oi->name, in->id == D9_ENDREP ? "rep" : "loop");
           else
             {
               depth--;
@@ -1735,11 +1788,11 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
           break;
         case D9_BREAK: case D9_BREAKC: case D9_BREAKP:
           if (!loop_depth)
-            verr (&v, "%s outside rep or loop", oi->name);
+            verr (&v, SL_DIAG_D3D9_OUTSIDE_LOOP, "%s outside rep or loop", oi->name);
           break;
         case D9_LABEL:
           if (depth)
-            verr (&v, "label inside a flow-control block");
+            verr (&v, SL_DIAG_D3D9_LABEL_IN_BLOCK, "label inside a flow-control block");
           break;
         default:
           break;
@@ -1751,7 +1804,8 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
       v.in = &g_array_index (sh->insns, D9Insn, opened_at[depth - 1]);
       v.operand = -1;
       int open = stack[depth - 1] < 0 ? -stack[depth - 1] - 1 : stack[depth - 1];
-      verr (&v, "%s is not closed by %s before the end of the shader", d9_ops[open].name,
+      verr (&v, SL_DIAG_D3D9_UNCLOSED_BLOCK,
+            "%s is not closed by %s before the end of the shader", d9_ops[open].name,
             open == D9_REP ? "endrep" : open == D9_LOOP ? "endloop" : "endif");
     }
   /* Both whole-shader rules need the samplers' declared types. */

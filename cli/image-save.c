@@ -3,7 +3,10 @@
  * Saving wraps our buffer in a linear GeglBuffer (no copy) and runs it
  * through GEGL's saver for the extension; GEGL's codecs only warn when
  * they fail, so the warnings are captured (host/image-io.c) and turned
- * into the GError.  PFM is written here, since GEGL has no PFM codec: it
+ * into the GError.  The pixels are labelled with the image's own space
+ * (GsImage.space), so a saver converts nothing it can store as is, and
+ * those that take one embed that space's profile; cli/icc-embed.c then
+ * puts the exact profile bytes in.  PFM is written here, since GEGL has no PFM codec: it
  * carries the working values verbatim, which makes it the format for
  * exact round trips.
  */
@@ -103,6 +106,7 @@ gs_image_save (const GsImage *image,
                GError       **error)
 {
   const char   *operation;
+  const Babl   *format;
   GeglRectangle rect = { 0, 0, image->width, image->height };
   GeglBuffer   *buffer;
   GeglNode     *graph, *source, *saver;
@@ -140,8 +144,11 @@ gs_image_save (const GsImage *image,
     g_unlink (path);
 
   gs_image_io_capture_begin ();
-  buffer = gegl_buffer_linear_new_from_data (image->pixels,
-                                             gs_image_working_format (linear),
+  format = image->space != NULL
+           ? babl_format_with_space (linear ? "RGBA float" : "R'G'B'A float",
+                                     image->space)
+           : gs_image_working_format (linear);
+  buffer = gegl_buffer_linear_new_from_data (image->pixels, format,
                                              &rect,
                                              (gint) (image->width * 4 * sizeof (float)),
                                              NULL, NULL);

@@ -557,20 +557,19 @@ plan_outputs (Apply *a)
           g_free (key);
           continue;
         }
+      /* Not below the root: no key, so every shard would report it;
+       * only shard 0 does. */
+      if (key == NULL && a->shard_count > 0 && a->shard_index != 0)
+        {
+          g_free (why);
+          continue;
+        }
       item = g_new0 (Item, 1);
       item->input = g_strdup (input);
       g_ptr_array_add (a->items, item);
       if (key == NULL)
         {
-          /* Not below the root: no key, so every shard would report it;
-           * only shard 0 does. */
-          if (a->shard_count > 0 && a->shard_index != 0)
-            {
-              g_ptr_array_remove_index (a->items, a->items->len - 1);
-              item_free (item);
-            }
-          else
-            fail_item (item, "%s", why);
+          fail_item (item, "%s", why);
           g_free (why);
           continue;
         }

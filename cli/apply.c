@@ -188,8 +188,8 @@ make_context (Apply *a)
       N_("Names in --list-inputs are separated by NUL bytes, not lines"),
       NULL },
     { "shard", 0, 0, G_OPTION_ARG_STRING, &a->shard_spec,
-      N_("Process only share K (from 0) of N of the inputs; 'auto' reads K "
-         "(and N) from Slurm or Kubernetes"), N_("K/N") },
+      N_("Process only share K (from 0) of N of the inputs; auto/N reads K "
+         "from Slurm or Kubernetes"), N_("K/N") },
     { "manifest", 0, 0, G_OPTION_ARG_FILENAME, &a->manifest_path,
       N_("Append one JSON line per input (input, output, status, seconds, "
          "error) to FILE"), N_("FILE") },

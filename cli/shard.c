@@ -14,10 +14,10 @@
  * which reports the collision.  The rule is simple to repeat in any
  * language (the README shows it in Python).
  *
- * "auto" takes K (and, for Slurm, N) from the scheduler's environment:
- * JOB_COMPLETION_INDEX (Kubernetes), or SLURM_ARRAY_TASK_ID counted from
- * SLURM_ARRAY_TASK_MIN in steps of SLURM_ARRAY_TASK_STEP, with N from
- * SLURM_ARRAY_TASK_COUNT.
+ * "auto/N" takes K from the scheduler's environment: JOB_COMPLETION_INDEX
+ * (Kubernetes) or SLURM_ARRAY_TASK_ID (so a Slurm array is --array=0-N-1).
+ * N is always given: the array's own size is no guide, since re-submitting
+ * one failed task (--array=3) makes an array of one.
  *
  * Input lists (--list-inputs) hold one name per line, or NUL-separated
  * names (--null) for names with newlines; "-" reads standard input.
@@ -91,42 +91,21 @@ env_count (const char *name,
   return TRUE;
 }
 
-/* K (and perhaps N) from the scheduler's environment. */
+/* K from the scheduler's environment. */
 static gboolean
 shard_from_environment (gint64  *index,
-                        gint64  *count,
                         GError **error)
 {
-  gint64 id, min = 0, step = 1, n;
+  static const char *const names[] = { "JOB_COMPLETION_INDEX",
+                                       "SLURM_ARRAY_TASK_ID" };
 
-  if (env_count ("JOB_COMPLETION_INDEX", index, error))
-    return TRUE;
-  if (error != NULL && *error != NULL)
-    return FALSE;
-  if (env_count ("SLURM_ARRAY_TASK_ID", &id, error))
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      if (! env_count ("SLURM_ARRAY_TASK_MIN", &min, error)
-          && error != NULL && *error != NULL)
+      if (env_count (names[i], index, error))
+        return TRUE;
+      if (error != NULL && *error != NULL)
         return FALSE;
-      if (! env_count ("SLURM_ARRAY_TASK_STEP", &step, error)
-          && error != NULL && *error != NULL)
-        return FALSE;
-      if (step < 1)
-        step = 1;
-      if (id < min || (id - min) % step != 0)
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       _("SLURM_ARRAY_TASK_ID %" G_GINT64_FORMAT " is not "
-                         "in the array's range"), id);
-          return FALSE;
-        }
-      *index = (id - min) / step;
-      if (*count == 0 && env_count ("SLURM_ARRAY_TASK_COUNT", &n, error))
-        *count = n;
-      return error == NULL || *error == NULL;
     }
-  if (error != NULL && *error != NULL)
-    return FALSE;
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                _("--shard auto: neither JOB_COMPLETION_INDEX nor "
                  "SLURM_ARRAY_TASK_ID is set"));
@@ -144,31 +123,30 @@ gs_shard_parse (const char *spec,
   gint64      k = -1, n = 0;
   gboolean    ok = TRUE;
 
-  if (slash != NULL && ! parse_count (slash + 1, &n))
+  if (slash == NULL || ! parse_count (slash + 1, &n))
     ok = FALSE;
   else if (g_str_equal (k_text, "auto"))
     {
-      if (! shard_from_environment (&k, &n, error))
+      if (! shard_from_environment (&k, error))
         {
           g_free (k_text);
           return FALSE;
         }
     }
-  else if (slash == NULL || ! parse_count (k_text, &k))
+  else if (! parse_count (k_text, &k))
     ok = FALSE;
   g_free (k_text);
   if (! ok)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--shard takes K/N (0 <= K < N), auto/N or auto, "
-                     "not '%s'"), spec);
+                   _("--shard takes K/N (0 <= K < N) or auto/N, not '%s'"),
+                   spec);
       return FALSE;
     }
   if (n < 1)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--shard %s: the number of shards is not known "
-                     "(write auto/N)"), spec);
+                   _("--shard %s: there must be at least one shard"), spec);
       return FALSE;
     }
   if (k >= n)

@@ -13,7 +13,7 @@ guint64  gs_shard_hash      (const char *key);
 guint    gs_shard_of        (const char *key,
                              guint       count);
 
-/* Parses "K/N", "auto/N" or "auto" (see shard.c) into 0 <= @index <
+/* Parses "K/N" or "auto/N" (see shard.c) into 0 <= @index <
  * @count.  FALSE with a message in @error (G_OPTION_ERROR) otherwise. */
 gboolean gs_shard_parse     (const char *spec,
                              guint      *index,

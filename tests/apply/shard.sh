@@ -8,6 +8,8 @@
 # ends options and odd names are shown escaped.
 . "$(dirname "$0")/lib.sh"
 PY=${PYTHON:-python3}
+# The test sets the schedulers' variables itself.
+unset JOB_COMPLETION_INDEX SLURM_ARRAY_TASK_ID
 
 mkdir -p in/a/b in/c
 i=0
@@ -81,24 +83,29 @@ rm sharded/img0.png
 run_cli 0 apply invert.hlsl --root in --list-inputs all.txt --shard 0/1 -o sharded
 expect_grep log "1 written, 39 skipped, 0 failed"
 
-# --shard auto from Kubernetes and from Slurm (an array 10-16:2 is four
-# tasks; task 14 is index 2).
+# --shard auto/N from Kubernetes and from Slurm.
 JOB_COMPLETION_INDEX=1 run_cli 0 apply invert.hlsl --root in --list-inputs all.txt \
   --shard auto/4 --manifest k8s.jsonl -o k8s
 expect_grep log "shard 1/4: "
-SLURM_ARRAY_TASK_ID=14 SLURM_ARRAY_TASK_MIN=10 SLURM_ARRAY_TASK_STEP=2 \
-  SLURM_ARRAY_TASK_COUNT=4 run_cli 0 apply invert.hlsl --root in \
-  --list-inputs all.txt --shard auto --manifest slurm.jsonl -o slurm
+# A re-submitted task (--array=2) is an array of one; its index is
+# still 2.
+SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=2 SLURM_ARRAY_TASK_COUNT=1 \
+  run_cli 0 apply invert.hlsl --root in \
+  --list-inputs all.txt --shard auto/4 --manifest slurm.jsonl -o slurm
 expect_grep log "shard 2/4: "
 grep -h '"shard":"1/4"' manifest.jsonl | sed 's/"seconds":[^,]*,//; s/"pid":[0-9]*//; s/sharded/X/' | sort > a.txt
 sed 's/"seconds":[^,]*,//; s/"pid":[0-9]*//; s/k8s/X/' k8s.jsonl | sort > b.txt
 cmp a.txt b.txt || fail "--shard auto/4 with JOB_COMPLETION_INDEX=1 is not shard 1/4"
-run_cli 2 apply invert.hlsl a.png --shard auto -o x
+run_cli 2 apply invert.hlsl a.png --shard auto/3 -o x
 expect_grep errlog "gegl-shaders: error: --shard auto: neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID is set"
+SLURM_ARRAY_TASK_ID=1 run_cli 2 apply invert.hlsl a.png --shard auto -o x
+expect_grep errlog "gegl-shaders: error: --shard takes K/N (0 <= K < N) or auto/N, not 'auto'"
 run_cli 2 apply invert.hlsl a.png --shard 4/4 -o x
 expect_grep errlog "gegl-shaders: error: --shard: index 4 is not below the number of shards 4 (indices count from 0)"
 run_cli 2 apply invert.hlsl a.png --shard 1 -o x
-expect_grep errlog "gegl-shaders: error: --shard takes K/N (0 <= K < N), auto/N or auto, not '1'"
+expect_grep errlog "gegl-shaders: error: --shard takes K/N (0 <= K < N) or auto/N, not '1'"
+run_cli 2 apply invert.hlsl a.png --shard 0/0 -o x
+expect_grep errlog "gegl-shaders: error: --shard 0/0: there must be at least one shard"
 JOB_COMPLETION_INDEX=x run_cli 2 apply invert.hlsl a.png --shard auto/2 -o x
 expect_grep errlog "gegl-shaders: error: JOB_COMPLETION_INDEX is 'x', not a number"
 [ ! -e x ] || fail "output folder created for a usage error"

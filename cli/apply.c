@@ -56,6 +56,7 @@
 #include "shaderlib.h"
 #include "messages.h"
 #include "image-save.h"
+#include "image-write.h"
 #include "render.h"
 #include "filter-path.h"
 #include "shader-file.h"
@@ -136,10 +137,33 @@ typedef struct
   char      *software;
 } Apply;
 
+/* Every line apply prints that may hold a file name goes out escaped
+ * (gs_safe_display_name()): a name with a newline or a terminal escape
+ * cannot forge or hide a line of a scheduler's log. */
+static void
+print_error_line (const char *format,
+                  ...) G_GNUC_PRINTF (1, 2);
+
+static void
+print_error_line (const char *format,
+                  ...)
+{
+  va_list args;
+  char   *text, *shown;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  shown = gs_safe_display_name (text);
+  gs_print_error ("%s", shown);
+  g_free (shown);
+  g_free (text);
+}
+
 static int
 usage_error (const char *message)
 {
-  gs_print_error ("%s", message);
+  print_error_line ("%s", message);
   fprintf (stderr, _("Try '%s help apply'.\n"), PROGRAM);
   return EXIT_USAGE;
 }
@@ -292,7 +316,7 @@ find_filter (const char *name)
       g_string_append_printf (known, "%s%s", known->len ? ", " : "",
                               file->stem);
     }
-  gs_print_error (_("no filter or shader file '%s' (shipped filters: %s)"),
+  print_error_line (_("no filter or shader file '%s' (shipped filters: %s)"),
                   name, known->len ? known->str : _("none found"));
   g_string_free (known, TRUE);
   g_ptr_array_unref (files);
@@ -312,7 +336,7 @@ compile_filter (const char *path)
 
   if (!gs_shader_file_read (path, &source, &length, &error))
     {
-      gs_print_error ("%s", error->message);
+      print_error_line ("%s", error->message);
       g_error_free (error);
       return NULL;
     }
@@ -327,7 +351,7 @@ compile_filter (const char *path)
     fputs (text, stderr);
   g_free (text);
   if (program == NULL && sl_diagnostics_error_count (diags) == 0)
-    gs_print_error (_("%s: compilation failed without a diagnostic"), path);
+    print_error_line (_("%s: compilation failed without a diagnostic"), path);
   sl_diagnostics_free (diags);
   g_free (source);
   return program;
@@ -624,15 +648,20 @@ mtime_of (const char *path)
 }
 
 /* Written atomically, so an output that exists is whole; it is up to date
- * when no newer input or filter could have changed it. */
+ * when no newer input or filter could have changed it.  Only a regular
+ * file counts: a link planted under the output's name (to anything) is
+ * replaced, never taken for this run's output. */
 static gboolean
 output_is_complete (const Apply *a,
                     const Item  *item)
 {
-  gint64 out = mtime_of (item->output);
+  GStatBuf st;
+  gint64   out;
 
-  return out >= 0 && out >= mtime_of (item->input)
-         && out >= a->filter_mtime;
+  if (g_lstat (item->output, &st) != 0 || !S_ISREG (st.st_mode))
+    return FALSE;
+  out = (gint64) st.st_mtime;
+  return out >= mtime_of (item->input) && out >= a->filter_mtime;
 }
 
 /* The host and process of a temporary name's "HOST-PID[-rHEX].EXT" part;
@@ -890,6 +919,9 @@ render (Apply   *a,
       char *text = sl_diagnostics_format (diags);
 
       g_strchomp (text);
+      /* One line per image in the log. */
+      for (char *nl = strchr (text, '\n'); nl; nl = strchr (nl, '\n'))
+        *nl = ';';
       fail_item (item, _("rendering failed: %s"),
                  *text ? text : _("no diagnostic"));
       g_free (text);
@@ -941,7 +973,7 @@ write_output (Apply      *a,
     }
   if (has_extension (temp, "png"))
     labelled.space = NULL;
-  if (!gs_image_save (&labelled, temp, linear, depth, error))
+  if (!gs_image_write (&labelled, temp, linear, depth, error))
     return FALSE;
   if (!gs_icc_embed (temp, profile, error))
     return FALSE;
@@ -1021,8 +1053,11 @@ process_item (Apply *a,
   g_mutex_unlock (&a->io_lock);
   if (ok && dropped)
     warn_dropped (a, item);
+  /* The saver, the profile and the metadata have each rewritten the
+   * file; what counts is that the last version is whole and on disk. */
   if (ok)
-    ok = gs_safe_file_sync (temp, &error);
+    ok = gs_image_check_complete (temp, &error)
+         && gs_safe_file_sync (temp, &error);
   if (!ok)
     {
       /* Name the real output, not the temporary file. */
@@ -1095,7 +1130,7 @@ report (Apply *a,
         Item  *item)
 {
   int   total = (int) a->items->len;
-  char *input, *output;
+  char *input, *output, *why;
 
   g_mutex_lock (&a->report_lock);
   a->n_finished++;
@@ -1115,6 +1150,7 @@ report (Apply *a,
     }
   input = gs_safe_display_name (item->input);
   output = item->output ? gs_safe_display_name (item->output) : NULL;
+  why = item->error ? gs_safe_display_name (item->error) : NULL;
   if (a->tty)
     {
       GsProgress p;
@@ -1127,7 +1163,7 @@ report (Apply *a,
       p.elapsed = (g_get_monotonic_time () - a->started) / 1e6;
       line = gs_progress_line (&p);
       if (item->state == ITEM_FAILED)
-        fprintf (stderr, "\r\033[K%s: %s\n", input, item->error);
+        fprintf (stderr, "\r\033[K%s: %s\n", input, why);
       fprintf (stderr, "\r\033[K%s", line);
       fflush (stderr);
       g_free (line);
@@ -1145,13 +1181,14 @@ report (Apply *a,
           break;
         default:
           printf (_("[%d/%d] FAILED %s: %s\n"), a->n_finished, total,
-                  input, item->error);
+                  input, why);
           break;
         }
       fflush (stdout);
     }
   g_free (input);
   g_free (output);
+  g_free (why);
   g_mutex_unlock (&a->report_lock);
 }
 
@@ -1294,7 +1331,7 @@ parse_arguments (Apply     *a,
         if (!gs_read_input_list (a->list_files[i], a->null_separated,
                                  a->names, &error))
           {
-            gs_print_error ("%s", error->message);
+            print_error_line ("%s", error->message);
             g_error_free (error);
             status = EXIT_ERROR;
           }
@@ -1330,7 +1367,7 @@ check_params (Apply *a)
       if (text != NULL && *text != '\0')
         fputs (text, stderr);
       else
-        gs_print_error (_("invalid parameters '%s'"), a->params);
+        print_error_line (_("invalid parameters '%s'"), a->params);
       g_free (text);
     }
   sl_diagnostics_free (diags);
@@ -1392,14 +1429,14 @@ prepare (Apply     *a,
       a->target = gs_colour_target_new (a->convert_to, &error);
       if (a->target == NULL)
         {
-          gs_print_error ("%s", error->message);
+          print_error_line ("%s", error->message);
           g_error_free (error);
           return EXIT_ERROR;
         }
       if (a->linear && gs_colour_target_space (a->target) == NULL
           && !gs_colour_target_is_srgb (a->target))
         {
-          gs_print_error (_("--linear needs a matrix profile to linearise "
+          print_error_line (_("--linear needs a matrix profile to linearise "
                             "with; '%s' is not one"), a->convert_to);
           return EXIT_ERROR;
         }
@@ -1408,7 +1445,7 @@ prepare (Apply     *a,
     {
       int saved = errno;
 
-      gs_print_error (_("cannot create '%s': %s"), a->output_dir,
+      print_error_line (_("cannot create '%s': %s"), a->output_dir,
                       g_strerror (saved));
       return EXIT_ERROR;
     }
@@ -1423,7 +1460,7 @@ prepare (Apply     *a,
       g_free (shard);
       if (a->manifest == NULL)
         {
-          gs_print_error ("%s", error->message);
+          print_error_line ("%s", error->message);
           g_error_free (error);
           return EXIT_ERROR;
         }
@@ -1508,12 +1545,7 @@ gs_apply_main (int    argc,
       Item *item = a.items->pdata[i];
 
       if (item->state == ITEM_FAILED)
-        {
-          char *input = gs_safe_display_name (item->input);
-
-          gs_print_error ("%s: %s", input, item->error);
-          g_free (input);
-        }
+        print_error_line ("%s: %s", item->input, item->error);
     }
   status = a.n_failed > 0 ? EXIT_ERROR : EXIT_OK;
   if (!gs_manifest_close (a.manifest, &error) && a.manifest_error == NULL)
@@ -1523,7 +1555,7 @@ gs_apply_main (int    argc,
     }
   if (a.manifest_error != NULL)
     {
-      gs_print_error ("%s", a.manifest_error);
+      print_error_line ("%s", a.manifest_error);
       status = EXIT_ERROR;
     }
   apply_clear (&a);

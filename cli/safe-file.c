@@ -130,10 +130,13 @@ gs_safe_display_name (const char *text)
   const char *end = text + strlen (text);
   gboolean    plain = TRUE;
 
+  /* Printable ASCII is shown as it is; anything else goes through the
+   * loop, which also catches C1 controls (U+0080…U+009F), which some
+   * terminals obey as escapes. */
   for (const char *q = text; q < end; q++)
-    if ((guchar) *q < 0x20 || *q == 0x7f)
+    if ((guchar) *q < 0x20 || (guchar) *q >= 0x7f)
       plain = FALSE;
-  if (plain && g_utf8_validate (text, -1, NULL))
+  if (plain)
     return g_strdup (text);
 
   out = g_string_new (NULL);

@@ -157,9 +157,14 @@ gs_image_write (const GsImage *image,
     return gs_image_write_ppm (image, format, path, depth, error);
   if (g_str_equal (operation, "gegl:jpg-save"))
     return gs_image_write_jpeg (image, format, path, error);
-  /* GEGL's savers create their file exclusively; an empty file made by
-   * the caller (or a stale one) goes first. */
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  /* The savers that write through GIO create their file exclusively
+   * (a link planted meanwhile makes them fail, never followed), so the
+   * caller's empty file goes first: over an existing file GIO would
+   * write a temporary file of its own that a killed run leaves behind.
+   * The EXR saver opens without O_EXCL, so it writes into the caller's
+   * file, and the name is never free for someone else to take. */
+  if (! g_str_equal (operation, "gegl:exr-save")
+      && g_file_test (path, G_FILE_TEST_IS_REGULAR))
     g_unlink (path);
 
   gs_image_io_capture_begin ();

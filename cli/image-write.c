@@ -348,27 +348,32 @@ gboolean
 gs_image_check_complete (const char *path,
                          GError    **error)
 {
-  const char *dot = strrchr (path, '.');
-  const char *ext = dot ? dot + 1 : "";
-  gboolean    png = g_ascii_strcasecmp (ext, "png") == 0;
-  gboolean    jpeg = g_ascii_strcasecmp (ext, "jpg") == 0
-                     || g_ascii_strcasecmp (ext, "jpeg") == 0;
-  gboolean    ppm = g_ascii_strcasecmp (ext, "ppm") == 0;
-  gboolean    pfm = g_ascii_strcasecmp (ext, "pfm") == 0;
-  char       *data = NULL;
-  gsize       length = 0;
-  GError     *local = NULL;
-  gboolean    whole;
+  const char  *dot = strrchr (path, '.');
+  const char  *ext = dot ? dot + 1 : "";
+  gboolean     png = g_ascii_strcasecmp (ext, "png") == 0;
+  gboolean     jpeg = g_ascii_strcasecmp (ext, "jpg") == 0
+                      || g_ascii_strcasecmp (ext, "jpeg") == 0;
+  gboolean     ppm = g_ascii_strcasecmp (ext, "ppm") == 0;
+  gboolean     pfm = g_ascii_strcasecmp (ext, "pfm") == 0;
+  GMappedFile *map;
+  const char  *data;
+  gsize        length;
+  GError      *local = NULL;
+  gboolean     whole;
 
   /* The other formats' savers report their failed writes themselves. */
   if (! png && ! jpeg && ! ppm && ! pfm)
     return TRUE;
-  if (! g_file_get_contents (path, &data, &length, &local))
+  /* Mapped, not read: an output may be hundreds of megabytes. */
+  map = g_mapped_file_new (path, FALSE, &local);
+  if (map == NULL)
     {
       write_error (error, path, local->message);
       g_error_free (local);
       return FALSE;
     }
+  data = g_mapped_file_get_contents (map);
+  length = data != NULL ? g_mapped_file_get_length (map) : 0;
   if (png)
     whole = png_is_whole ((const guint8 *) data, length);
   else if (jpeg)
@@ -376,7 +381,7 @@ gs_image_check_complete (const char *path,
   else
     whole = length > 0
             && netpbm_length ((const guint8 *) data, length, pfm) == length;
-  g_free (data);
+  g_mapped_file_unref (map);
   if (! whole)
     return write_error (error, path,
                         _("the file came out incomplete (is the disk full?)"));

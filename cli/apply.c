@@ -198,8 +198,8 @@ make_context (Apply *a)
       N_("Give the filter linear RGBA of the image's space instead of the "
          "values the file stores"), NULL },
     { "convert-to", 0, 0, G_OPTION_ARG_FILENAME, &a->convert_to,
-      N_("Convert each image to the ICC profile FILE (or 'srgb') before "
-         "the filter; the outputs embed it"), N_("PROFILE") },
+      N_("Convert each image to the ICC profile PROFILE (a file, or 'srgb') "
+         "before the filter; the outputs embed it"), N_("PROFILE") },
     { "strip-metadata", 0, 0, G_OPTION_ARG_NONE, &a->strip_metadata,
       N_("Do not copy EXIF, XMP, IPTC and comments into the outputs"), NULL },
     { "root", 0, 0, G_OPTION_ARG_FILENAME, &a->root,

@@ -135,7 +135,7 @@ struct Func
 /* Intrinsic ids (N_INTRINSIC.op) */
 typedef enum
 {
-#define SL_INTRINSIC(id, name, nmin, nmax, kind, typing, lowering, arg) INTR_##id,
+#define SL_INTRINSIC(id, name, nmin, nmax, kind, sm, params, result, typing, lowering, arg) INTR_##id,
 #include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
   INTR_COUNT

@@ -13,20 +13,28 @@
 
 typedef RVal (*LowerRule) (L *l, Node *e, int arg);
 
-#define SL_INTRINSIC(id, name, nmin, nmax, kind, typing, lowering, arg) \
+#define SL_INTRINSIC(id, name, nmin, nmax, kind, sm, params, result, typing, lowering, arg) \
   static RVal lower_##lowering (L *l, Node *e, int arg_);
 #include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
 
+#define NOT_PS (-1)
+
 static const struct
 {
-  LowerRule lower;
-  int       arg;
+  const char *name;
+  int         sm;
+  LowerRule   lower;
+  int         arg;
 } lowerings[] = {
-#define SL_INTRINSIC(id, name, nmin, nmax, kind, typing, lowering, arg) { lower_##lowering, arg },
+#define SL_INTRINSIC(id, name, nmin, nmax, kind, sm, params, result, typing, lowering, arg) \
+  { name, sm, lower_##lowering, arg },
 #include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
 };
+
+static RVal zeros (L *l, Node *e);
+static bool require_model (L *l, Node *e, int need);
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -783,9 +791,12 @@ tex_read (L *l, Node *e, int variant)
   return emit_sample (l, obj, obj, dim, mode, srcs, n, off, 4);
 }
 
+/* The gradient form tex2D(s, t, ddx, ddy) is texldd, from ps_2_x. */
 static RVal
 lower_tex (L *l, Node *e, int arg)
 {
+  if (e->n_args == 4 && !require_model (l, e, 21))
+    return zeros (l, e);
   return tex_read (l, e, TEX_PLAIN);
 }
 
@@ -1046,8 +1057,70 @@ lower_rs_gather_comp (L *l, Node *e, int arg)
   return gather (l, e, arg);
 }
 
+/* The zero a call gives after a diagnostic. */
+static RVal
+zeros (L *l, Node *e)
+{
+  Type *rt = e->type;
+  int n = rt->kind == TY_NUM ? rt->n_comp : 0;
+  RVal r = rv_new (l, n);
+  for (int i = 0; i < n; i++)
+    r.c[i] = zero_of (l, rt->base);
+  return r;
+}
+
+/* Rows that are never lowered: the profile check refuses them first. */
+static RVal
+lower_unavailable (L *l, Node *e, int arg)
+{
+  return zeros (l, e);
+}
+
+static const char *
+model_name (int sm)
+{
+  switch (sm)
+    {
+    case 11: return "ps_1_1";
+    case 12: return "ps_1_2";
+    case 13: return "ps_1_3";
+    case 14: return "ps_1_4";
+    case 20: return "ps_2_0";
+    case 21: return "ps_2_x";
+    case 30: return "ps_3_0";
+    case 40: return "ps_4_0";
+    case 41: return "ps_4_1";
+    case 50: return "ps_5_0";
+    default: return "this profile";
+    }
+}
+
+/* Whether the target has what the call needs (shader model @need);
+ * reports it otherwise.  ReShade FX keeps its own rules. */
+static bool
+require_model (L *l, Node *e, int need)
+{
+  const char *name = lowerings[e->op].name;
+  if (l->u->reshade)
+    return true;
+  if (need == NOT_PS)
+    {
+      hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_INTRINSIC_NOT_PIXEL,
+                        "'%s' is not available in pixel shaders", name);
+      return false;
+    }
+  if (l->sm >= need)
+    return true;
+  hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_INTRINSIC_PROFILE,
+                    "'%s' needs %s or later; the target is %s", name, model_name (need),
+                    model_name (l->sm));
+  return false;
+}
+
 RVal
 hlsl_lower_intrinsic (L *l, Node *e)
 {
+  if (!require_model (l, e, lowerings[e->op].sm))
+    return zeros (l, e);
   return lowerings[e->op].lower (l, e, lowerings[e->op].arg);
 }

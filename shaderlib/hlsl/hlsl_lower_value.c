@@ -159,7 +159,9 @@ load_uniform (L *l, Var *v)
 RVal
 hlsl_var_rval (L *l, Var *v, SlLoc loc)
 {
-  if (v->storage == STORE_UNIFORM || (v->storage == STORE_PARAM && v->uniform_param))
+  /* The entry point's uniform parameters became STORE_UNIFORM; anywhere
+   * else a uniform parameter is an in parameter. */
+  if (v->storage == STORE_UNIFORM)
     return load_uniform (l, v);
   uint32_t *vals = l->var_vals[v->id];
   if (!vals && v->type->n_comp)

@@ -371,7 +371,7 @@ type_clip (P *p, Node *call, int arg)
 {
   Type *t = type_generic (p, call, arg);
   Node *a = call->args[0];
-  if (t->kind != TY_ERROR && p->u->shader_model < 40 && a->type->n_comp > 4)
+  if (t->kind != TY_ERROR && p->u->shader_model < 40 && p->u->fxc_profile && a->type->n_comp > 4)
     {
       hlsl_error (p, a->loc, SL_DIAG_HLSL_INTRINSIC_CLIP_SIZE,
                   "argument 1 of 'clip' has %d components; below shader model 4 it may have at most 4",

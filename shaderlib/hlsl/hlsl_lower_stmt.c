@@ -78,6 +78,8 @@ lower_switch (L *l, Node *s)
    * from the previous region. */
   SlIr *ir = l->ir;
   RVal sel = hlsl_lower_expr (l, s->a);
+  /* Below SM 4 the selector is an integer held in a float. */
+  sel.c[0] = hlsl_real_int (l, sel.c[0]);
   uint32_t through = sl_ir_new_value (ir, SL_KIND_BOOL, SL_VALUE_VAR);
   uint32_t matched = sl_ir_new_value (ir, SL_KIND_BOOL, SL_VALUE_VAR);
   sl_ir_mov (ir, through, sl_ir_const_b (ir, false));

@@ -524,9 +524,19 @@ hlsl_parse_declarators (P *p, Type *base, unsigned mods, bool global)
         v->storage = STORE_STATIC;
       if (global && (mods & MOD_STATIC) && (mods & MOD_UNIFORM))
         hlsl_error (p, nt->loc, SL_DIAG_HLSL_STATIC_UNIFORM, "'%s' cannot be both static and uniform", name);
+      /* "Variable Syntax": extern is the application-visible default of
+       * a global, static hides it; both is a contradiction. */
+      if ((mods & MOD_STATIC) && (mods & MOD_EXTERN))
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_EXTERN_STATIC, "'%s' cannot be both extern and static", name);
       if (mods & MOD_EXPORT)
         hlsl_error (p, nt->loc, SL_DIAG_HLSL_EXPORT_VARIABLE,
                     "'export' applies only to functions, not to variable '%s'", name);
+      /* "Variable Syntax": in, out and inout are parameter modifiers. */
+      if (mods & (MOD_IN | MOD_OUT | MOD_INOUT))
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_PARAM_MODIFIER_VARIABLE,
+                    "'%s' applies only to parameters, not to variable '%s'",
+                    (mods & MOD_INOUT) || (mods & (MOD_IN | MOD_OUT)) == (MOD_IN | MOD_OUT) ? "inout"
+                    : (mods & MOD_IN) ? "in" : "out", name);
       if (!global && (mods & (MOD_UNIFORM | MOD_EXTERN)))
         hlsl_error (p, nt->loc, SL_DIAG_HLSL_LOCAL_UNIFORM,
                     "local variable '%s' cannot be uniform or extern", name);
@@ -640,6 +650,12 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
         Node *def = NULL;
         if (accept (p, "="))
           {
+            /* A default is a value to pass in: nothing to give one
+             * that is written back. */
+            if (v->param_mod)
+              hlsl_error (p, pn->loc, SL_DIAG_HLSL_OUT_PARAMETER_DEFAULT,
+                          "%s parameter '%s' cannot have a default value",
+                          v->param_mod == 2 ? "inout" : "out", pname);
             def = parse_var_init (p, v, false);
             any_default = true;
           }
@@ -790,10 +806,18 @@ hlsl_parse_typedef (P *p, bool global)
       if (hlsl_is_reserved_name (name) || !strcmp (name, "matrix") || !strcmp (name, "vector")
           || (global && (hlsl_builtin_numeric (p, name) || !strcmp (name, "dword"))))
         hlsl_error (p, nt->loc, SL_DIAG_HLSL_TYPE_REDEFINED, "cannot redefine the type name '%s'", name);
-      else if (global)
-        g_hash_table_insert (p->types, (gpointer) name, full);
       else
-        g_hash_table_insert (p->scope->types, (gpointer) name, full);
+        {
+          /* The same type again is harmless; another one is a conflict. */
+          GHashTable *table = global ? p->types : p->scope->types;
+          Type *had = g_hash_table_lookup (table, name);
+          if (had && !hlsl_type_equal (had, full))
+            hlsl_error (p, nt->loc, SL_DIAG_HLSL_TYPEDEF_CONFLICT,
+                        "typedef '%s' is already '%s', not '%s'", name, hlsl_type_name (p, had),
+                        hlsl_type_name (p, full));
+          else
+            g_hash_table_insert (table, (gpointer) name, full);
+        }
     }
   while (accept (p, ","));
   expect (p, ";");

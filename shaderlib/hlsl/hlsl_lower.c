@@ -382,7 +382,11 @@ lower_entry_point (L *l)
       Var *prm = f->params[k];
       if (prm->uniform_param)
         {
+          /* The parameter's default value is the uniform's default, as
+           * a global's initializer is. */
           prm->storage = STORE_UNIFORM;
+          if (!prm->init && f->defaults && f->defaults[k])
+            prm->init = f->defaults[k];
           continue;
         }
       uint32_t *vals = hlsl_alloc_var (l, prm);

@@ -76,6 +76,9 @@ typedef struct
    * run-time value. */
   bool           float_ints;
   GHashTable    *exact;       /* IR value → its exact integer (gint64 *) */
+  /* > 0 while lowering a branch that a known condition never takes: fxc
+   * checks some rules (constant indices in range) only on live code. */
+  int            dead;
 } L;
 
 /* ---- small helpers ------------------------------------------------------- */

@@ -343,8 +343,9 @@ hlsl_lower_value (L *l, Node *e)
           {
             if (k < 0 || k >= n_elem)
               {
-                hlsl_lower_error (l, e->b->loc, SL_DIAG_HLSL_INDEX_RANGE,
-                                  "index %d is out of bounds (0 to %d)", k, n_elem - 1);
+                if (!l->dead)
+                  hlsl_lower_error (l, e->b->loc, SL_DIAG_HLSL_INDEX_RANGE,
+                                    "index %d is out of bounds (0 to %d)", k, n_elem - 1);
                 k = 0;
               }
             RVal r = { a.c + k * es, es };

@@ -154,13 +154,22 @@ hlsl_lower_stmt (L *l, Node *s)
     case S_IF:
       {
         RVal c = hlsl_lower_expr (l, s->a);
+        /* A branch whose condition is known (if (false), or a bool
+         * assigned false just before) is dead code, where fxc's
+         * liveness-dependent checks stay silent (see L.dead). */
+        int64_t known;
+        bool is_known = c.n > 0 && hlsl_exact (l, c.c[0], &known);
         sl_ir_ctrl (ir, SL_OP_IF, c.c[0], 0);
         l->cf_depth++;
+        l->dead += is_known && !known;
         hlsl_lower_stmt (l, s->b);
+        l->dead -= is_known && !known;
         if (s->c)
           {
             sl_ir_ctrl (ir, SL_OP_ELSE, SL_IR_NONE, 0);
+            l->dead += is_known && known;
             hlsl_lower_stmt (l, s->c);
+            l->dead -= is_known && known;
           }
         sl_ir_ctrl (ir, SL_OP_ENDIF, SL_IR_NONE, 0);
         l->cf_depth--;

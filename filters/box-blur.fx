@@ -2,14 +2,14 @@
 // description: Average of a square of pixels: a fast, even blur.
 // menu: <Image>/Filters/Shaders/Blur
 // license: LGPL-3.0-or-later
-//
+#include "ReShade.fxh"
+
 // Separable: a pass averages each row segment into a float target, a
 // second pass averages those along the columns.  Colour is weighted by
 // alpha (transparent pixels do not darken edges), so the first pass
 // reads single texels and stores alpha-weighted sums; the second reads
 // two neighbouring rows with one bilinear tap, which is exact for equal
 // weights.
-#include "ReShade.fxh"
 
 /// <summary>Half the side of the averaged square, in pixels.</summary>
 uniform int radius < string UIName = "Radius"; int UIMin = 0; int UIMax = 16; > = 4;

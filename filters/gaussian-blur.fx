@@ -1,8 +1,15 @@
 // title: Gaussian Blur
-// description: Smooth, natural-looking blur computed as two separable passes.
+// description: Smooth, natural-looking blur computed in two separable passes.
 // menu: <Image>/Filters/Shaders/Blur
 // license: LGPL-3.0-or-later
 #include "ReShade.fxh"
+
+// Separable: a horizontal pass into a float target, then a vertical one.
+// Colour is weighted by alpha (transparent pixels do not darken edges),
+// so the first pass reads single texels and stores alpha-weighted sums;
+// the second reads two neighbouring rows with one bilinear tap placed
+// between them by their weights, which is exact.  Taps reach three
+// deviations out.
 
 /// <summary>Standard deviation of the blur, in pixels.</summary>
 uniform float std_dev < string UIName = "Size"; float UIMin = 0.0; float UIMax = 20.0; float UIStep = 0.1; > = 3.0;

@@ -34,6 +34,7 @@ typedef struct
 {
   int       width, height, n_levels;
   float    *level[SL_MAX_MIP_LEVELS];
+  bool      dirty;      /* level 0 holds more than the zeros it was made with */
   SlTexture tex;
 } Store;
 
@@ -282,6 +283,20 @@ render_pass (SlEffectRun *run, int pi, SlScratch *scratch, int x, int y, int w, 
   const SlEffectPass *p = &run->tech->passes[pi];
   int n = MAX (p->n_render_targets, 1);
   SlTarget tmp[SL_EFFECT_MAX_TARGETS];
+  /* Without blending, write mask or sRGB writes, into float targets, the
+   * combine step copies what the shader wrote and keeps what it
+   * discarded, which is what rendering straight into the destination
+   * does: skip the scratch copy (a whole image for the passes before the
+   * last). */
+  bool direct = !p->blend && !p->srgb_write && (p->write_mask & 0xfu) == 0xfu;
+  for (int t = 0; direct && t < n; t++)
+    {
+      int ti = p->n_render_targets ? p->render_targets[t] : -1;
+      const char *format = ti >= 0 ? g_array_index (run->fx->textures, SlEffectTexture, ti).format : NULL;
+      direct = (!p->n_render_targets || ti >= 0) && (!format || !strcmp (format, "RGBA32F"));
+    }
+  if (direct)
+    return sl_binding_render (run->bindings[pi], scratch, x, y, w, h, textures, dst, n, diags);
   float sentinel;
   uint32_t bits = SENTINEL_BITS;
   memcpy (&sentinel, &bits, 4);
@@ -638,8 +653,10 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
     {
       const SlEffectTexture *t = &g_array_index (run->fx->textures, SlEffectTexture, i);
       Store *st = &run->stores[i];
-      if (t->kind == SL_EFFECT_TEXTURE_TARGET && st->level[0])
+      /* A fresh target is zeros already (and untouched pages). */
+      if (t->kind == SL_EFFECT_TEXTURE_TARGET && st->level[0] && st->dirty)
         memset (st->level[0], 0, (size_t) st->width * st->height * 4 * sizeof (float));
+      st->dirty = false;
     }
   for (int pi = 0; pi < run->n_exec; pi++)
     {
@@ -665,8 +682,10 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
             {
               int ti = p->render_targets[r];
               Store *st = ti >= 0 ? &run->stores[ti] : NULL;
-              if (st && p->clear)
+              if (st && p->clear && st->dirty)
                 memset (st->level[0], 0, (size_t) st->width * st->height * 4 * sizeof (float));
+              if (st)
+                st->dirty = true;
               dst[r].pixels = st ? st->level[0] : NULL;
               dst[r].row_stride = st ? (size_t) st->width * 4 : 0;
             }
@@ -704,10 +723,17 @@ sl_effect_render (SlEffectRun *run, SlScratch *scratch, int x, int y, int width,
 
   /* What the back buffer holds before the last pass. */
   const SlTexture *bb = run->backbuffer ? &run->bb_tex : input ? input : &run->input;
+  const SlTextureLevel *bl = &bb->levels[0];
+  /* Rows at once when they lie inside a texture without a window. */
+  bool rows = bb->window_width <= 0 && x >= 0 && y >= 0 && x + width <= bl->width && y + height <= bl->height;
   for (int j = 0; j < height; j++)
-    for (int i = 0; i < width; i++)
-      memcpy (target->pixels + (size_t) j * target->row_stride + (size_t) i * 4, texel_at (bb, x + i, y + j),
-              4 * sizeof (float));
+    if (rows)
+      memcpy (target->pixels + (size_t) j * target->row_stride, texel_at (bb, x, y + j),
+              (size_t) width * 4 * sizeof (float));
+    else
+      for (int i = 0; i < width; i++)
+        memcpy (target->pixels + (size_t) j * target->row_stride + (size_t) i * 4, texel_at (bb, x + i, y + j),
+                4 * sizeof (float));
   if (!run->final_pass)
     return ok;
   int last = run->tech->n_passes - 1;

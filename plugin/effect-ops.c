@@ -87,10 +87,13 @@ typedef struct
   gint      component;
   gboolean  boolean;
   gdouble   def, min, max;
-  /* With a filter header: the per-file op's property, and whether it
-   * holds an int. */
+  /* With a filter header: the per-file op's property, whether it holds
+   * an int or a colour (on the first component; the others then have
+   * no property of their own). */
   GParamSpec *spec;
   gboolean    integer;
+  gboolean    color;
+  gboolean    covered;
 } EffProp;                /* property id = index + 1 */
 
 typedef struct
@@ -202,6 +205,11 @@ inst_of (gpointer operation)
         {
           g_value_init (&inst->values[i], G_TYPE_INT);
           g_value_set_int (&inst->values[i], (gint) p->def);
+        }
+      else if (p->color)
+        {
+          g_value_init (&inst->values[i], GEGL_TYPE_COLOR);
+          g_param_value_set_default (p->spec, &inst->values[i]);
         }
       else
         {
@@ -391,6 +399,21 @@ set_values (EffClass      *klass,
                      p->param) == 0)
         {
           GValue *gv = &inst->values[i + n];
+
+          /* A colour holds every component, in the working space. */
+          if (p->color)
+            {
+              gfloat px[4];
+
+              gegl_color_get_pixel (g_value_get_object (&inst->values[i]),
+                                    babl_format (g_value_get_boolean (
+                                      &host[HOST_LINEAR]) ? "RGBA float"
+                                                          : "R'G'B'A float"),
+                                    px);
+              v[MIN (n, 3)] = px[MIN (n, 3)];
+              n++;
+              continue;
+            }
 
           v[MIN (n, 3)] = G_VALUE_HOLDS_BOOLEAN (gv)
                           ? (gfloat) g_value_get_boolean (gv)
@@ -834,6 +857,12 @@ class_init (gpointer g_class,
                                       NULL);
       gchar    *prop   = property_name (nick, object_class);
 
+      if (p->covered)
+        {
+          g_free (nick);
+          g_free (prop);
+          continue;
+        }
       if (p->spec && ! g_object_class_find_property (object_class,
                                                       p->spec->name))
         pspec = p->spec;
@@ -932,18 +961,25 @@ plan_properties (SlEffect   *fx,
                                                               1e6));
           e.min = MIN (e.min, e.def);
           e.max = MAX (e.max, e.def);
-          if (header && p->columns == 1 && p->type != SL_SCALAR_BOOL)
+          if (header && k > 0 && props->len > 0 &&
+              g_array_index (props, EffProp, props->len - k).color)
+            e.covered = TRUE;
+          else if (header && p->type != SL_SCALAR_BOOL)
             {
-              gchar *name = g_ascii_strdown (p->name, -1);
+              gchar      *name = g_ascii_strdown (p->name, -1);
+              GParamSpec *spec;
 
               g_strdelimit (name, "_", '-');
-              e.integer = p->type == SL_SCALAR_INT ||
-                          p->type == SL_SCALAR_UINT;
-              e.spec    = g_param_spec_ref_sink (
-                gs_shader_scalar_spec (header, p, name,
-                                       G_PARAM_READWRITE |
-                                       G_PARAM_CONSTRUCT |
-                                       GEGL_PARAM_PAD_INPUT));
+              spec = gs_shader_uniform_spec (header, p, name,
+                                             G_PARAM_READWRITE |
+                                             G_PARAM_CONSTRUCT |
+                                             GEGL_PARAM_PAD_INPUT);
+              if (spec)
+                {
+                  e.spec    = g_param_spec_ref_sink (spec);
+                  e.color   = GEGL_IS_PARAM_SPEC_COLOR (spec);
+                  e.integer = G_IS_PARAM_SPEC_INT (spec);
+                }
               g_free (name);
             }
           g_array_append_val (props, e);

@@ -14,12 +14,13 @@ guint gs_effect_ops_claim (GTypeModule *module,
                            const gchar *stem);
 
 /* From shader-props.c, for effect files with a filter header: the
- * property a per-file op gives a scalar float or int uniform, and a text
- * of the file translated through the module's domain. */
-GParamSpec  *gs_shader_scalar_spec (SlMetadata    *metadata,
-                                    const SlParam *param,
-                                    const gchar   *name,
-                                    GParamFlags    flags);
-const gchar *gs_shader_tr          (const gchar   *text);
+ * property a per-file op gives a scalar float or int uniform or a colour
+ * (NULL for other uniforms), and a text of the file translated through
+ * the module's domain. */
+GParamSpec  *gs_shader_uniform_spec (SlMetadata    *metadata,
+                                     const SlParam *param,
+                                     const gchar   *name,
+                                     GParamFlags    flags);
+const gchar *gs_shader_tr           (const gchar   *text);
 
 #endif

@@ -426,18 +426,35 @@ int_spec (const gchar   *name,
   return pspec;
 }
 
-/* The property a per-file op gives a scalar float or int uniform (label,
- * tooltip, range, step and default from every dialect), for the effect
- * ops: a filter that becomes an effect file keeps its sliders. */
+/* The property a per-file op gives a scalar float or int uniform, or a
+ * colour (label, tooltip, range, step and default from every dialect),
+ * for the effect ops: a filter that becomes an effect file keeps its
+ * sliders.  NULL for any other uniform. */
 GParamSpec *
-gs_shader_scalar_spec (SlMetadata    *metadata,
-                       const SlParam *param,
-                       const gchar   *name,
-                       GParamFlags    flags)
+gs_shader_uniform_spec (SlMetadata    *metadata,
+                        const SlParam *param,
+                        const gchar   *name,
+                        GParamFlags    flags)
 {
   ParamUi ui;
 
   param_ui (metadata, param, &ui);
+  if (wants_color (param))
+    {
+      GeglColor  *def   = gegl_color_new (NULL);
+      gfloat      px[4] = { 0, 0, 0, 1 };
+      GParamSpec *pspec;
+
+      for (gint c = 0; c < 4 && c < ui.n_default; c++)
+        px[c] = (gfloat) ui.def[c];
+      gegl_color_set_pixel (def, babl_format ("R'G'B'A float"), px);
+      pspec = gegl_param_spec_color (name, gs_shader_tr (ui.label),
+                                     gs_shader_tr (ui.blurb), def, flags);
+      g_object_unref (def);
+      return pspec;
+    }
+  if (param->rows * param->columns != 1 || param->array_size > 0)
+    return NULL;
   if (param->type == SL_SCALAR_INT || param->type == SL_SCALAR_UINT)
     return int_spec (name, &ui, flags);
   return double_spec (name, ui.label, &ui, ui.n_default ? ui.def[0] : 0.0,

@@ -326,6 +326,75 @@ render_pass (SlEffectRun *run, int pi, SlScratch *scratch, int x, int y, int w, 
   return ok;
 }
 
+/* The passes before the last render whole viewports while the callers'
+ * other threads wait for them, so they split their rows over threads of
+ * their own: every pixel is computed on its own (bands of even height
+ * keep 2×2 quads whole), so the result does not depend on the split. */
+#define PARALLEL_MIN_PIXELS (256 * 1024)
+
+typedef struct
+{
+  SlEffectRun *run;
+  int pi, x, w, y0, y1, n;
+  const SlTarget *dst;
+  SlDiagnostics *diags;
+  bool ok;
+} Band;
+
+static gpointer
+band_worker (gpointer data)
+{
+  Band *b = data;
+  SlScratch *scratch = sl_scratch_new ();
+  SlTarget dst[SL_EFFECT_MAX_TARGETS];
+  for (int t = 0; t < b->n; t++)
+    {
+      dst[t].row_stride = b->dst[t].row_stride;
+      dst[t].pixels = b->dst[t].pixels ? b->dst[t].pixels + (size_t) b->y0 * b->dst[t].row_stride : NULL;
+    }
+  b->ok = render_pass (b->run, b->pi, scratch, b->x, b->y0, b->w, b->y1 - b->y0, NULL, dst, b->diags);
+  sl_scratch_free (scratch);
+  return NULL;
+}
+
+static bool
+render_pass_threads (SlEffectRun *run, int pi, SlScratch *scratch, int w, int h, const SlTarget *dst,
+                     SlDiagnostics *diags)
+{
+  const SlEffectPass *p = &run->tech->passes[pi];
+  int n_threads = CLAMP ((int) g_get_num_processors (), 1, 16);
+  if (n_threads == 1 || (size_t) w * h < PARALLEL_MIN_PIXELS)
+    return render_pass (run, pi, scratch, 0, 0, w, h, NULL, dst, diags);
+  Band bands[16];
+  GThread *threads[16];
+  int rows = (h + n_threads - 1) / n_threads;
+  rows += rows & 1;
+  int n = 0;
+  for (int y = 0; y < h; y += rows, n++)
+    {
+      bands[n] = (Band) { .run = run, .pi = pi, .x = 0, .w = w, .y0 = y, .y1 = MIN (y + rows, h),
+                          .n = MAX (p->n_render_targets, 1), .dst = dst, .diags = sl_diagnostics_new () };
+      threads[n] = n > 0 ? g_thread_try_new ("sl-effect", band_worker, &bands[n], NULL) : NULL;
+      if (n > 0 && !threads[n])
+        band_worker (&bands[n]);
+    }
+  band_worker (&bands[0]);
+  bool ok = true;
+  for (int i = 0; i < n; i++)
+    {
+      if (i > 0 && threads[i])
+        g_thread_join (threads[i]);
+      ok &= bands[i].ok;
+      for (int d = 0; d < sl_diagnostics_count (bands[i].diags); d++)
+        {
+          const SlDiagnostic *dg = sl_diagnostics_get (bands[i].diags, d);
+          sl_diagnostics_add (diags, dg->severity, dg->file, dg->line, dg->column, dg->code, "%s", dg->message);
+        }
+      sl_diagnostics_free (bands[i].diags);
+    }
+  return ok;
+}
+
 SlEffectRun *
 sl_effect_run_new (SlEffect *fx, int technique)
 {
@@ -669,7 +738,7 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
             for (int x = 0; x < W; x++)
               memcpy (nb + ((size_t) y * W + x) * 4, texel_at (current, x, y), 4 * sizeof (float));
           SlTarget dst = { .pixels = nb, .row_stride = (size_t) W * 4 };
-          ok &= render_pass (run, pi, scratch, 0, 0, W, H, NULL, &dst, diags);
+          ok &= render_pass_threads (run, pi, scratch, W, H, &dst, diags);
           g_free (run->backbuffer);
           run->backbuffer = nb;
           sl_texture_init_2d (&run->bb_tex, W, H, (size_t) W * 4, nb);
@@ -689,7 +758,7 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
               dst[r].pixels = st ? st->level[0] : NULL;
               dst[r].row_stride = st ? (size_t) st->width * 4 : 0;
             }
-          ok &= render_pass (run, pi, scratch, 0, 0, p->width, p->height, NULL, dst, diags);
+          ok &= render_pass_threads (run, pi, scratch, p->width, p->height, dst, diags);
           for (int r = 0; r < p->n_render_targets; r++)
             if (p->render_targets[r] >= 0)
               store_build_mips (&run->stores[p->render_targets[r]]);

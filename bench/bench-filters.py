@@ -104,11 +104,24 @@ for kv in spec[1:]:
 outbuf = Gegl.Buffer.new(fmt, 0, 0, W, H)
 w = g.create_child('gegl:write-buffer'); w.set_property('buffer', outbuf)
 s.link(op); op.link(w)
+def hwm():
+    with open('/proc/self/status') as f:
+        for l in f:
+            if l.startswith('VmHWM:'):
+                return int(l.split()[1]) / 1024.0
+    return 0.0
+# The peak of the process so far is the plasma render's; reset it, so the
+# peak read after process() is the op's (with the buffers it runs on).
+try:
+    with open('/proc/self/clear_refs', 'w') as f:
+        f.write('5')
+except OSError:
+    pass
 c0 = resource.getrusage(resource.RUSAGE_SELF); t0 = time.perf_counter()
 w.process()
 t1 = time.perf_counter(); c1 = resource.getrusage(resource.RUSAGE_SELF)
 cpu = (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)
-print('OPTIME %.4f %.4f' % (t1 - t0, cpu))
+print('OPTIME %.4f %.4f %.1f' % (t1 - t0, cpu, hwm()))
 '''
 
 
@@ -138,8 +151,9 @@ def run_once(env, size, spec):
     line = [l for l in out.splitlines() if l.startswith('OPTIME')]
     if proc.returncode != 0 or not line:
         return None
-    wall, cpu = (float(x) for x in line[0].split()[1:3])
-    return wall, cpu, usage.ru_maxrss / 1024.0
+    wall, cpu, peak = (float(x) for x in line[0].split()[1:4])
+    # Without a resettable peak (not Linux), the process's own.
+    return wall, cpu, peak if peak > 0 else usage.ru_maxrss / 1024.0
 
 
 def best(results):

@@ -11,6 +11,7 @@
  * pixels are probed and written (exit 0). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +35,42 @@ print_diags (const SlDiagnostics *diags)
   char *text = sl_diagnostics_format (diags);
   fputs (text, stderr);
   g_free (text);
+}
+
+/* @src read bilinearly (edges clamped) at the pixel centres of a
+ * @width×@height grid over the same image. */
+static GsImage *
+resample (const GsImage *src, int width, int height, GError **error)
+{
+  GsImage *dst = gs_image_new (width, height, error);
+  if (dst == NULL)
+    return NULL;
+  for (int y = 0; y < height; y++)
+    {
+      double fy = (y + 0.5) * src->height / height - 0.5;
+      int y0 = (int) floor (fy);
+      float ty = (float) (fy - y0);
+      int ya = CLAMP (y0, 0, src->height - 1), yb = CLAMP (y0 + 1, 0, src->height - 1);
+      for (int x = 0; x < width; x++)
+        {
+          double fx = (x + 0.5) * src->width / width - 0.5;
+          int x0 = (int) floor (fx);
+          float tx = (float) (fx - x0);
+          int xa = CLAMP (x0, 0, src->width - 1), xb = CLAMP (x0 + 1, 0, src->width - 1);
+          const float *p00 = src->pixels + ((size_t) ya * src->width + xa) * 4;
+          const float *p10 = src->pixels + ((size_t) ya * src->width + xb) * 4;
+          const float *p01 = src->pixels + ((size_t) yb * src->width + xa) * 4;
+          const float *p11 = src->pixels + ((size_t) yb * src->width + xb) * 4;
+          float *d = dst->pixels + ((size_t) y * width + x) * 4;
+          for (int c = 0; c < 4; c++)
+            {
+              float top = p00[c] + (p10[c] - p00[c]) * tx;
+              float bottom = p01[c] + (p11[c] - p01[c]) * tx;
+              d[c] = top + (bottom - top) * ty;
+            }
+        }
+    }
+  return dst;
 }
 
 gboolean
@@ -264,17 +301,22 @@ gs_effect_run (const GsEffectArgs *a)
   SlTexture in_tex;
   if (input != NULL)
     {
-      /* The back buffer is the image at the viewport size. */
-      sl_texture_init_2d (&in_tex, input->width, input->height, (size_t) input->width * 4, input->pixels);
+      /* The back buffer is the image at the viewport size: at another
+       * size, what a bilinear read of the image at each pixel centre
+       * gives (as a per-file shader's tex2D sees it). */
       if (input->width != width || input->height != height)
         {
-          in_tex.window_x = 0;
-          in_tex.window_y = 0;
-          in_tex.window_width = input->width;
-          in_tex.window_height = input->height;
-          in_tex.levels[0].width = width;
-          in_tex.levels[0].height = height;
+          GsImage *scaled = resample (input, width, height, &error);
+          if (scaled == NULL)
+            {
+              gs_print_error ("%s", error->message);
+              g_error_free (error);
+              goto out;
+            }
+          gs_image_free (input);
+          input = scaled;
         }
+      sl_texture_init_2d (&in_tex, input->width, input->height, (size_t) input->width * 4, input->pixels);
     }
   else
     {

@@ -15,6 +15,14 @@
  * Like every op of the module the op has an "error" property, "" while
  * the effect runs.
  *
+ * A file with a filter header (a `// title:` line, as the shipped filters
+ * have) and one technique gets the surface of a per-file op instead: its
+ * scalar float and int uniforms become the properties shader-props.c
+ * makes (int sliders for ints, labels, tooltips, ranges and steps from
+ * every dialect), the op has the "linear" property and the header's
+ * title, description, menu path and label.  So a filter can move from a
+ * single pass to several without GIMP users seeing any change.
+ *
  * Rendering goes through the module's draw core (draw.c, render-area.c),
  * as for the per-file ops: a draw holds one prepared SlEffectRun for one
  * set of property values, one input size and one mip level.  The effect
@@ -69,6 +77,7 @@ typedef enum
   HOST_TIMER,
   HOST_FRAMETIME,
   HOST_FRAMECOUNT,
+  HOST_LINEAR,            /* not a host value: the "linear" property */
   N_HOST
 } Host;
 
@@ -78,6 +87,13 @@ typedef struct
   gint      component;
   gboolean  boolean;
   gdouble   def, min, max;
+  /* With a filter header: the per-file op's property, whether it holds
+   * an int or a colour (on the first component; the others then have
+   * no property of their own). */
+  GParamSpec *spec;
+  gboolean    integer;
+  gboolean    color;
+  gboolean    covered;
 } EffProp;                /* property id = index + 1 */
 
 typedef struct
@@ -92,6 +108,10 @@ typedef struct
   gsize   length;
   GArray *props;          /* EffProp */
   guint   host_used;      /* bit per Host the file's uniforms ask for */
+  /* From a filter header; NULL without one. */
+  gchar  *menu_path;
+  gchar  *menu_label;
+  gchar  *license;
 } EffClass;
 
 typedef struct
@@ -181,6 +201,16 @@ inst_of (gpointer operation)
           g_value_init (&inst->values[i], G_TYPE_BOOLEAN);
           g_value_set_boolean (&inst->values[i], p->def != 0);
         }
+      else if (p->integer)
+        {
+          g_value_init (&inst->values[i], G_TYPE_INT);
+          g_value_set_int (&inst->values[i], (gint) p->def);
+        }
+      else if (p->color)
+        {
+          g_value_init (&inst->values[i], GEGL_TYPE_COLOR);
+          g_param_value_set_default (p->spec, &inst->values[i]);
+        }
       else
         {
           g_value_init (&inst->values[i], G_TYPE_DOUBLE);
@@ -196,6 +226,7 @@ inst_of (gpointer operation)
   g_value_set_double (&host[HOST_FRAMETIME], hv.frametime_ms);
   g_value_init (&host[HOST_FRAMECOUNT], G_TYPE_INT);
   g_value_set_int (&host[HOST_FRAMECOUNT], (gint) hv.framecount);
+  g_value_init (&host[HOST_LINEAR], G_TYPE_BOOLEAN);
   g_value_init (&inst->values[error_slot (klass)], G_TYPE_STRING);
   g_value_set_string (&inst->values[error_slot (klass)], "");
   g_object_set_qdata_full (G_OBJECT (operation), inst_quark, inst,
@@ -369,8 +400,25 @@ set_values (EffClass      *klass,
         {
           GValue *gv = &inst->values[i + n];
 
+          /* A colour holds every component, in the working space. */
+          if (p->color)
+            {
+              gfloat px[4];
+
+              gegl_color_get_pixel (g_value_get_object (&inst->values[i]),
+                                    babl_format (g_value_get_boolean (
+                                      &host[HOST_LINEAR]) ? "RGBA float"
+                                                          : "R'G'B'A float"),
+                                    px);
+              v[MIN (n, 3)] = px[MIN (n, 3)];
+              n++;
+              continue;
+            }
+
           v[MIN (n, 3)] = G_VALUE_HOLDS_BOOLEAN (gv)
                           ? (gfloat) g_value_get_boolean (gv)
+                          : G_VALUE_HOLDS_INT (gv)
+                          ? (gfloat) g_value_get_int (gv)
                           : (gfloat) g_value_get_double (gv);
           n++;
         }
@@ -558,9 +606,17 @@ peek_draw (GeglOperation *operation)
 static void
 prepare (GeglOperation *operation)
 {
-  const Babl *format = babl_format ("R'G'B'A float");
+  EffClass   *klass  = class_of (operation);
   EffInst    *inst   = inst_of (operation);
+  const Babl *format;
+  gboolean    linear;
   GsDraw     *draw;
+
+  g_mutex_lock (&inst->lock);
+  linear = g_value_get_boolean (&inst->values[klass->props->len +
+                                              HOST_LINEAR]);
+  g_mutex_unlock (&inst->lock);
+  format = babl_format (linear ? "RGBA float" : "R'G'B'A float");
 
   gegl_operation_set_format (operation, "input", format);
   gegl_operation_set_format (operation, "output", format);
@@ -743,6 +799,15 @@ install_host_properties (GObjectClass *object_class,
       g_object_class_install_property (object_class,
                                        host_id + HOST_FRAMECOUNT, pspec);
     }
+  if (klass->host_used & (1u << HOST_LINEAR))
+    {
+      pspec = g_param_spec_boolean ("linear", _("Linear light"),
+                                    _("Give the shader linear RGBA instead "
+                                      "of perceptual R'G'B'A"),
+                                    FALSE, flags);
+      g_object_class_install_property (object_class, host_id + HOST_LINEAR,
+                                       pspec);
+    }
 }
 
 static void
@@ -792,7 +857,16 @@ class_init (gpointer g_class,
                                       NULL);
       gchar    *prop   = property_name (nick, object_class);
 
-      if (p->boolean)
+      if (p->covered)
+        {
+          g_free (nick);
+          g_free (prop);
+          continue;
+        }
+      if (p->spec && ! g_object_class_find_property (object_class,
+                                                      p->spec->name))
+        pspec = p->spec;
+      else if (p->boolean)
         pspec = g_param_spec_boolean (prop, nick, NULL, p->def != 0, flags);
       else
         pspec = gegl_param_spec_double (prop, nick, NULL, p->min, p->max,
@@ -811,6 +885,14 @@ class_init (gpointer g_class,
     "description", klass->description,
     "source",      klass->path,
     NULL);
+  if (klass->menu_path)
+    gegl_operation_class_set_keys (operation_class,
+      "shader-license",  klass->license,
+      "license",         strstr (klass->license, "GPL") &&
+                         ! strstr (klass->license, "LGPL") ? "GPL3+" : NULL,
+      "gimp:menu-path",  klass->menu_path,
+      "gimp:menu-label", klass->menu_label,
+      NULL);
 }
 
 static gdouble
@@ -837,10 +919,11 @@ technique_string (const SlEffectTechnique *technique,
 /* The properties of the file: the union of its parameters, one per
  * component, and the host values it asks for. */
 static GArray *
-plan_properties (SlEffect *fx,
-                 guint    *host_used)
+plan_properties (SlEffect   *fx,
+                 SlMetadata *header,
+                 guint      *host_used)
 {
-  static const gchar *const host_names[N_HOST] =
+  static const gchar *const host_names[HOST_LINEAR] =
   {
     "random", "timer", "frametime", "framecount"
   };
@@ -854,7 +937,7 @@ plan_properties (SlEffect *fx,
 
       if (src)
         {
-          for (gint k = 0; k < N_HOST; k++)
+          for (gint k = 0; k < HOST_LINEAR; k++)
             if (strcmp (src, host_names[k]) == 0)
               *host_used |= 1u << k;
           continue;
@@ -878,6 +961,27 @@ plan_properties (SlEffect *fx,
                                                               1e6));
           e.min = MIN (e.min, e.def);
           e.max = MAX (e.max, e.def);
+          if (header && k > 0 && props->len > 0 &&
+              g_array_index (props, EffProp, props->len - k).color)
+            e.covered = TRUE;
+          else if (header && p->type != SL_SCALAR_BOOL)
+            {
+              gchar      *name = g_ascii_strdown (p->name, -1);
+              GParamSpec *spec;
+
+              g_strdelimit (name, "_", '-');
+              spec = gs_shader_uniform_spec (header, p, name,
+                                             G_PARAM_READWRITE |
+                                             G_PARAM_CONSTRUCT |
+                                             GEGL_PARAM_PAD_INPUT);
+              if (spec)
+                {
+                  e.spec    = g_param_spec_ref_sink (spec);
+                  e.color   = GEGL_IS_PARAM_SPEC_COLOR (spec);
+                  e.integer = G_IS_PARAM_SPEC_INT (spec);
+                }
+              g_free (name);
+            }
           g_array_append_val (props, e);
         }
     }
@@ -919,6 +1023,7 @@ gs_effect_ops_claim (GTypeModule *module,
   SlEffect        *fx;
   GArray          *props;
   guint            host_used;
+  SlMetadata      *header;
   guint            count = 0;
   gint             n_techniques;
 
@@ -968,8 +1073,13 @@ gs_effect_ops_claim (GTypeModule *module,
     }
   sl_diagnostics_free (diags);
 
-  props        = plan_properties (fx, &host_used);
   n_techniques = sl_effect_get_n_techniques (fx);
+  header       = sl_metadata_parse (source, length);
+  if (n_techniques != 1 || ! sl_metadata_get (header, "title"))
+    g_clear_pointer (&header, sl_metadata_free);
+  props        = plan_properties (fx, header, &host_used);
+  if (header)
+    host_used |= 1u << HOST_LINEAR;
   classes      = g_ptr_array_new ();
   g_hash_table_insert (known_effects, g_strdup (path), classes);
   for (gint t = 0; t < n_techniques; t++)
@@ -1000,10 +1110,36 @@ gs_effect_ops_claim (GTypeModule *module,
                                             "image has none.",
                                             tip ? tip : "", tip ? " — " : "",
                                             tech->n_passes, path);
+      if (header)
+        {
+          const gchar *author = sl_metadata_get (header, "author");
+          const gchar *desc   = sl_metadata_get (header, "description");
+          const gchar *menu   = sl_metadata_get (header, "menu");
+          const gchar *mlabel = sl_metadata_get (header, "label");
+          const gchar *lic    = sl_metadata_get (header, "license");
+
+          desc = desc ? gs_shader_tr (desc) : "";
+          g_free (klass->title);
+          g_free (klass->description);
+          klass->title       = g_strdup (label ? label : gs_shader_tr (
+                                 sl_metadata_get (header, "title")));
+          klass->description = author
+                               ? g_strdup_printf ("%s%s(%s)", desc,
+                                                  desc[0] ? " " : "", author)
+                               : g_strdup (desc);
+          klass->menu_path   = g_strdup (menu && menu[0] ? menu
+                                         : "<Image>/Filters/Shaders");
+          klass->menu_label  = mlabel && mlabel[0]
+                               ? g_strdup (gs_shader_tr (mlabel))
+                               : g_strconcat (klass->title, "...", NULL);
+          klass->license     = g_strdup (lic ? lic : "");
+        }
 
       g_ptr_array_add (classes, klass);
       count += register_class (module, klass);
     }
+  if (header)
+    sl_metadata_free (header);
   sl_effect_unref (fx);
   g_free (source);
   return MAX (count, 1);

@@ -148,7 +148,8 @@ render_worker (const GeglRectangle *area,
                      band.width, band.height);
           break;
         }
-      for (gint r = 0; r < band.height; r++)
+      /* An effect fills the band with its back buffer itself. */
+      for (gint r = 0; ! job->effect && r < band.height; r++)
         memcpy (dst + (gsize) r * band.width * 4,
                 source + ((gsize) (band.y + r - fetch.y) * fetch.width
                           + (band.x - fetch.x)) * 4,

@@ -26,6 +26,7 @@
 #include <gegl-paramspecs.h>
 
 #include "shader-class.h"
+#include "effect-ops.h"
 #include "shader-file.h"
 
 gboolean
@@ -303,12 +304,11 @@ typedef struct
 
 /* Merges the dialects; later ones override earlier ones. */
 static void
-param_ui (ShaderClassData *data,
-          const SlParam   *param,
-          ParamUi         *ui)
+param_ui (SlMetadata    *metadata,
+          const SlParam *param,
+          ParamUi       *ui)
 {
-  const SlParamDoc *doc = sl_metadata_find_param (data->metadata,
-                                                  param->name);
+  const SlParamDoc *doc = sl_metadata_find_param (metadata, param->name);
   const gchar      *s;
   gdouble           v;
   gint              n = param->rows * param->columns;
@@ -402,6 +402,63 @@ double_spec (const gchar   *name,
   gegl_param_spec_double_set_digits (GEGL_PARAM_SPEC_DOUBLE (pspec),
                                      digits_for (ui));
   return pspec;
+}
+
+static GParamSpec *
+int_spec (const gchar   *name,
+          const ParamUi *ui,
+          GParamFlags    flags)
+{
+  gint        lo  = ui->has_min ? (gint) ui->min : -1000000;
+  gint        hi  = ui->has_max ? (gint) ui->max : 1000000;
+  gint        def = CLAMP (ui->n_default ? (gint) ui->def[0] : 0, lo, hi);
+  GParamSpec *pspec;
+
+  pspec = gegl_param_spec_int (name, gs_shader_tr (ui->label),
+                               gs_shader_tr (ui->blurb), lo, hi, def,
+                               ui->has_min ? lo : MIN (0, def),
+                               ui->has_max ? hi : MAX (10, 2 * def),
+                               1.0, flags);
+  gegl_param_spec_int_set_steps (GEGL_PARAM_SPEC_INT (pspec),
+                                 ui->has_step ? MAX (1, (gint) ui->step) : 1,
+                                 ui->has_step ? MAX (1, (gint) ui->step) * 10
+                                              : 5);
+  return pspec;
+}
+
+/* The property a per-file op gives a scalar float or int uniform, or a
+ * colour (label, tooltip, range, step and default from every dialect),
+ * for the effect ops: a filter that becomes an effect file keeps its
+ * sliders.  NULL for any other uniform. */
+GParamSpec *
+gs_shader_uniform_spec (SlMetadata    *metadata,
+                        const SlParam *param,
+                        const gchar   *name,
+                        GParamFlags    flags)
+{
+  ParamUi ui;
+
+  param_ui (metadata, param, &ui);
+  if (wants_color (param))
+    {
+      GeglColor  *def   = gegl_color_new (NULL);
+      gfloat      px[4] = { 0, 0, 0, 1 };
+      GParamSpec *pspec;
+
+      for (gint c = 0; c < 4 && c < ui.n_default; c++)
+        px[c] = (gfloat) ui.def[c];
+      gegl_color_set_pixel (def, babl_format ("R'G'B'A float"), px);
+      pspec = gegl_param_spec_color (name, gs_shader_tr (ui.label),
+                                     gs_shader_tr (ui.blurb), def, flags);
+      g_object_unref (def);
+      return pspec;
+    }
+  if (param->rows * param->columns != 1 || param->array_size > 0)
+    return NULL;
+  if (param->type == SL_SCALAR_INT || param->type == SL_SCALAR_UINT)
+    return int_spec (name, &ui, flags);
+  return double_spec (name, ui.label, &ui, ui.n_default ? ui.def[0] : 0.0,
+                      flags);
 }
 
 /* ui_items = "A\0B\0C\0" arrives with the escapes unexpanded. */
@@ -506,7 +563,7 @@ gs_shader_install_properties (GObjectClass    *object_class,
       ParamUi        ui;
       gchar         *name  = property_name (desc->param, taken);
 
-      param_ui (data, param, &ui);
+      param_ui (data->metadata, param, &ui);
 
       switch (desc->kind)
         {
@@ -516,20 +573,7 @@ gs_shader_install_properties (GObjectClass    *object_class,
           break;
 
         case PROP_KIND_INT:
-          {
-            gint lo  = ui.has_min ? (gint) ui.min : -1000000;
-            gint hi  = ui.has_max ? (gint) ui.max : 1000000;
-            gint def = CLAMP (ui.n_default ? (gint) ui.def[0] : 0, lo, hi);
-
-            pspec = gegl_param_spec_int (name, gs_shader_tr (ui.label), gs_shader_tr (ui.blurb),
-                                         lo, hi, def,
-                                         ui.has_min ? lo : MIN (0, def),
-                                         ui.has_max ? hi : MAX (10, 2 * def),
-                                         1.0, flags);
-            gegl_param_spec_int_set_steps (GEGL_PARAM_SPEC_INT (pspec),
-                                           ui.has_step ? MAX (1, (gint) ui.step) : 1,
-                                           ui.has_step ? MAX (1, (gint) ui.step) * 10 : 5);
-          }
+          pspec = int_spec (name, &ui, flags);
           break;
 
         case PROP_KIND_BOOL:

@@ -20,7 +20,7 @@ xgettext --from-code=UTF-8 --add-comments=TRANSLATORS: \
   --package-name=gegl-shaders --msgid-bugs-address= \
   -f po/POTFILES -o "$tmp/code.pot"
 python3 po/extract-filter-strings.py "$tmp/filters.pot" \
-  $(ls filters/*.hlsl filters/*.asm 2>/dev/null)
+  $(ls filters/*.hlsl filters/*.fx filters/*.asm 2>/dev/null)
 if [ -n "$out_only" ]; then
   msgcat --use-first "$tmp/code.pot" "$tmp/filters.pot" -o "$out_only"
   exit 0

@@ -28,7 +28,7 @@ printf 'sampler2D s0; float4 main (float2 uv : TEXCOORD0) : COLOR { return tex2D
 # Normal Map makes from the sample, as the README suggests.
 "$CLI" run filters/normal-map.hlsl --input data/sample.png -o "$tmp/normals.png"
 
-for f in filters/*.hlsl filters/*.asm; do
+for f in filters/*.hlsl filters/*.fx filters/*.asm; do
   stem=$(basename "${f%.*}")
   extra=""
   [ "$stem" = bump-light ] && extra="--texture 1=$tmp/normals.png"
@@ -44,7 +44,7 @@ def meta(path):
     head = dict((k.lower(), v.strip()) for k, v in
                 re.findall(r"^//\s*([A-Za-z-]+):(.*)$", text, re.M))
     params = []
-    for m in re.finditer(r"^\s*(?:float[234]?|int|bool)\s+(\w+)\s*<([^>]*)>", text, re.M):
+    for m in re.finditer(r"^\s*(?:uniform\s+)?(?:float[234]?|int|bool)\s+(\w+)\s*<([^>]*)>", text, re.M):
         label = re.search(r'UIName\s*=\s*"([^"]*)"', m.group(2))
         lo = re.search(r"UIMin\s*=\s*(-?[\d.]+)", m.group(2))
         hi = re.search(r"UIMax\s*=\s*(-?[\d.]+)", m.group(2))
@@ -56,12 +56,14 @@ def meta(path):
 
 lang = {".hlsl": "HLSL", ".asm": "asm"}
 rows = ["| | Filter | Parameters |", "| --- | --- | --- |"]
-for path in sorted(glob.glob("filters/*.hlsl") + glob.glob("filters/*.asm")):
+for path in sorted(glob.glob("filters/*.hlsl") + glob.glob("filters/*.fx") + glob.glob("filters/*.asm")):
     stem, ext = os.path.splitext(os.path.basename(path))
     head, params = meta(path)
     if ext == ".asm":
         version = re.search(r"^\s*(ps_\d_\d)", open(path).read(), re.M)
         kind = version.group(1) if version else "asm"
+    elif ext == ".fx":
+        kind = "effect file"
     else:
         kind = "HLSL (SM4 style)" if "Texture2D" in open(path).read() else "HLSL"
     rows.append(f"| ![{head.get('title', stem)}](data/gallery/{stem}.jpg) | "
@@ -80,4 +82,4 @@ if start in readme and end in readme:
 else:
     print(table)
 PY
-echo "Wrote $OUT/before.jpg and $(ls filters/*.hlsl filters/*.asm | wc -l) thumbnails"
+echo "Wrote $OUT/before.jpg and $(ls filters/*.hlsl filters/*.fx filters/*.asm | wc -l) thumbnails"

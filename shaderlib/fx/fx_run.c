@@ -34,6 +34,7 @@ typedef struct
 {
   int       width, height, n_levels;
   float    *level[SL_MAX_MIP_LEVELS];
+  bool      dirty;      /* level 0 holds more than the zeros it was made with */
   SlTexture tex;
 } Store;
 
@@ -282,6 +283,20 @@ render_pass (SlEffectRun *run, int pi, SlScratch *scratch, int x, int y, int w, 
   const SlEffectPass *p = &run->tech->passes[pi];
   int n = MAX (p->n_render_targets, 1);
   SlTarget tmp[SL_EFFECT_MAX_TARGETS];
+  /* Without blending, write mask or sRGB writes, into float targets, the
+   * combine step copies what the shader wrote and keeps what it
+   * discarded, which is what rendering straight into the destination
+   * does: skip the scratch copy (a whole image for the passes before the
+   * last). */
+  bool direct = !p->blend && !p->srgb_write && (p->write_mask & 0xfu) == 0xfu;
+  for (int t = 0; direct && t < n; t++)
+    {
+      int ti = p->n_render_targets ? p->render_targets[t] : -1;
+      const char *format = ti >= 0 ? g_array_index (run->fx->textures, SlEffectTexture, ti).format : NULL;
+      direct = (!p->n_render_targets || ti >= 0) && (!format || !strcmp (format, "RGBA32F"));
+    }
+  if (direct)
+    return sl_binding_render (run->bindings[pi], scratch, x, y, w, h, textures, dst, n, diags);
   float sentinel;
   uint32_t bits = SENTINEL_BITS;
   memcpy (&sentinel, &bits, 4);
@@ -307,6 +322,75 @@ render_pass (SlEffectRun *run, int pi, SlScratch *scratch, int x, int y, int w, 
           combine (p, tmp[t].pixels + (size_t) j * tmp[t].row_stride + (size_t) i * 4,
                    dst[t].pixels + (size_t) j * dst[t].row_stride + (size_t) i * 4, format);
       g_free (tmp[t].pixels);
+    }
+  return ok;
+}
+
+/* The passes before the last render whole viewports while the callers'
+ * other threads wait for them, so they split their rows over threads of
+ * their own: every pixel is computed on its own (bands of even height
+ * keep 2×2 quads whole), so the result does not depend on the split. */
+#define PARALLEL_MIN_PIXELS (256 * 1024)
+
+typedef struct
+{
+  SlEffectRun *run;
+  int pi, x, w, y0, y1, n;
+  const SlTarget *dst;
+  SlDiagnostics *diags;
+  bool ok;
+} Band;
+
+static gpointer
+band_worker (gpointer data)
+{
+  Band *b = data;
+  SlScratch *scratch = sl_scratch_new ();
+  SlTarget dst[SL_EFFECT_MAX_TARGETS];
+  for (int t = 0; t < b->n; t++)
+    {
+      dst[t].row_stride = b->dst[t].row_stride;
+      dst[t].pixels = b->dst[t].pixels ? b->dst[t].pixels + (size_t) b->y0 * b->dst[t].row_stride : NULL;
+    }
+  b->ok = render_pass (b->run, b->pi, scratch, b->x, b->y0, b->w, b->y1 - b->y0, NULL, dst, b->diags);
+  sl_scratch_free (scratch);
+  return NULL;
+}
+
+static bool
+render_pass_threads (SlEffectRun *run, int pi, SlScratch *scratch, int w, int h, const SlTarget *dst,
+                     SlDiagnostics *diags)
+{
+  const SlEffectPass *p = &run->tech->passes[pi];
+  int n_threads = CLAMP ((int) g_get_num_processors (), 1, 16);
+  if (n_threads == 1 || (size_t) w * h < PARALLEL_MIN_PIXELS)
+    return render_pass (run, pi, scratch, 0, 0, w, h, NULL, dst, diags);
+  Band bands[16];
+  GThread *threads[16];
+  int rows = (h + n_threads - 1) / n_threads;
+  rows += rows & 1;
+  int n = 0;
+  for (int y = 0; y < h; y += rows, n++)
+    {
+      bands[n] = (Band) { .run = run, .pi = pi, .x = 0, .w = w, .y0 = y, .y1 = MIN (y + rows, h),
+                          .n = MAX (p->n_render_targets, 1), .dst = dst, .diags = sl_diagnostics_new () };
+      threads[n] = n > 0 ? g_thread_try_new ("sl-effect", band_worker, &bands[n], NULL) : NULL;
+      if (n > 0 && !threads[n])
+        band_worker (&bands[n]);
+    }
+  band_worker (&bands[0]);
+  bool ok = true;
+  for (int i = 0; i < n; i++)
+    {
+      if (i > 0 && threads[i])
+        g_thread_join (threads[i]);
+      ok &= bands[i].ok;
+      for (int d = 0; d < sl_diagnostics_count (bands[i].diags); d++)
+        {
+          const SlDiagnostic *dg = sl_diagnostics_get (bands[i].diags, d);
+          sl_diagnostics_add (diags, dg->severity, dg->file, dg->line, dg->column, dg->code, "%s", dg->message);
+        }
+      sl_diagnostics_free (bands[i].diags);
     }
   return ok;
 }
@@ -638,8 +722,10 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
     {
       const SlEffectTexture *t = &g_array_index (run->fx->textures, SlEffectTexture, i);
       Store *st = &run->stores[i];
-      if (t->kind == SL_EFFECT_TEXTURE_TARGET && st->level[0])
+      /* A fresh target is zeros already (and untouched pages). */
+      if (t->kind == SL_EFFECT_TEXTURE_TARGET && st->level[0] && st->dirty)
         memset (st->level[0], 0, (size_t) st->width * st->height * 4 * sizeof (float));
+      st->dirty = false;
     }
   for (int pi = 0; pi < run->n_exec; pi++)
     {
@@ -652,7 +738,7 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
             for (int x = 0; x < W; x++)
               memcpy (nb + ((size_t) y * W + x) * 4, texel_at (current, x, y), 4 * sizeof (float));
           SlTarget dst = { .pixels = nb, .row_stride = (size_t) W * 4 };
-          ok &= render_pass (run, pi, scratch, 0, 0, W, H, NULL, &dst, diags);
+          ok &= render_pass_threads (run, pi, scratch, W, H, &dst, diags);
           g_free (run->backbuffer);
           run->backbuffer = nb;
           sl_texture_init_2d (&run->bb_tex, W, H, (size_t) W * 4, nb);
@@ -665,12 +751,14 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
             {
               int ti = p->render_targets[r];
               Store *st = ti >= 0 ? &run->stores[ti] : NULL;
-              if (st && p->clear)
+              if (st && p->clear && st->dirty)
                 memset (st->level[0], 0, (size_t) st->width * st->height * 4 * sizeof (float));
+              if (st)
+                st->dirty = true;
               dst[r].pixels = st ? st->level[0] : NULL;
               dst[r].row_stride = st ? (size_t) st->width * 4 : 0;
             }
-          ok &= render_pass (run, pi, scratch, 0, 0, p->width, p->height, NULL, dst, diags);
+          ok &= render_pass_threads (run, pi, scratch, p->width, p->height, dst, diags);
           for (int r = 0; r < p->n_render_targets; r++)
             if (p->render_targets[r] >= 0)
               store_build_mips (&run->stores[p->render_targets[r]]);
@@ -704,10 +792,17 @@ sl_effect_render (SlEffectRun *run, SlScratch *scratch, int x, int y, int width,
 
   /* What the back buffer holds before the last pass. */
   const SlTexture *bb = run->backbuffer ? &run->bb_tex : input ? input : &run->input;
+  const SlTextureLevel *bl = &bb->levels[0];
+  /* Rows at once when they lie inside a texture without a window. */
+  bool rows = bb->window_width <= 0 && x >= 0 && y >= 0 && x + width <= bl->width && y + height <= bl->height;
   for (int j = 0; j < height; j++)
-    for (int i = 0; i < width; i++)
-      memcpy (target->pixels + (size_t) j * target->row_stride + (size_t) i * 4, texel_at (bb, x + i, y + j),
-              4 * sizeof (float));
+    if (rows)
+      memcpy (target->pixels + (size_t) j * target->row_stride, texel_at (bb, x, y + j),
+              (size_t) width * 4 * sizeof (float));
+    else
+      for (int i = 0; i < width; i++)
+        memcpy (target->pixels + (size_t) j * target->row_stride + (size_t) i * 4, texel_at (bb, x + i, y + j),
+                4 * sizeof (float));
   if (!run->final_pass)
     return ok;
   int last = run->tech->n_passes - 1;

@@ -53,7 +53,9 @@ def sweep_ranges(path):
     """(name, low, high) for every annotated parameter."""
     text = open(path, encoding="utf-8").read()
     settings = []
-    decl = re.compile(r"^\s*(float[234]?|int|bool)\s+(\w+)\s*<([^>]*)>", re.M)
+    # Effect files (.fx) declare theirs "uniform".
+    decl = re.compile(r"^\s*(?:uniform\s+)?(float[234]?|int|bool)\s+(\w+)\s*<([^>]*)>",
+                      re.M)
     for m in decl.finditer(text):
         kind, name, notes = m.groups()
         if kind == "bool":

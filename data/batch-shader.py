@@ -23,6 +23,13 @@ IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".ppm",
                     ".pgm", ".pnm", ".exr", ".webp", ".hdr"}
 
 
+def enum_members(enum_class):
+    """The values of a GEnum class.  PyGObject up to 3.48 keeps them in
+    __enum_values__; from 3.50 on GEnum classes are Python enums."""
+    values = getattr(enum_class, "__enum_values__", None)
+    return list(values.values()) if values is not None else list(enum_class)
+
+
 def convert(spec, text):
     """The property value a command-line string stands for."""
     t = spec.value_type
@@ -35,7 +42,7 @@ def convert(spec, text):
             raise ValueError("expected true or false, not %r" % text)
         return text.lower() in ("true", "1", "yes")
     if t.is_a(GObject.TYPE_ENUM):
-        for value in spec.enum_class.__enum_values__.values():
+        for value in enum_members(spec.enum_class):
             if text in (value.value_nick, value.value_name, str(int(value))):
                 return int(value)
         raise ValueError("unknown value %r" % text)

@@ -491,8 +491,10 @@ test_file (void)
   out = render (&g, &small_rect);
   assert_same_bits (out, in, n);
   g_free (out);
+  /* Named relative to the shader file's folder: the dialog is narrow. */
   error = get_error (&g);
-  if (! g_str_has_prefix (error, missing) || ! strstr (error, ": error: "))
+  if (! g_str_has_prefix (error, "missing.hlsl: error: ") ||
+      strstr (error, module_dir))
     g_error ("unexpected diagnostics: %s", error);
   g_free (error);
   g_assert_cmpint (plugin_warnings, ==, 1);

@@ -1,0 +1,115 @@
+#!/bin/sh
+# Fresh Debian roots for trying the project where a new user would: the
+# quick start on another release (CI runs it on Debian 13), and GIMP 3
+# (tools/gimp3-check.sh).  Runs as root on a Debian host: debootstrap
+# fetches the release once into a cached tarball, each root is unpacked
+# from it.
+#
+#   tools/debian-root.sh new RELEASE DIR     DIR := a fresh minimal RELEASE root
+#   tools/debian-root.sh run DIR CMD...      run CMD (a shell command line) as
+#                                            root inside DIR, clean environment,
+#                                            /proc, /sys and /dev mounted meanwhile
+#   tools/debian-root.sh clone DIR           clean clone of this checkout's HEAD
+#                                            into DIR/root/src/gegl-shaders
+#   tools/debian-root.sh quickstart RELEASE  a fresh root, a clean clone, and the
+#                                            README's `tools/quickstart.sh test`
+#                                            inside it; exits with its status
+#
+# RELEASE is a Debian code name (bookworm = 12, trixie = 13).  The cache
+# and the roots live in ${GS_ROOTS:-/tmp/gegl-shaders-roots}; `quickstart`
+# leaves its root there (ROOTS/quickstart-RELEASE) so that the caller can
+# read build/meson-logs/testlog.json afterwards.
+set -eu
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+ROOTS=${GS_ROOTS:-/tmp/gegl-shaders-roots}
+
+die () { echo "debian-root: $*" >&2; exit 1; }
+
+mirror () {
+  uri=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+  [ -n "$uri" ] || uri=$(awk '/^deb / { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
+# The cached minbase tarball of RELEASE, made on first use.
+base () {
+  rel=$1 tar=$ROOTS/$1-base.tar
+  [ -f "$tar" ] && return 0
+  mkdir -p "$ROOTS"
+  command -v debootstrap >/dev/null ||
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null ||
+    die "cannot install debootstrap"
+  boot=$ROOTS/$rel-boot uri=$(mirror)
+  rm -rf --one-file-system "$boot"
+  echo "debian-root: debootstrap $rel from $uri (once)"
+  debootstrap --variant=minbase "$rel" "$boot" "$uri" >"$ROOTS/$rel-boot.log" 2>&1 ||
+    die "debootstrap $rel failed; see $ROOTS/$rel-boot.log"
+  printf 'deb %s %s main\ndeb %s %s-updates main\n' "$uri" "$rel" "$uri" "$rel" \
+    >"$boot/etc/apt/sources.list"
+  tar -C "$boot" -cf "$tar.part" . && mv "$tar.part" "$tar" && rm -rf --one-file-system "$boot"
+}
+
+unmount () {
+  for m in dev/pts dev sys proc; do
+    umount -l "$1/$m" 2>/dev/null || true
+  done
+}
+
+new_root () {
+  rel=$1 dir=$2
+  base "$rel"
+  unmount "$dir"
+  for m in proc sys dev; do
+    mountpoint -q "$dir/$m" 2>/dev/null && die "$dir/$m is still mounted"
+  done
+  rm -rf --one-file-system "$dir"
+  mkdir -p "$dir"
+  tar -C "$dir" -xf "$ROOTS/$rel-base.tar"
+  cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
+}
+
+mounted=
+trap '[ -z "$mounted" ] || unmount "$mounted"' EXIT
+trap 'exit 2' INT TERM
+
+run_in () {
+  dir=$1; shift
+  [ -x "$dir/bin/sh" ] || die "$dir is no root"
+  mounted=$dir
+  mount -t proc proc "$dir/proc"
+  mount -t sysfs sys "$dir/sys"
+  mount --bind /dev "$dir/dev"
+  mount --bind /dev/pts "$dir/dev/pts" 2>/dev/null || true
+  status=0
+  chroot "$dir" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    sh -c "$*" </dev/null || status=$?
+  unmount "$dir"
+  mounted=
+  return $status
+}
+
+clone () {
+  dir=$1
+  rm -rf "$dir/root/src/gegl-shaders"
+  mkdir -p "$dir/root/src"
+  git clone -q "$here" "$dir/root/src/gegl-shaders"
+}
+
+case "${1:-}" in
+  new)        [ $# -eq 3 ] || die "usage: new RELEASE DIR"; new_root "$2" "$3" ;;
+  run)        [ $# -ge 3 ] || die "usage: run DIR CMD..."; dir=$2; shift 2; run_in "$dir" "$@" ;;
+  clone)      [ $# -eq 2 ] || die "usage: clone DIR"; clone "$2" ;;
+  quickstart)
+    [ $# -eq 2 ] || die "usage: quickstart RELEASE"
+    dir=$ROOTS/quickstart-$2
+    new_root "$2" "$dir"
+    clone "$dir"
+    echo "debian-root: tools/quickstart.sh test on a fresh Debian $2 ($(git -C "$here" rev-parse --short HEAD))"
+    run_in "$dir" "cd /root/src/gegl-shaders && tools/quickstart.sh test"
+    ;;
+  *)
+    sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+    exit 2 ;;
+esac

@@ -73,7 +73,7 @@ os.environ.update(GEGL_PATH=mods, GEGL_SWAP="RAM",
 import gi  # noqa: E402
 
 gi.require_version("Gegl", "0.4")
-from gi.repository import Gegl, GObject  # noqa: E402
+from gi.repository import Gegl, GLib, GObject  # noqa: E402
 
 Gegl.init(None)
 
@@ -302,6 +302,49 @@ for op, prop, channel in (("shader:lut", "luttex", 0),
                   for x in range(W)),
           "%s: a missing image passes the input through with an error: %r"
           % (op, err))
+
+# GIMP's dialog: "error" is notified from the main loop after it changed
+# (never from inside processing), "has-errors" follows it, and the error
+# box's ui-meta shows it only while there is something to say.
+def drain_main_loop():
+    context, n = GLib.MainContext.default(), 0
+    while context.iteration(False) and n < 1000:
+        n += 1
+    return n
+
+
+for op in ("shader:tint", "shader:lut", "shader:broken"):
+    check(Gegl.Operation.get_property_key(op, "error", "visible") == "has-errors"
+          and Gegl.Operation.get_property_key(op, "has-errors", "visible") == "0",
+          "%s: the error box is visible exactly while has-errors" % op)
+g, node = graph("shader:broken")
+check(node.get_property("has-errors") is True, "a broken filter has errors")
+drain_main_loop()
+g, node = graph("shader:lut")
+seen = []
+for prop in ("error", "has-errors"):
+    node.connect("notify::" + prop,
+                 lambda n, p: seen.append((p.name, n.get_property(p.name))))
+render(node)
+drain_main_loop()
+check(seen == [] and node.get_property("has-errors") is False,
+      "a working filter notifies nothing: %r" % seen)
+node.set_property("luttex", os.path.join(tmp, "missing.png"))
+render(node)
+check(seen == [], "no notify from inside processing: %r" % seen)
+drain_main_loop()
+shown = dict(seen)
+check(len(seen) == 2 and "missing.png" in shown.get("error", "")
+      and not shown["error"].startswith("/") and shown.get("has-errors") is True,
+      "a missing texture reaches the open dialog: %r" % seen)
+render(node)
+drain_main_loop()
+check(len(seen) == 2, "an unchanged failure notifies once: %r" % seen)
+node.set_property("luttex", other_lut)
+render(node)
+drain_main_loop()
+check(sorted(seen[2:]) == [("error", ""), ("has-errors", False)],
+      "the fixed filter empties the box: %r" % seen)
 
 r = subprocess.run([gegl_bin, "-x", "<gegl><gegl:color value='rgb(0.625,0.625,0.625)'/></gegl>",
                     "-o", os.path.join(tmp, "lut.ppm"), "--", "gegl:crop", "width=2",

@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
 """Sums up meson test logs as one line: N passed, N failed, N skipped.
 
-Usage: count-tests.py TESTLOG.json [TESTLOG.json ...]
+Usage: count-tests.py [--failed STEP] TESTLOG.json [TESTLOG.json ...]
 
 Each meson test in each log counts once (a log that does not exist counts
 nothing: a pass that never ran had no tests); a test program that reports
 several checks of its own (the conformance runner, GLib test binaries) is
-still one entry, so the line counts exactly what meson ran."""
+still one entry, so the line counts exactly what meson ran.  --failed STEP
+counts one failure for a step that failed before meson could log a test
+(e.g. the packages of a fresh Debian root would not install)."""
 import json
 import os
 import sys
 
 passed = failed = skipped = 0
-for path in sys.argv[1:]:
+args = sys.argv[1:]
+while args[:1] == ["--failed"] and len(args) >= 2:
+    print(f"failed before any test ran: {args[1]}", file=sys.stderr)
+    failed += 1
+    args = args[2:]
+for path in args:
     if not os.path.exists(path):
         continue
     with open(path, encoding="utf-8") as log:

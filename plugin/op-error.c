@@ -24,7 +24,11 @@
  * when "error" is not empty, hidden itself by visible = "0".
  *
  * The text.  Paths inside the filter folder are written relative to it,
- * so that a diagnostic fits the dialog's width.
+ * and long lines are broken at spaces, so that a diagnostic fits the
+ * dialog's width: GIMP 3's message box clips a wrapping label to the
+ * lines it guessed it needs (a run-time error replacing a compile error
+ * showed one line of two), and GIMP 2.10's grows as wide as the longest
+ * line.  The log gets the unbroken text.
  *
  * The log.  An error is written to the log once per op and text, and not
  * at all while something listens to the node's notify::error: GIMP's
@@ -93,12 +97,14 @@ gs_error_install (GObjectClass *object_class,
 {
   GParamFlags  flags = G_PARAM_READWRITE | GEGL_PARAM_PAD_INPUT;
   GParamSpec  *pspec;
+  gchar       *shown = gs_error_wrap (default_text);
 
   pspec = g_param_spec_string ("error", _("Errors"),
                                _("Diagnostics of the shader's compilation "
                                  "and run; empty while it compiles and "
                                  "runs"),
-                               default_text, flags);
+                               shown, flags);
+  g_free (shown);
   gegl_param_spec_set_property_key (pspec, "error", "true");
   gegl_param_spec_set_property_key (pspec, "visible", GS_ERROR_VISIBLE);
   g_object_class_install_property (object_class, error_id, pspec);
@@ -135,6 +141,74 @@ gs_error_shorten (const gchar *text,
     g_string_append_len (out, p, hit - p);
   g_string_append (out, p);
   g_free (prefix);
+  return g_string_free (out, FALSE);
+}
+
+/* Appends @line (no newline in it) broken into pieces of at most
+ * GS_ERROR_COLUMNS characters at spaces; a word longer than that stays
+ * whole. */
+static void
+wrap_line (GString     *out,
+           const gchar *line,
+           gsize        length)
+{
+  const gchar *end   = line + length;
+  const gchar *start = line;
+  glong        limit = GS_ERROR_COLUMNS;
+
+  while (start < end)
+    {
+      const gchar *p     = start;
+      const gchar *brk   = NULL;
+      glong        count = 0;
+
+      while (p < end && count < limit)
+        {
+          if (*p == ' ')
+            brk = p;
+          p = g_utf8_next_char (p);
+          count++;
+        }
+      if (p >= end)
+        brk = end;
+      else if (*p == ' ')
+        brk = p;
+      else if (! brk || brk == start)
+        {
+          /* One long word: keep it whole, break after it. */
+          while (p < end && *p != ' ')
+            p = g_utf8_next_char (p);
+          brk = p;
+        }
+      g_string_append_len (out, start, brk - start);
+      start = brk;
+      while (start < end && *start == ' ')
+        start++;
+      if (start < end)
+        {
+          g_string_append (out, "\n  ");
+          limit = GS_ERROR_COLUMNS - 2;
+        }
+    }
+}
+
+gchar *
+gs_error_wrap (const gchar *text)
+{
+  GString     *out = g_string_new (NULL);
+  const gchar *line;
+
+  for (line = text ? text : ""; *line; )
+    {
+      const gchar *nl = strchr (line, '\n');
+      gsize        n  = nl ? (gsize) (nl - line) : strlen (line);
+
+      wrap_line (out, line, n);
+      if (! nl)
+        break;
+      g_string_append_c (out, '\n');
+      line = nl + 1;
+    }
   return g_string_free (out, FALSE);
 }
 

@@ -13,7 +13,7 @@
 #define GS_ERROR_VISIBLE       "has-errors"
 #define GS_HAS_ERRORS_VISIBLE  "0"
 
-/* Installs "error" (default @default_text) as @error_id and "has-errors"
+/* Installs "error" (default @default_text, wrapped) as @error_id and "has-errors"
  * as @has_errors_id on a class that is not a chant op (shader:run
  * declares its own in its chant block). */
 void      gs_error_install       (GObjectClass  *object_class,
@@ -27,10 +27,21 @@ void      gs_error_install       (GObjectClass  *object_class,
 gchar    *gs_error_shorten       (const gchar   *text,
                                   const gchar   *folder);
 
+/* Diagnostics wrap in the dialog at this many characters. */
+#define GS_ERROR_COLUMNS 36
+
+/* @text as the "error" property holds it: lines longer than
+ * GS_ERROR_COLUMNS broken at spaces, each continuation indented by two
+ * spaces.  GIMP's error box (GTK 3) clips a label whose own wrapping it
+ * has to guess at; lines that already fit are shown whole, in 2.10 and
+ * 3.0 alike.  Newly allocated. */
+gchar    *gs_error_wrap          (const gchar   *text);
+
 /* Call after the op's error text changed to @text (from any thread, with
  * or without the op's lock held).  Schedules the notify of "error" and
  * "has-errors" on the main loop: emitting it here could be inside the
  * op's own prepare(), which the node's notify handler would re-enter.
+ * @text is the unwrapped text (the property holds gs_error_wrap() of it).
  * Logs @text once as "@name: @text" unless it is empty, this op has
  * logged it before, or something listens to the node's "error" (GIMP's
  * dialog, which shows it). */

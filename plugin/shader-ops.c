@@ -526,6 +526,7 @@ publish (GeglOperation *operation)
   Instance        *inst = instance_of (operation);
   GValue          *v    = value_of (G_OBJECT (operation), data->prop_error);
   gchar           *text;
+  gchar           *shown;
 
   if (! v)
     return;
@@ -536,13 +537,15 @@ publish (GeglOperation *operation)
   else
     text = g_strdup (inst->draw_error ? inst->draw_error
                      : inst->runtime_error ? inst->runtime_error : "");
-  if (g_strcmp0 (g_value_get_string (v), text) == 0)
+  shown = gs_error_wrap (text);
+  if (g_strcmp0 (g_value_get_string (v), shown) != 0)
     {
-      g_free (text);
-      return;
+      g_value_take_string (v, shown);
+      shown = NULL;
+      gs_error_changed (operation, data->op_name, text);
     }
-  g_value_take_string (v, text);
-  gs_error_changed (operation, data->op_name, text);
+  g_free (shown);
+  g_free (text);
 }
 
 /* The draw for the current properties and extents at @level, building it

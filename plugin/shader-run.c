@@ -337,18 +337,20 @@ current_text (State *state)
 static void
 publish (GeglOperation *operation)
 {
-  GeglProperties *o    = GEGL_PROPERTIES (operation);
-  gchar          *text = current_text (get_state (operation));
+  GeglProperties *o     = GEGL_PROPERTIES (operation);
+  gchar          *text  = current_text (get_state (operation));
+  gchar          *shown = gs_error_wrap (text);
 
-  if (g_strcmp0 (text, o->error) == 0 && o->has_errors == (text[0] != 0))
+  if (g_strcmp0 (shown, o->error) != 0 || o->has_errors != (shown[0] != 0))
     {
-      g_free (text);
-      return;
+      g_free (o->error);
+      o->error      = shown;
+      o->has_errors = shown[0] != 0;
+      shown = NULL;
+      gs_error_changed (operation, "shader:run", text);
     }
-  g_free (o->error);
-  o->error      = text;
-  o->has_errors = text[0] != 0;
-  gs_error_changed (operation, "shader:run", text);
+  g_free (shown);
+  g_free (text);
 }
 
 /* The draw of @level, built when it is missing.  Called with the mutex

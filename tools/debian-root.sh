@@ -10,7 +10,8 @@
 #                                            root inside DIR, clean environment,
 #                                            /proc, /sys and /dev mounted meanwhile
 #   tools/debian-root.sh clone DIR           clean clone of this checkout's HEAD
-#                                            into DIR/root/src/gegl-shaders
+#                                            into DIR/root/src/gegl-shaders (and
+#                                            ../shared, when there is one, beside it)
 #   tools/debian-root.sh quickstart RELEASE  a fresh root, a clean clone, and the
 #                                            README's `tools/quickstart.sh test`
 #                                            inside it; exits with its status
@@ -90,11 +91,16 @@ run_in () {
   return $status
 }
 
+# The shared material beside the checkout (the conformance files) goes
+# beside the clone too, as the suite expects it at ../shared.
 clone () {
   dir=$1
-  rm -rf "$dir/root/src/gegl-shaders"
+  rm -rf "$dir/root/src/gegl-shaders" "$dir/root/src/shared"
   mkdir -p "$dir/root/src"
   git clone -q "$here" "$dir/root/src/gegl-shaders"
+  if [ -d "$here/../shared" ]; then
+    cp -r "$here/../shared" "$dir/root/src/shared"
+  fi
 }
 
 case "${1:-}" in

@@ -189,7 +189,7 @@ for op, want in (("shader:texture", "texture 'PatternTex'"),
     check(seen == [], "%s: no notify from inside processing: %r" % (op, seen))
     drain_main_loop()
     shown = dict(seen)
-    check(len(seen) == 2 and want in shown.get("error", "")
+    check(len(seen) == 2 and want in " ".join(shown.get("error", "").split())
           and shown.get("has-errors") is True,
           "%s: the error reaches the open dialog: %r" % (op, seen))
     node.blit_buffer(dst, Gegl.Rectangle.new(0, 0, W, H), 0, Gegl.AbyssPolicy.NONE)

@@ -30,8 +30,8 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 fail () { echo "gimp-check: FAIL: $*"; exit 1; }
 nap () { sleep "$(awk "BEGIN { print $1 * ${GIMP_CHECK_WAIT:-1} }")"; }
 
-for tool in gimp Xvfb xdotool import; do
-  command -v $tool >/dev/null || fail "$tool is missing (Debian: gimp xvfb xdotool imagemagick)"
+for tool in gimp Xvfb xdotool xprop import; do
+  command -v $tool >/dev/null || fail "$tool is missing (Debian: gimp xvfb xdotool x11-utils imagemagick)"
 done
 version=$(gimp --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1)
 case "$version" in
@@ -76,8 +76,9 @@ win () { local w; for _ in $(seq $((${2:-20} * 4))); do
 focus () { timeout 5 xdotool windowfocus --sync "$1" 2>/dev/null; nap 0.3; }
 height () { xdotool getwindowgeometry "$1" | awk '/Geometry/ { split($2, g, "x"); print g[2] }'; }
 # The height the dialog needs: GTK grows a window for new content but never
-# shrinks it, so squeeze it and let GTK restore its minimum.
-needed () { xdotool windowsize "$1" "$2" 100; nap 1.5; height "$1"; }
+# shrinks it; the minimum size it hints to the window manager follows the
+# content both ways.
+needed () { xprop -id "$1" WM_NORMAL_HINTS | awk '/minimum size/ { print $NF }'; }
 # A new dialog goes to the top of the screen, so that it can grow.
 place () { xdotool windowmove "$1" 600 0; nap 0.5; }
 shot () { import -window "$1" "$OUT/$2" || fail "screenshot $2 failed"; }
@@ -134,7 +135,7 @@ D=$(win '^Run Pixel Shader' 20) || fail "the Run Pixel Shader dialog did not ope
 place "$D"; nap 2
 read -r dx dy < <(xdotool getwindowgeometry "$D" | awk '/Position/ { split($2, p, ","); print p[1], p[2] }')
 dw=$(xdotool getwindowgeometry "$D" | awk '/Geometry/ { split($2, g, "x"); print g[1] }')
-h0=$(needed "$D" "$dw")
+h0=$(needed "$D")
 type_source () {
   focus "$D"
   xdotool mousemove $((dx + dw / 2)) $((dy + ${GIMP_CHECK_SOURCE_Y:-170})) click 1; nap 0.3
@@ -142,11 +143,11 @@ type_source () {
   xdotool type --delay 15 "$1"; nap 3
 }
 type_source 'float4 main (float2 uv : TEXCOORD0) : COLOR { return tex2D (s0, uv) * gain; }'
-h1=$(needed "$D" "$dw"); shot "$D" error.png
+h1=$(needed "$D"); shot "$D" error.png
 type_source 'float4 main (float2 uv : TEXCOORD0) : COLOR { float x = uv.x; [loop] while (x >= 0) x += 1; return x; }'
-h2=$(needed "$D" "$dw"); shot "$D" runtime-error.png
+h2=$(needed "$D"); shot "$D" runtime-error.png
 type_source 'sampler2D s0; float4 main (float2 uv : TEXCOORD0) : COLOR { float4 c = tex2D (s0, uv); return float4 (c.b, c.g, c.r, c.a); }'
-h3=$(needed "$D" "$dw"); shot "$D" fixed.png
+h3=$(needed "$D"); shot "$D" fixed.png
 import -window root "$OUT/screen.png"
 echo "gimp-check: Run Pixel Shader $h0 px high; broken source $h1, runaway loop $h2, fixed $h3"
 [ "$h1" -gt "$h0" ] || fail "no error box appeared for the broken source (see error.png)"

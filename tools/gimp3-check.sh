@@ -23,11 +23,12 @@ dr=$here/tools/debian-root.sh
 # What the quick start installs, plus GIMP and what drives it.
 PACKAGES="meson ninja-build pkg-config gcc libglib2.0-dev libgegl-dev libbabl-dev \
 gegl gettext python3 python3-gi gir1.2-gegl-0.4 git ca-certificates \
-gimp xvfb xdotool imagemagick fonts-dejavu-core"
+gimp xvfb xdotool x11-utils imagemagick fonts-dejavu-core"
 
-if [ ! -f "$root/.gegl-shaders-ready" ]; then
+if [ ! -f "$root/.gegl-shaders-ready" ] ||
+   ! "$dr" run "$root" "dpkg -s $PACKAGES >/dev/null 2>&1"; then
   echo "gimp3-check: making the Debian 13 root with GIMP 3 (once)"
-  "$dr" new trixie "$root"
+  [ -f "$root/.gegl-shaders-ready" ] || "$dr" new trixie "$root"
   "$dr" run "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -qq --no-install-recommends $PACKAGES >/var/log/gegl-shaders-apt.log 2>&1" ||
     { echo "gimp3-check: installing GIMP 3 in the root failed (see $root/var/log/gegl-shaders-apt.log)"; exit 1; }

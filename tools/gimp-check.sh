@@ -11,7 +11,8 @@
 # (XDG_DATA_HOME/gegl-0.4/plug-ins), FILTERS_DIR's files into the per-user
 # filter folder (XDG_DATA_HOME/gegl-shaders/filters).  OUTDIR gets:
 #   menu.png           Filters ▸ Shaders opened, with its submenus
-#   dialog.png         a filter's dialog (Vignette): sliders, no error box
+#   dialog.png         a filter's dialog (Chromatic Aberration): its
+#                      sliders and position, no error box
 #   error.png          Run Pixel Shader after typing a shader that does not
 #                      compile: the error box, shown while the dialog is open
 #   runtime-error.png  the same after typing a loop that never ends
@@ -89,7 +90,7 @@ nap 3
 # GIMP 3 greets a new profile whatever gimprc says.
 if W=$(win '^Welcome to GIMP' 5); then focus "$W"; xdotool key Escape; nap 1; fi
 
-# 1. Filters ▸ Shaders.  GIMP puts submenus it does not know after its own
+# 1. Filters ▸ Shaders, with Light and Lens open.  GIMP puts submenus it does not know after its own
 #    (in 3.0.4 Shaders is the last item of Filters), so Shaders is found
 #    from the bottom: open the menu, walk up one item at a time and open
 #    each submenu until its last item, "Run Pixel Shader..." (Shaders'
@@ -108,7 +109,7 @@ focus "$D"; xdotool key Escape; nap 1   # closes the dialog again
 focus "$IMAGE"; xdotool key Escape alt+r; nap 0.5
 for _ in $(seq "$menu_rows"); do xdotool key Up; done
 xdotool key Right; nap 0.3; xdotool key Down; nap 1
-import -window root "$OUT/menu.png" || fail "menu screenshot failed"
+import -window root -crop 1240x800+0+0 +repage "$OUT/menu.png" || fail "menu screenshot failed"
 xdotool key Escape Escape Escape; nap 0.5
 echo "gimp-check: Filters ▸ Shaders is item $menu_rows from the bottom of Filters"
 
@@ -118,10 +119,11 @@ open_action () {
   local s; s=$(win '^Search Actions$' 10) || fail "action search did not open"
   focus "$s"; xdotool type --delay 40 "$1"; nap 1.5; xdotool key Return
 }
-open_action "Vignette"
-D=$(win '^Vignette' 20) || fail "the Vignette dialog did not open"
+# GIMP has a Vignette of its own; our ops' dialogs name the op.
+open_action "Chromatic Aberration"
+D=$(win '\(shader:chromatic-aberration\)' 20) || fail "the Chromatic Aberration dialog did not open"
 place "$D"; nap 3; shot "$D" dialog.png
-echo "gimp-check: Vignette dialog $(height "$D") px high"
+echo "gimp-check: Chromatic Aberration dialog $(height "$D") px high, needs $(needed "$D")"
 focus "$D"; xdotool key Escape; nap 1
 
 # 3. Run Pixel Shader: type a broken shader, a runaway loop, a working

@@ -144,11 +144,13 @@ type_source () {
   xdotool key ctrl+a BackSpace; nap 0.3
   xdotool type --delay 15 "$1"; nap 3
 }
-type_source 'float4 main (float2 uv : TEXCOORD0) : COLOR { return tex2D (s0, uv) * gain; }'
+# Typed over several lines (xdotool types a newline as Return, which the
+# text view takes), so that the screenshots show the whole source.
+type_source $'float4 main (float2 uv : TEXCOORD0) : COLOR\n{\n  return tex2D (s0, uv) * gain;\n}'
 h1=$(needed "$D"); shot "$D" error.png
-type_source 'float4 main (float2 uv : TEXCOORD0) : COLOR { float x = uv.x; [loop] while (x >= 0) x += 1; return x; }'
+type_source $'float4 main (float2 uv : TEXCOORD0) : COLOR\n{\n  float x = uv.x;\n  [loop] while (x >= 0)\n    x += 1;\n  return x;\n}'
 h2=$(needed "$D"); shot "$D" runtime-error.png
-type_source 'sampler2D s0; float4 main (float2 uv : TEXCOORD0) : COLOR { float4 c = tex2D (s0, uv); return float4 (c.b, c.g, c.r, c.a); }'
+type_source $'sampler2D s0;\nfloat4 main (float2 uv : TEXCOORD0) : COLOR\n{\n  float4 c = tex2D (s0, uv);\n  return c.bgra;\n}'
 h3=$(needed "$D"); shot "$D" fixed.png
 import -window root "$OUT/screen.png"
 echo "gimp-check: Run Pixel Shader $h0 px high; broken source $h1, runaway loop $h2, fixed $h3"

@@ -142,10 +142,17 @@ type_source () {
   focus "$D"
   xdotool mousemove $((dx + dw / 2)) $((dy + ${GIMP_CHECK_SOURCE_Y:-170})) click 1; nap 0.3
   xdotool key ctrl+a BackSpace; nap 0.3
-  xdotool type --delay 15 "$1"; nap 3
+  local first=1 line
+  while IFS= read -r line; do
+    [ -n "$first" ] || xdotool key Return
+    first=
+    xdotool type --delay 15 "$line"
+  done <<<"$1"
+  nap 3
 }
-# Typed over several lines (xdotool types a newline as Return, which the
-# text view takes), so that the screenshots show the whole source.
+# Typed over several lines, so that the screenshots show the whole
+# source; the newlines of `xdotool type` never reach GIMP's text view,
+# so Return is pressed between the lines.
 type_source $'float4 main (float2 uv : TEXCOORD0) : COLOR\n{\n  return tex2D (s0, uv) * gain;\n}'
 h1=$(needed "$D"); shot "$D" error.png
 type_source $'float4 main (float2 uv : TEXCOORD0) : COLOR\n{\n  float x = uv.x;\n  [loop] while (x >= 0)\n    x += 1;\n  return x;\n}'

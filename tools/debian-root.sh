@@ -20,14 +20,34 @@
 # and the roots live in ${GS_ROOTS:-/tmp/gegl-shaders-roots}; `quickstart`
 # leaves its root there (ROOTS/quickstart-RELEASE) so that the caller can
 # read build/meson-logs/testlog.json afterwards.
+#
+# The network: debootstrap (once) and the packages of the quick start
+# (each time) come from the host's Debian mirror, or GS_DEBIAN_MIRROR.
+# `quickstart` first asks the mirror for RELEASE's index, then fetches
+# those packages into the fresh root without installing them (the .debs
+# are kept in ROOTS/RELEASE-debs between runs, so a run downloads only
+# what changed).  When the mirror cannot be reached or a download fails,
+# it stops there with exit status 3 and a line "debian-root: OFFLINE:
+# why", having tried nothing of the project.  Any other failure is the
+# project's: status 1, or the quick start's own status.
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 ROOTS=${GS_ROOTS:-/tmp/gegl-shaders-roots}
 
 die () { echo "debian-root: $*" >&2; exit 1; }
+offline () { echo "debian-root: OFFLINE: $*" >&2; exit 3; }
 
+# reachable URI RELEASE: the mirror answers for RELEASE's index within 30 s.
+reachable () {
+  python3 -c 'import sys, urllib.request
+urllib.request.urlopen (sys.argv[1], timeout=30).read (1)' \
+    "$1/dists/$2/InRelease" >/dev/null 2>&1
+}
+
+# The host's mirror, or GS_DEBIAN_MIRROR.
 mirror () {
+  [ -z "${GS_DEBIAN_MIRROR:-}" ] || { echo "$GS_DEBIAN_MIRROR"; return 0; }
   uri=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
   [ -n "$uri" ] || uri=$(awk '/^deb / { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
   echo "${uri:-http://deb.debian.org/debian}"
@@ -44,8 +64,12 @@ base () {
   boot=$ROOTS/$rel-boot uri=$(mirror)
   rm -rf --one-file-system "$boot"
   echo "debian-root: debootstrap $rel from $uri (once)"
-  debootstrap --variant=minbase "$rel" "$boot" "$uri" >"$ROOTS/$rel-boot.log" 2>&1 ||
-    die "debootstrap $rel failed; see $ROOTS/$rel-boot.log"
+  # wget, under debootstrap, waits 15 minutes on a stalled read.
+  timeout 1800 debootstrap --variant=minbase "$rel" "$boot" "$uri" \
+      >"$ROOTS/$rel-boot.log" 2>&1 || {
+    reachable "$uri" "$rel" ||
+      offline "debootstrap $rel: $uri stopped answering; see $ROOTS/$rel-boot.log"
+    die "debootstrap $rel failed; see $ROOTS/$rel-boot.log"; }
   printf 'deb %s %s main\ndeb %s %s-updates main\n' "$uri" "$rel" "$uri" "$rel" \
     >"$boot/etc/apt/sources.list"
   tar -C "$boot" -cf "$tar.part" . && mv "$tar.part" "$tar" && rm -rf --one-file-system "$boot"
@@ -103,15 +127,39 @@ clone () {
   fi
 }
 
+# fetch RELEASE DIR: the quick start's packages downloaded into DIR's apt
+# cache, not installed, from the kept .debs and the mirror; the kept set is
+# then DIR's.  A package the release does not have is the project's
+# failure; anything else going wrong here is the network's.
+fetch () {
+  rel=$1 dir=$2 debs=$ROOTS/$1-debs log=$ROOTS/$1-fetch.log
+  arch=$dir/var/cache/apt/archives
+  mkdir -p "$debs" "$arch"
+  find "$debs" -name '*.deb' -exec cp {} "$arch/" \;
+  packages=$("$here/tools/quickstart.sh" packages)
+  if ! run_in "$dir" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+         timeout 1200 apt-get install -y -qq --download-only $packages" >"$log" 2>&1; then
+    if grep -q -E 'Unable to locate package|has no installation candidate' "$log"; then
+      die "tools/quickstart.sh names a package Debian $rel does not have: $(grep -E '^E:' "$log" | head -1)"
+    fi
+    offline "fetching the quick start's packages for Debian $rel failed: $(grep -E '^(E|W):' "$log" | head -1) (see $log)"
+  fi
+  find "$debs" -name '*.deb' -delete
+  find "$arch" -maxdepth 1 -name '*.deb' -exec cp {} "$debs/" \;
+}
+
 case "${1:-}" in
   new)        [ $# -eq 3 ] || die "usage: new RELEASE DIR"; new_root "$2" "$3" ;;
   run)        [ $# -ge 3 ] || die "usage: run DIR CMD..."; dir=$2; shift 2; run_in "$dir" "$@" ;;
   clone)      [ $# -eq 2 ] || die "usage: clone DIR"; clone "$2" ;;
   quickstart)
     [ $# -eq 2 ] || die "usage: quickstart RELEASE"
-    dir=$ROOTS/quickstart-$2
-    new_root "$2" "$dir"
+    rel=$2 dir=$ROOTS/quickstart-$2 uri=$(mirror)
+    reachable "$uri" "$rel" ||
+      offline "$uri/dists/$rel/InRelease cannot be fetched; no Debian $rel run"
+    new_root "$rel" "$dir"
     clone "$dir"
+    fetch "$rel" "$dir"
     echo "debian-root: tools/quickstart.sh test on a fresh Debian $2 ($(git -C "$here" rev-parse --short HEAD))"
     run_in "$dir" "cd /root/src/gegl-shaders && tools/quickstart.sh test"
     ;;

@@ -1,10 +1,12 @@
 #!/bin/sh
-# One-command set-up for a fresh Debian 12 (run as root, or with sudo for
-# the package step):
+# One-command set-up for a fresh Debian 12 or 13 (run as root, or with
+# sudo for the package step):
 #   tools/quickstart.sh demo   install, build, render data/sample.png through
 #                              a shader with the gegl tool into out.png
 #   tools/quickstart.sh test   install, build, run the whole test suite and
 #                              print one line "N passed, N failed, N skipped"
+#   tools/quickstart.sh packages
+#                              print the Debian packages demo and test install
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -61,8 +63,11 @@ case "${1:-}" in
     python3 tools/count-tests.py "$BUILD/meson-logs/testlog.json"
     exit $status
     ;;
+  packages)
+    echo $PACKAGES
+    ;;
   *)
-    echo "usage: $0 demo|test" >&2
+    echo "usage: $0 demo|test|packages" >&2
     exit 2
     ;;
 esac

@@ -58,9 +58,12 @@ base () {
   rel=$1 tar=$ROOTS/$1-base.tar
   [ -f "$tar" ] && return 0
   mkdir -p "$ROOTS"
+  # A host whose package lists are stale or missing needs an update first.
   command -v debootstrap >/dev/null ||
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null ||
-    die "cannot install debootstrap"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null 2>&1 ||
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq debootstrap >/dev/null; } ||
+    die "cannot install debootstrap on this host (apt-get install debootstrap)"
   boot=$ROOTS/$rel-boot uri=$(mirror)
   rm -rf --one-file-system "$boot"
   echo "debian-root: debootstrap $rel from $uri (once)"

@@ -23,6 +23,20 @@ IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".ppm",
                     ".pgm", ".pnm", ".exr", ".webp", ".hdr"}
 
 
+def enum_values(spec):
+    """(value, nick, name) of each value of an enum property.  PyGObject
+    3.42 (Debian 12) gives spec.enum_class as a Python class with
+    __enum_values__; 3.50 (Debian 13) as the C GEnumClass, which
+    g_enum_get_value() reads."""
+    enum_class = spec.enum_class
+    values = getattr(enum_class, "__enum_values__", None)
+    if values is not None:
+        return [(int(v), v.value_nick, v.value_name) for v in values.values()]
+    found = (GObject.enum_get_value(enum_class, i)
+             for i in range(enum_class.minimum, enum_class.maximum + 1))
+    return [(v.value, v.value_nick, v.value_name) for v in found if v is not None]
+
+
 def convert(spec, text):
     """The property value a command-line string stands for."""
     t = spec.value_type
@@ -35,9 +49,9 @@ def convert(spec, text):
             raise ValueError("expected true or false, not %r" % text)
         return text.lower() in ("true", "1", "yes")
     if t.is_a(GObject.TYPE_ENUM):
-        for value in spec.enum_class.__enum_values__.values():
-            if text in (value.value_nick, value.value_name, str(int(value))):
-                return int(value)
+        for value, nick, name in enum_values(spec):
+            if text in (nick, name, str(value)):
+                return value
         raise ValueError("unknown value %r" % text)
     if t.name == "GeglColor":
         return Gegl.Color.new(text)

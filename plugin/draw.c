@@ -377,7 +377,6 @@ fetch_whole (GsDraw      *draw,
 
 gboolean
 gs_draw_render (GeglOperation          *operation,
-                const gchar            *name,
                 GsDraw                 *draw,
                 GeglBuffer             *input,
                 const SlTexture *const *textures,
@@ -442,11 +441,12 @@ gs_draw_render (GeglOperation          *operation,
       *failure = message;
       return FALSE;
     }
-  if (status == GS_RENDER_LIMIT &&
-      g_atomic_int_compare_and_exchange (&draw->runtime_warned, 0, 1))
-    g_warning ("%s: %s", name,
-               message && message[0] ? message
-               : _("the shader hit an execution limit"));
+  if (status == GS_RENDER_LIMIT)
+    {
+      *failure = message && message[0]
+                 ? g_strdup (message)
+                 : g_strdup (_("the shader hit an execution limit"));
+    }
   g_free (message);
 
   /* What lies outside the viewport stays transparent. */

@@ -24,7 +24,6 @@ typedef struct
   GeglRectangle    pad_rect[GS_MAX_PADS];  /* each pad's box at @level */
   gboolean         bounded;    /* sampling reach known */
   gint             reach_left, reach_top, reach_right, reach_bottom;
-  gint             runtime_warned;         /* atomic */
   /* Stand in for the pads until process() supplies the real pixels, so
    * that the binding never holds a dangling texture view. */
   gfloat           placeholder_texel[4];
@@ -99,14 +98,15 @@ void          gs_pass_through       (GeglBuffer          *input,
 
 /* The body of every op's process(): renders @draw over @result at
  * @level from @input (the primary pad) and @textures (SL_MAX_SLOTS
- * images read this call, e.g. aux pads; may be NULL), writes transparent
- * black outside the viewport, and warns once per draw about a run-time
- * limit.  A NULL draw, or one that cannot render, passes the input
+ * images read this call, e.g. aux pads; may be NULL) and writes
+ * transparent black outside the viewport.  A NULL draw, or one that cannot render, passes the input
  * through.  Returns FALSE when memory ran out before anything was
  * rendered: the input was passed through and *failure (to free) says
- * why, for the op's "error" property. */
+ * why, for the op's "error" property.  Returns TRUE with *failure set
+ * when a band hit a run-time limit (a runaway loop): everything was
+ * written, and the op shows the diagnostic as it shows a compile
+ * error. */
 gboolean      gs_draw_render        (GeglOperation          *operation,
-                                     const gchar            *name,
                                      GsDraw                 *draw,
                                      GeglBuffer             *input,
                                      const SlTexture *const *textures,

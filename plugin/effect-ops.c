@@ -50,9 +50,13 @@
  *
  * Failure: an effect that does not compile for the image, an image
  * texture that cannot be loaded, or memory that runs out make the op pass
- * its input through; the "error" property says why (without a notify,
- * which would invalidate the node from inside its own processing) and one
- * warning is logged per new failure.
+ * its input through; a run-time limit (a runaway loop) keeps what was
+ * rendered.  The "error" property says why, with paths relative to the
+ * effect's folder, published through op-error.c (which tells an open GIMP
+ * dialog from the main loop and logs each distinct error once when no
+ * dialog shows it).  A run-time failure stays until the settings or the
+ * input's extent change, not just until the next invocation, so the
+ * re-render a notify causes does not clear and raise it again forever.
  */
 #include "config.h"
 
@@ -66,11 +70,13 @@
 #include "draw.h"
 #include "image-io.h"
 #include "shader-file.h"
+#include "op-error.h"
 
 #define NOMINAL_SIZE 512
 
 /* Host-value properties; property id = props->len + 1 + Host, value slot
- * props->len + Host.  The "error" property follows them. */
+ * props->len + Host.  The "error" property follows them, then
+ * "has-errors", which has no slot: it follows "error". */
 typedef enum
 {
   HOST_SEED,
@@ -129,7 +135,17 @@ typedef struct
   /* Image textures by texture index, loaded once; NULL for the others. */
   GPtrArray     *images;
   gchar         *image_error;  /* why one did not load; NULL when none */
-  gchar         *warned_for;   /* last failure reported */
+  /* Why the last draw built at each level does not render (NULL when it
+   * does), for the settings of build_settings[] at draw_bbox[].  Per
+   * level, so that rebuilding one level leaves the others'. */
+  gchar         *build_error[GS_N_LEVELS];
+  guint          build_settings[GS_N_LEVELS];
+  /* What rendering hit, for the settings of @runtime_serial and the input
+   * box @runtime_bbox; NULL when nothing. */
+  gchar         *runtime_error;
+  guint          runtime_serial;
+  GeglRectangle  runtime_bbox;
+  guint          settings_serial;  /* bumped by every property change */
 } EffInst;
 
 static GQuark class_quark;
@@ -165,7 +181,9 @@ inst_free (gpointer data)
   if (inst->images)
     g_ptr_array_unref (inst->images);
   g_free (inst->image_error);
-  g_free (inst->warned_for);
+  for (gint i = 0; i < GS_N_LEVELS; i++)
+    g_free (inst->build_error[i]);
+  g_free (inst->runtime_error);
   g_mutex_clear (&inst->lock);
   for (guint i = 0; inst->values[i].g_type; i++)
     g_value_unset (&inst->values[i]);
@@ -240,11 +258,16 @@ set_property (GObject      *object,
               const GValue *value,
               GParamSpec   *pspec)
 {
-  EffInst *inst = inst_of (object);
+  EffClass *klass = class_of (object);
+  EffInst  *inst  = inst_of (object);
 
+  if (id == error_slot (klass) + 2)    /* has-errors follows error */
+    return;
   g_mutex_lock (&inst->lock);
   g_value_copy (value, &inst->values[id - 1]);
   inst->serial++;
+  if (id != error_slot (klass) + 1)
+    inst->settings_serial++;
   g_mutex_unlock (&inst->lock);
 }
 
@@ -254,10 +277,18 @@ get_property (GObject    *object,
               GValue     *value,
               GParamSpec *pspec)
 {
-  EffInst *inst = inst_of (object);
+  EffClass *klass = class_of (object);
+  EffInst  *inst  = inst_of (object);
 
   g_mutex_lock (&inst->lock);
-  g_value_copy (&inst->values[id - 1], value);
+  if (id == error_slot (klass) + 2)
+    {
+      const gchar *text = g_value_get_string (&inst->values[error_slot (klass)]);
+
+      g_value_set_boolean (value, text && text[0]);
+    }
+  else
+    g_value_copy (&inst->values[id - 1], value);
   g_mutex_unlock (&inst->lock);
 }
 
@@ -514,24 +545,54 @@ build_draw (EffClass            *klass,
   return draw;
 }
 
-/* Shown in the dialog; no notify, which would invalidate the node from
- * inside its own processing.  Returns the text to warn about (a new
- * failure), or NULL.  Called with the lock held. */
-static gchar *
-set_error (EffClass *klass,
-           EffInst  *inst,
-           gchar    *text)
+/* Makes the "error" property say what the last build and the current
+ * settings' rendering hit; also undoes a write from outside (GIMP
+ * restoring a dialog's last values).  Called with the lock held. */
+static void
+publish (GeglOperation       *operation,
+         EffClass            *klass,
+         EffInst             *inst,
+         const GeglRectangle *bbox)
 {
-  gchar *warning = NULL;
+  GValue      *v       = &inst->values[error_slot (klass)];
+  const gchar *build   = "";
+  const gchar *runtime = inst->runtime_error &&
+                         inst->runtime_serial == inst->settings_serial &&
+                         gegl_rectangle_equal (&inst->runtime_bbox, bbox)
+                         ? inst->runtime_error : "";
+  gchar       *text;
+  gchar       *shown;
 
-  if (text[0] && g_strcmp0 (text, inst->warned_for) != 0)
+  for (gint i = GS_N_LEVELS - 1; i >= 0; i--)
+    if (inst->build_error[i] &&
+        inst->build_settings[i] == inst->settings_serial &&
+        gegl_rectangle_equal (&inst->draw_bbox[i], bbox))
+      build = inst->build_error[i];
+  text = build[0] && runtime[0] ? g_strconcat (build, "\n", runtime, NULL)
+                                : g_strdup (build[0] ? build : runtime);
+
+  shown = gs_error_wrap (text);
+  if (g_strcmp0 (g_value_get_string (v), shown) != 0)
     {
-      g_free (inst->warned_for);
-      inst->warned_for = g_strdup (text);
-      warning = g_strdup (text);
+      g_value_take_string (v, shown);
+      shown = NULL;
+      gs_error_changed (operation, klass->op_name, text);
     }
-  g_value_take_string (&inst->values[error_slot (klass)], text);
-  return warning;
+  g_free (shown);
+  g_free (text);
+}
+
+/* @text with the effect's folder left out of its paths; takes @text. */
+static gchar *
+shorten (EffClass *klass,
+         gchar    *text)
+{
+  gchar *folder = g_path_get_dirname (klass->path);
+  gchar *shown  = gs_error_shorten (text, folder);
+
+  g_free (folder);
+  g_free (text);
+  return shown;
 }
 
 static gboolean
@@ -557,7 +618,6 @@ acquire_draw (GeglOperation *operation,
   EffClass      *klass   = class_of (operation);
   EffInst       *inst    = inst_of (operation);
   GsDraw        *draw    = NULL;
-  gchar         *warning = NULL;
   GeglRectangle  bbox;
 
   if (! input_bbox (operation, &bbox))
@@ -575,17 +635,14 @@ acquire_draw (GeglOperation *operation,
                                              &failure);
       inst->draw_serial[level] = inst->serial;
       inst->draw_bbox[level]   = bbox;
-      warning = set_error (klass, inst, failure ? failure : g_strdup (""));
+      g_free (inst->build_error[level]);
+      inst->build_error[level]    = failure ? shorten (klass, failure) : NULL;
+      inst->build_settings[level] = inst->settings_serial;
     }
   if (inst->draws[level]->run)
     draw = gs_draw_ref (inst->draws[level]);
+  publish (operation, klass, inst, &bbox);
   g_mutex_unlock (&inst->lock);
-
-  if (warning)
-    {
-      g_warning ("%s: %s", klass->op_name, warning);
-      g_free (warning);
-    }
   return draw;
 }
 
@@ -698,18 +755,28 @@ process (GeglOperation       *operation,
 
   level = CLAMP (level, 0, GS_N_LEVELS - 1);
   draw  = acquire_draw (operation, level);
-  if (! gs_draw_render (operation, klass->op_name, draw, input, NULL, output,
-                        result, level, &failure))
+  gs_draw_render (operation, draw, input, NULL, output, result, level,
+                  &failure);
+  if (failure)
     {
-      EffInst *inst = inst_of (operation);
-      gchar   *warning;
+      EffInst       *inst = inst_of (operation);
+      GeglRectangle  bbox;
 
       g_mutex_lock (&inst->lock);
-      warning = set_error (klass, inst, failure);
+      if (input_bbox (operation, &bbox) &&
+          ! (inst->runtime_error &&
+             inst->runtime_serial == inst->settings_serial &&
+             gegl_rectangle_equal (&inst->runtime_bbox, &bbox)))
+        {
+          g_free (inst->runtime_error);
+          inst->runtime_error  = shorten (klass, failure);
+          inst->runtime_serial = inst->settings_serial;
+          inst->runtime_bbox   = bbox;
+          failure = NULL;
+          publish (operation, klass, inst, &bbox);
+        }
       g_mutex_unlock (&inst->lock);
-      if (warning)
-        g_warning ("%s: %s", klass->op_name, warning);
-      g_free (warning);
+      g_free (failure);
     }
   if (draw)
     gs_draw_unref (draw);
@@ -834,14 +901,9 @@ class_init (gpointer g_class,
 
   GEGL_OPERATION_FILTER_CLASS (g_class)->process = process;
 
-  /* First, so that it keeps its name as on every op of the module. */
-  pspec = g_param_spec_string ("error", _("Errors"),
-                               _("Diagnostics of the shader's compilation; "
-                                 "empty when it compiled"),
-                               "", G_PARAM_READWRITE | GEGL_PARAM_PAD_INPUT);
-  gegl_param_spec_set_property_key (pspec, "error", "true");
-  g_object_class_install_property (object_class, error_slot (klass) + 1,
-                                   pspec);
+  /* First, so that they keep their names as on every op of the module. */
+  gs_error_install (object_class, error_slot (klass) + 1,
+                    error_slot (klass) + 2, "");
 
   for (guint i = 0; i < klass->props->len; i++)
     {

@@ -83,13 +83,15 @@ typedef struct
   gboolean     gpl;          /* GPL (not LGPL) licence */
   SlMetadata  *metadata;
   SlProgram   *program;      /* NULL when the shader does not compile */
-  gchar       *diagnostics;  /* formatted, "" when clean */
+  gchar       *diagnostics;  /* formatted, paths relative to the shader's
+                              * folder; "" when clean */
   gint         n_pads;       /* image inputs: 1..3 */
   gint         pad_slot[MAX_PADS];
   GArray      *props;        /* PropDesc */
   GArray      *hosts;        /* HostDesc */
   guint        n_props;      /* installed property ids 1..n_props */
   guint        prop_error;
+  guint        prop_has_errors;
   guint        prop_linear;
   guint        prop_seed;    /* 0 when none */
   GArray      *file_textures; /* FileTexture */

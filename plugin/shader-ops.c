@@ -37,6 +37,7 @@
 #include "image-io.h"
 #include "pixel-fetch.h"
 #include "shader-file.h"
+#include "op-error.h"
 
 /* A loaded texture image, shared by the draws that sample it. */
 typedef struct
@@ -98,7 +99,11 @@ struct Instance
   guint       n_values;
   GByteArray *key;          /* what the cached draws were built for */
   GsDraw     *draws[N_LEVELS];
-  gchar      *warned_for;   /* last runtime failure reported */
+  /* Why the current draws do not render (the first draw of the key that
+   * failed to build), and what went wrong while they rendered; NULL when
+   * nothing did.  Both start again with the next key. */
+  gchar      *draw_error;
+  gchar      *runtime_error;
   Image      *images[MAX_FILE_TEXTURES];  /* last loaded, for reuse */
 };
 
@@ -117,7 +122,8 @@ instance_free (gpointer p)
     if (G_IS_VALUE (&inst->values[i]))
       g_value_unset (&inst->values[i]);
   g_free (inst->values);
-  g_free (inst->warned_for);
+  g_free (inst->draw_error);
+  g_free (inst->runtime_error);
   g_mutex_clear (&inst->mutex);
   g_free (inst);
 }
@@ -187,6 +193,9 @@ shader_set_property (GObject      *object,
   Instance *inst = instance_of (object);
   GValue   *v;
 
+  /* "has-errors" follows "error". */
+  if (id == class_data_of (object)->prop_has_errors)
+    return;
   g_mutex_lock (&inst->mutex);
   v = value_of (object, id);
   if (v)
@@ -200,12 +209,20 @@ shader_get_property (GObject    *object,
                      GValue     *value,
                      GParamSpec *pspec)
 {
-  Instance *inst = instance_of (object);
-  GValue   *v;
+  ShaderClassData *data = class_data_of (object);
+  Instance        *inst = instance_of (object);
+  GValue          *v;
 
   g_mutex_lock (&inst->mutex);
-  v = value_of (object, id);
-  if (v)
+  if (id == data->prop_has_errors)
+    {
+      const gchar *text;
+
+      v    = value_of (object, data->prop_error);
+      text = v ? g_value_get_string (v) : NULL;
+      g_value_set_boolean (value, text && text[0]);
+    }
+  else if ((v = value_of (object, id)))
     g_value_copy (v, value);
   g_mutex_unlock (&inst->mutex);
 }
@@ -497,6 +514,40 @@ current_files (GeglOperation *operation,
   g_mutex_unlock (&inst->mutex);
 }
 
+/* Makes the "error" property say what the instance knows: the class's
+ * diagnostics for a shader that does not compile, else why the draws do
+ * not build and what their rendering hit.  Also undoes a write from
+ * outside (GIMP restoring a dialog's last values).  Called with the
+ * instance's mutex held. */
+static void
+publish (GeglOperation *operation)
+{
+  ShaderClassData *data = class_data_of (operation);
+  Instance        *inst = instance_of (operation);
+  GValue          *v    = value_of (G_OBJECT (operation), data->prop_error);
+  gchar           *text;
+  gchar           *shown;
+
+  if (! v)
+    return;
+  if (! data->program)
+    text = g_strdup (data->diagnostics);
+  else if (inst->draw_error && inst->runtime_error)
+    text = g_strconcat (inst->draw_error, "\n", inst->runtime_error, NULL);
+  else
+    text = g_strdup (inst->draw_error ? inst->draw_error
+                     : inst->runtime_error ? inst->runtime_error : "");
+  shown = gs_error_wrap (text);
+  if (g_strcmp0 (g_value_get_string (v), shown) != 0)
+    {
+      g_value_take_string (v, shown);
+      shown = NULL;
+      gs_error_changed (operation, data->op_name, text);
+    }
+  g_free (shown);
+  g_free (text);
+}
+
 /* The draw for the current properties and extents at @level, building it
  * when needed.  NULL when the op passes its input through. */
 static GsDraw *
@@ -511,13 +562,17 @@ acquire_draw (GeglOperation *operation,
   GByteArray      *key;
   gint             seed;
   GsDraw          *draw = NULL;
-  gchar           *warning = NULL;
   gchar           *paths[MAX_FILE_TEXTURES] = { NULL };
 
   if (! data->program)
     {
-      if (g_atomic_int_compare_and_exchange (&data->warned, 0, 1))
+      /* Logged once for the class: every instance fails alike. */
+      if (gs_error_nobody_listens (operation) &&
+          g_atomic_int_compare_and_exchange (&data->warned, 0, 1))
         g_warning ("%s: %s", data->op_name, data->diagnostics);
+      g_mutex_lock (&inst->mutex);
+      publish (operation);
+      g_mutex_unlock (&inst->mutex);
       return NULL;
     }
 
@@ -558,6 +613,8 @@ acquire_draw (GeglOperation *operation,
     {
       for (gint i = 0; i < N_LEVELS; i++)
         g_clear_pointer (&inst->draws[i], gs_draw_unref);
+      g_clear_pointer (&inst->draw_error, g_free);
+      g_clear_pointer (&inst->runtime_error, g_free);
       if (inst->key)
         g_byte_array_unref (inst->key);
       inst->key = g_byte_array_ref (key);
@@ -585,43 +642,26 @@ acquire_draw (GeglOperation *operation,
                           diags);
 
       inst->draws[level] = built;
-      if (! built->binding)
+      if (! built->binding && ! inst->draw_error)
         {
-          gchar *text = gs_format_diagnostics (diags);
+          gchar *text   = gs_format_diagnostics (diags);
+          gchar *folder = g_path_get_dirname (data->path);
 
           if (! text[0])
             {
               g_free (text);
               text = g_strdup (_("the shader could not be prepared"));
             }
-          if (g_strcmp0 (text, inst->warned_for) != 0)
-            {
-              g_free (inst->warned_for);
-              inst->warned_for = g_strdup (text);
-              warning = g_strdup (text);
-            }
-          /* Shown in the dialog; no notify, which would invalidate the
-           * node from inside its own preparation. */
-          {
-            GValue *ev = value_of (G_OBJECT (operation), data->prop_error);
-
-            if (ev)
-              g_value_take_string (ev, text);
-            else
-              g_free (text);
-          }
+          inst->draw_error = gs_error_shorten (text, folder);
+          g_free (folder);
+          g_free (text);
         }
       sl_diagnostics_free (diags);
     }
   if (inst->draws[level]->binding)
     draw = gs_draw_ref (inst->draws[level]);
+  publish (operation);
   g_mutex_unlock (&inst->mutex);
-
-  if (warning)
-    {
-      g_warning ("%s: %s", data->op_name, warning);
-      g_free (warning);
-    }
   g_byte_array_unref (key);
   g_array_unref (constants);
   for (gint i = 0; i < MAX_FILE_TEXTURES; i++)
@@ -726,23 +766,25 @@ shader_get_cached_region (GeglOperation       *operation,
   return region;
 }
 
-/* Shown in the dialog; no notify, which would invalidate the node from
- * inside its own processing. */
+/* What rendering @draw at @level hit (takes @text), kept while the draw
+ * is current: the next change of the settings starts clean. */
 static void
-set_error (GeglOperation *operation,
-           gchar         *text)
+set_runtime_error (GeglOperation *operation,
+                   GsDraw        *draw,
+                   gint           level,
+                   gchar         *text)
 {
-  ShaderClassData *data = class_data_of (operation);
-  Instance        *inst = instance_of (operation);
-  GValue          *v;
+  Instance *inst = instance_of (operation);
 
   g_mutex_lock (&inst->mutex);
-  v = value_of (G_OBJECT (operation), data->prop_error);
-  if (v)
-    g_value_take_string (v, text);
-  else
-    g_free (text);
+  if (inst->draws[level] == draw && ! inst->runtime_error)
+    {
+      inst->runtime_error = text;
+      text = NULL;
+      publish (operation);
+    }
   g_mutex_unlock (&inst->mutex);
+  g_free (text);
 }
 
 static gboolean
@@ -790,13 +832,10 @@ render (GeglOperation       *operation,
   if (failure)
     gs_pass_through (inputs[0], output, result, level, format);
   else
-    gs_draw_render (operation, data->op_name, draw, inputs[0], textures,
-                    output, result, level, &failure);
+    gs_draw_render (operation, draw, inputs[0], textures, output, result,
+                    level, &failure);
   if (failure)
-    {
-      g_warning ("%s: %s", data->op_name, failure);
-      set_error (operation, failure);
-    }
+    set_runtime_error (operation, draw, level, failure);
 
   for (gint pad = 0; pad < MAX_PADS; pad++)
     g_free (pixels[pad]);

@@ -28,6 +28,7 @@
 #include "shader-class.h"
 #include "effect-ops.h"
 #include "shader-file.h"
+#include "op-error.h"
 
 gboolean
 gs_ascii_contains_ci (const gchar *haystack,
@@ -228,6 +229,7 @@ plan_properties (ShaderClassData *data)
   data->props = g_array_new (FALSE, TRUE, sizeof (PropDesc));
   data->hosts = g_array_new (FALSE, TRUE, sizeof (HostDesc));
   data->prop_error  = id++;
+  data->prop_has_errors = id++;
   data->prop_linear = id++;
   for (guint i = 0; i < data->file_textures->len; i++)
     g_array_index (data->file_textures, FileTexture, i).prop_id = id++;
@@ -516,17 +518,14 @@ gs_shader_install_properties (GObjectClass    *object_class,
   GParamSpec  *pspec;
 
   static const gchar *const reserved[] =
-  { "error", "linear", "seed", "input", "aux", "aux2", "output", "name" };
+  { "error", "has-errors", "linear", "seed", "input", "aux", "aux2", "output",
+    "name" };
 
   for (guint i = 0; i < G_N_ELEMENTS (reserved); i++)
     g_hash_table_add (taken, g_strdup (reserved[i]));
 
-  pspec = g_param_spec_string ("error", _("Errors"),
-                               _("Diagnostics of the shader's compilation; "
-                                 "empty when it compiled"),
-                               data->diagnostics, flags);
-  gegl_param_spec_set_property_key (pspec, "error", "true");
-  g_object_class_install_property (object_class, data->prop_error, pspec);
+  gs_error_install (object_class, data->prop_error, data->prop_has_errors,
+                    data->diagnostics);
 
   pspec = g_param_spec_boolean ("linear", _("Linear light"),
                                 _("Give the shader linear RGBA instead of "

@@ -31,6 +31,7 @@
 #include "effect-ops.h"
 #include "filter-path.h"
 #include "shader-file.h"
+#include "op-error.h"
 
 /* Class data by shader path.  GEGL may unload and reload the module; the
  * types stay registered with their classes built, so a reload reuses the
@@ -48,6 +49,20 @@ static const gchar *const reshade_defines[] =
   "BUFFER_RCP_HEIGHT=(1.0/gs_host_size.y)",
   NULL
 };
+
+/* Diagnostics name files relative to the shader's folder (op-error.c). */
+static gchar *
+format_for_dialog (SlDiagnostics *diags,
+                   const gchar   *path)
+{
+  gchar *text   = gs_format_diagnostics (diags);
+  gchar *folder = g_path_get_dirname (path);
+  gchar *shown  = gs_error_shorten (text, folder);
+
+  g_free (folder);
+  g_free (text);
+  return shown;
+}
 
 static void
 compile_file (ShaderClassData *data,
@@ -86,7 +101,7 @@ compile_file (ShaderClassData *data,
     sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0,
                         SL_CODE_HOST_COMPILE, "%s",
                         _("the shader failed to compile"));
-  data->diagnostics = gs_format_diagnostics (diags);
+  data->diagnostics = format_for_dialog (diags, data->path);
   sl_diagnostics_free (diags);
   g_free (text);
   g_free (dir);
@@ -155,7 +170,7 @@ load_shader (const gchar *path,
 
       sl_diagnostics_add (diags, SL_SEVERITY_ERROR, path, 0, 0,
                           SL_CODE_HOST_IO, "%s", error->message);
-      data->diagnostics = gs_format_diagnostics (diags);
+      data->diagnostics = format_for_dialog (diags, path);
       sl_diagnostics_free (diags);
       g_clear_error (&error);
     }

@@ -1,41 +1,49 @@
 /* shader:run — runs an arbitrary HLSL / shader-assembly pixel shader as a
  * GEGL filter.
  *
- * Design.  The op keeps two cached objects in its instance state, both
- * guarded by one mutex:
+ * Design.  The op keeps two kinds of cached objects in its instance
+ * state, both guarded by one mutex:
  *   - the compiled SlProgram, rebuilt only when source, file (path or
  *     modification time), entry or profile change;
- *   - a draw (draw.c, shared with the per-file and effect ops): the
- *     prepared SlBinding for one viewport size and one params string,
- *     plus the sampling reach it reports.
- * Both are built in prepare(), which GEGL calls before any process() on the
- * node, so process() normally only takes a reference on the current draw
- * under the mutex and renders without holding it.  A process() that races a
- * property change keeps rendering with the draw it took; the new one is
- * used by the next call.
+ *   - one draw per mip level (draw.c, shared with the per-file and effect
+ *     ops): the prepared SlBinding for one viewport size and one params
+ *     string, plus the sampling reach it reports.
+ * The level-0 draw is built in prepare(), which GEGL calls before any
+ * process() on the node, and a coarser level's the first time process()
+ * is asked for it; process() otherwise only takes a reference on the
+ * current draw under the mutex and renders without holding it.  A
+ * process() that races a property change keeps rendering with the draw
+ * it took; the new one is used by the next call.
  *
  * The op is a GeglOperationFilter that is not threaded by GEGL: process()
  * splits the rendering itself (render-area.c): each worker reads the rows
  * it renders plus the sampling reach, or, when sampling is data dependent,
  * the whole input is read once and shared, so that a shader that may read
- * anywhere does not make every worker fetch the whole image.  It renders
- * at level 0 whatever mip level it is asked for.
+ * anywhere does not make every worker fetch the whole image.
+ *
+ * Mip levels (GIMP's zoomed-out previews): at level L the shader runs on
+ * the input scaled by 1/2^L, with the viewport scaled the same way, so
+ * TEXCOORD0 still spans the image and the result approximates the
+ * level-0 render scaled down; VPOS counts the reduced pixels.
  *
  * Coordinates: the viewport is the input's bounding box, so TEXCOORD0 is
  * the pixel centre normalised over the input and output pixel (x,y) is
  * viewport pixel (x-bx, y-by).  Every sampler slot sees the input.
  *
  * Failure: any error diagnostic (compile, unreadable file, bad params,
- * failed prepare) or a lack of memory for the render makes the op pass
- * its input through unchanged; the
- * formatted diagnostics are stored in the "error" property and reported
- * with one g_warning per change.  The property is written without a
- * notify on purpose: a notify invalidates the node, which would schedule
- * another prepare from inside this one.
+ * failed prepare), a run-time limit hit while rendering (a runaway loop)
+ * or a lack of memory for the render makes the op pass its input through
+ * unchanged (a run-time limit keeps what was rendered); the formatted
+ * diagnostics, with paths relative to the shader file's folder, are
+ * published in the "error" property through op-error.c, which tells an
+ * open GIMP dialog from the main loop and logs each distinct error once
+ * when no dialog shows it.
  */
 
 #include "config.h"
 #include <glib/gi18n-lib.h>
+
+#include "op-error.h"
 
 #ifdef GEGL_PROPERTIES
 
@@ -61,9 +69,14 @@ property_string (params, _("Parameters"), "")
                  "\"name=value; name=v,v,v\""))
 
 property_string (error, _("Errors"), "")
-  description (_("Diagnostics of the last compilation; empty when the "
-                 "shader compiled and runs"))
+  description (_("Diagnostics of the shader's compilation and run; empty "
+                 "while it compiles and runs"))
   ui_meta ("error", "true")
+  ui_meta ("visible", GS_ERROR_VISIBLE)
+
+property_boolean (has_errors, _("Has errors"), FALSE)
+  description (_("TRUE while \"error\" is not empty"))
+  ui_meta ("visible", GS_HAS_ERRORS_VISIBLE)
 
 #else
 
@@ -96,15 +109,17 @@ typedef struct
 
   SlProgram *program;         /* NULL when there is nothing to run */
   gchar     *compile_diags;   /* formatted, "" when clean */
-  gboolean   compile_failed;
 
-  /* draw key */
-  GsDraw    *draw;
+  /* draw key, the same for every level */
+  GsDraw    *draws[GS_N_LEVELS];
   gboolean   draw_valid;
   gchar     *draw_params;
   GeglRectangle draw_bbox;
-  gchar     *draw_diags;
-  gboolean   draw_failed;
+  gchar     *draw_diags;      /* of the level-0 draw; "" when clean */
+  /* What went wrong while rendering the current draws (a run-time
+   * limit, memory, a coarser level that would not prepare); NULL when
+   * nothing did. */
+  gchar     *runtime_diags;
 } State;
 
 static State *
@@ -123,8 +138,31 @@ file_mtime (const gchar *path)
   return (gint64) st.st_mtime;
 }
 
+/* The folder a shader's diagnostics are shown relative to: the shader
+ * file's own. */
+static gchar *
+format_for_dialog (SlDiagnostics *diags,
+                   const gchar   *file)
+{
+  gchar *text   = gs_format_diagnostics (diags);
+  gchar *folder = file ? g_path_get_dirname (file) : NULL;
+  gchar *shown  = gs_error_shorten (text, folder);
+
+  g_free (folder);
+  g_free (text);
+  return shown;
+}
+
+static void
+clear_draws (State *state)
+{
+  for (gint level = 0; level < GS_N_LEVELS; level++)
+    g_clear_pointer (&state->draws[level], gs_draw_unref);
+  g_clear_pointer (&state->runtime_diags, g_free);
+}
+
 /* Compiles when the compile key changed.  Returns TRUE when it did (so the
- * caller knows the draw is stale).  Called with the mutex held. */
+ * caller knows the draws are stale).  Called with the mutex held. */
 static gboolean
 update_program (State          *state,
                 GeglProperties *o)
@@ -158,7 +196,6 @@ update_program (State          *state,
 
   g_clear_pointer (&state->program, sl_program_unref);
   g_clear_pointer (&state->compile_diags, g_free);
-  state->compile_failed = FALSE;
 
   diags = sl_diagnostics_new ();
 
@@ -196,8 +233,7 @@ update_program (State          *state,
                             _("the shader failed to compile"));
     }
 
-  state->compile_failed = sl_diagnostics_error_count (diags) > 0;
-  state->compile_diags  = gs_format_diagnostics (diags);
+  state->compile_diags = format_for_dialog (diags, file);
 
   g_free (contents);
   sl_diagnostics_free (diags);
@@ -208,10 +244,11 @@ update_program (State          *state,
 static GsDraw *
 build_draw (SlProgram           *program,
             const GeglRectangle *bbox,
+            gint                 level,
             const gchar         *params,
             SlDiagnostics       *diags)
 {
-  GsDraw    *draw    = gs_draw_new (bbox, 0);
+  GsDraw    *draw    = gs_draw_new (bbox, level);
   SlBinding *binding = gs_draw_bind (draw, program);
   gboolean   ok      = TRUE;
 
@@ -219,22 +256,23 @@ build_draw (SlProgram           *program,
   if (params && params[0])
     ok = sl_binding_set_params_string (binding, params, diags);
   gs_draw_prepare (draw, ok, TRUE, diags);
+  if (! draw->binding && sl_diagnostics_error_count (diags) == 0)
+    sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "shader:run", 0, 0,
+                        SL_CODE_HOST_PREPARE, "%s",
+                        _("the shader could not be prepared"));
   return draw;
 }
 
-/* Brings program and draw up to date with the properties and the input's
- * bounding box and refreshes the "error" property.  Called with the mutex
- * held.  Returns the diagnostics to warn about (newly failed), or NULL. */
-static gchar *
+/* Brings the program and the level-0 draw up to date with the properties
+ * and the input's bounding box.  Called with the mutex held. */
+static void
 update_state (GeglOperation       *operation,
               const GeglRectangle *bbox)
 {
-  GeglProperties *o        = GEGL_PROPERTIES (operation);
-  State          *state    = get_state (operation);
-  gboolean        changed  = update_program (state, o);
-  gboolean        draw_new = FALSE;
-  gchar          *warning  = NULL;
-  GeglRectangle   empty    = { 0, 0, 0, 0 };
+  GeglProperties *o       = GEGL_PROPERTIES (operation);
+  State          *state   = get_state (operation);
+  gboolean        changed = update_program (state, o);
+  GeglRectangle   empty   = { 0, 0, 0, 0 };
 
   if (! bbox)
     bbox = &empty;
@@ -244,14 +282,12 @@ update_state (GeglOperation       *operation,
       g_strcmp0 (state->draw_params, o->params) != 0 ||
       ! gegl_rectangle_equal (&state->draw_bbox, bbox))
     {
-      g_clear_pointer (&state->draw, gs_draw_unref);
+      clear_draws (state);
       g_clear_pointer (&state->draw_diags, g_free);
       g_free (state->draw_params);
       state->draw_params = g_strdup (o->params);
       state->draw_bbox   = *bbox;
       state->draw_valid  = TRUE;
-      state->draw_failed = FALSE;
-      draw_new = TRUE;
 
       if (state->program && gegl_rectangle_is_infinite_plane (bbox))
         {
@@ -261,51 +297,84 @@ update_state (GeglOperation       *operation,
                               SL_CODE_HOST_INPUT, "%s",
                               _("the input has no bounded extent, so "
                                 "TEXCOORD0 is undefined; crop it first"));
-          state->draw_failed = TRUE;
-          state->draw_diags  = gs_format_diagnostics (diags);
+          state->draw_diags = gs_format_diagnostics (diags);
           sl_diagnostics_free (diags);
         }
       else if (state->program && bbox->width > 0 && bbox->height > 0)
         {
           SlDiagnostics *diags = sl_diagnostics_new ();
 
-          state->draw = build_draw (state->program, bbox, o->params, diags);
-          state->draw_failed = state->draw->binding == NULL;
-          if (state->draw_failed && sl_diagnostics_error_count (diags) == 0)
-            sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "shader:run", 0, 0,
-                                SL_CODE_HOST_PREPARE, "%s",
-                                _("the shader could not be prepared"));
-          state->draw_diags = gs_format_diagnostics (diags);
+          state->draws[0]   = build_draw (state->program, bbox, 0, o->params,
+                                          diags);
+          state->draw_diags = format_for_dialog (diags, state->key_file);
           sl_diagnostics_free (diags);
         }
     }
+}
 
-  if (changed || draw_new)
+/* The text the "error" property should hold: what compiling, preparing
+ * and rendering said, in that order.  Newly allocated. */
+static gchar *
+current_text (State *state)
+{
+  const gchar *parts[3] = { state->compile_diags, state->draw_diags,
+                            state->runtime_diags };
+  GString     *text     = g_string_new (NULL);
+
+  for (gint i = 0; i < 3; i++)
+    if (parts[i] && parts[i][0])
+      {
+        if (text->len)
+          g_string_append_c (text, '\n');
+        g_string_append (text, parts[i]);
+      }
+  return g_string_free (text, FALSE);
+}
+
+/* Makes the property say what the state says, also after someone else
+ * (GIMP restoring a dialog's last values) wrote it.  Called with the
+ * mutex held. */
+static void
+publish (GeglOperation *operation)
+{
+  GeglProperties *o     = GEGL_PROPERTIES (operation);
+  gchar          *text  = current_text (get_state (operation));
+  gchar          *shown = gs_error_wrap (text);
+
+  if (g_strcmp0 (shown, o->error) != 0 || o->has_errors != (shown[0] != 0))
     {
-      gchar *text;
-
-      gboolean compiled_text = state->compile_diags && state->compile_diags[0];
-      gboolean drawn_text    = state->draw_diags && state->draw_diags[0];
-
-      if (compiled_text && drawn_text)
-        text = g_strconcat (state->compile_diags, "\n",
-                            state->draw_diags, NULL);
-      else
-        text = g_strdup (compiled_text ? state->compile_diags
-                         : drawn_text ? state->draw_diags : "");
-
-      /* A new failure is reported once; re-preparing an unchanged failing
-       * shader for another bounding box stays quiet. */
-      if ((changed && state->compile_failed) ||
-          (draw_new && state->draw_failed &&
-           g_strcmp0 (text, o->error) != 0))
-        warning = g_strdup (text);
-
       g_free (o->error);
-      o->error = text;
+      o->error      = shown;
+      o->has_errors = shown[0] != 0;
+      shown = NULL;
+      gs_error_changed (operation, "shader:run", text);
     }
+  g_free (shown);
+  g_free (text);
+}
 
-  return warning;
+/* The draw of @level, built when it is missing.  Called with the mutex
+ * held, after the level-0 draw. */
+static GsDraw *
+level_draw (GeglOperation *operation,
+            gint           level)
+{
+  GeglProperties *o     = GEGL_PROPERTIES (operation);
+  State          *state = get_state (operation);
+
+  if (! state->draws[0] || ! state->draws[0]->binding)
+    return NULL;
+  if (! state->draws[level])
+    {
+      SlDiagnostics *diags = sl_diagnostics_new ();
+
+      state->draws[level] = build_draw (state->program, &state->draw_bbox,
+                                        level, o->params, diags);
+      if (! state->draws[level]->binding && ! state->runtime_diags)
+        state->runtime_diags = format_for_dialog (diags, state->key_file);
+      sl_diagnostics_free (diags);
+    }
+  return state->draws[level]->binding ? state->draws[level] : NULL;
 }
 
 /* prepare() brings the state up to date; process() only does when the
@@ -314,13 +383,13 @@ update_state (GeglOperation       *operation,
  * image. */
 static GsDraw *
 acquire_draw (GeglOperation *operation,
-              gboolean       refresh)
+              gboolean       refresh,
+              gint           level)
 {
   State         *state = get_state (operation);
   GeglRectangle *bbox;
   GeglRectangle  empty = { 0, 0, 0, 0 };
-  GsDraw        *draw  = NULL;
-  gchar         *warning = NULL;
+  GsDraw        *draw;
 
   bbox = gegl_operation_source_get_bounding_box (operation, "input");
 
@@ -328,22 +397,18 @@ acquire_draw (GeglOperation *operation,
   if (refresh ||
       ! state->draw_valid ||
       ! gegl_rectangle_equal (&state->draw_bbox, bbox ? bbox : &empty))
-    warning = update_state (operation, bbox);
-  if (state->draw && state->draw->binding)
-    draw = gs_draw_ref (state->draw);
+    update_state (operation, bbox);
+  draw = level_draw (operation, CLAMP (level, 0, GS_N_LEVELS - 1));
+  if (draw)
+    gs_draw_ref (draw);
+  publish (operation);
   g_mutex_unlock (&state->mutex);
-
-  if (warning)
-    {
-      g_warning ("shader:run: %s", warning);
-      g_free (warning);
-    }
 
   return draw;
 }
 
-/* The current draw without bringing it up to date, for GEGL's region
- * questions. */
+/* The current level-0 draw without bringing it up to date, for GEGL's
+ * region questions. */
 static GsDraw *
 peek_draw (GeglOperation *operation)
 {
@@ -351,8 +416,8 @@ peek_draw (GeglOperation *operation)
   GsDraw *draw  = NULL;
 
   g_mutex_lock (&state->mutex);
-  if (state->draw && state->draw->binding)
-    draw = gs_draw_ref (state->draw);
+  if (state->draws[0] && state->draws[0]->binding)
+    draw = gs_draw_ref (state->draws[0]);
   g_mutex_unlock (&state->mutex);
   return draw;
 }
@@ -367,7 +432,7 @@ prepare (GeglOperation *operation)
   gegl_operation_set_format (operation, "input", format);
   gegl_operation_set_format (operation, "output", format);
 
-  draw = acquire_draw (operation, TRUE);
+  draw = acquire_draw (operation, TRUE, 0);
   gs_operation_set_caching (operation, draw && ! draw->bounded);
   if (draw)
     gs_draw_unref (draw);
@@ -433,9 +498,6 @@ get_cached_region (GeglOperation       *operation,
   return region;
 }
 
-/* shader:run renders at level 0 whatever level GEGL asks for, as it
- * always has: it has no host values that would say how a reduced
- * preview relates to the full image. */
 static gboolean
 process (GeglOperation       *operation,
          GeglBuffer          *input,
@@ -443,22 +505,28 @@ process (GeglOperation       *operation,
          const GeglRectangle *result,
          gint                 level)
 {
-  GeglProperties *o = GEGL_PROPERTIES (operation);
-  GsDraw         *draw;
-  gchar          *failure = NULL;
+  GsDraw *draw;
+  gchar  *failure = NULL;
 
-  draw = acquire_draw (operation, FALSE);
-  if (! gs_draw_render (operation, "shader:run", draw, input, NULL, output,
-                        result, 0, &failure))
+  level = CLAMP (level, 0, GS_N_LEVELS - 1);
+  draw  = acquire_draw (operation, FALSE, level);
+  gs_draw_render (operation, draw, input, NULL, output, result, level,
+                  &failure);
+  if (failure)
     {
       State *state = get_state (operation);
 
-      /* As for a failed prepare: shown in the dialog, without a notify. */
-      g_warning ("shader:run: %s", failure);
+      /* Kept while the draw it happened in is current: the next change
+       * of the settings starts clean. */
       g_mutex_lock (&state->mutex);
-      g_free (o->error);
-      o->error = failure;
+      if (draw && state->draws[level] == draw && ! state->runtime_diags)
+        {
+          state->runtime_diags = failure;
+          failure = NULL;
+          publish (operation);
+        }
       g_mutex_unlock (&state->mutex);
+      g_free (failure);
     }
   if (draw)
     gs_draw_unref (draw);
@@ -484,7 +552,7 @@ finalize (GObject *object)
 
   if (state)
     {
-      g_clear_pointer (&state->draw, gs_draw_unref);
+      clear_draws (state);
       g_clear_pointer (&state->program, sl_program_unref);
       g_free (state->key_source);
       g_free (state->key_file);

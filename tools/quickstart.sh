@@ -1,17 +1,19 @@
 #!/bin/sh
-# One-command set-up for a fresh Debian 12 (run as root, or with sudo for
-# the package step):
+# One-command set-up for a fresh Debian 12 or 13 (run as root, or with
+# sudo for the package step):
 #   tools/quickstart.sh demo   install, build, render data/sample.png through
 #                              a shader with the gegl tool into out.png
 #   tools/quickstart.sh test   install, build, run the whole test suite and
 #                              print one line "N passed, N failed, N skipped"
+#   tools/quickstart.sh packages
+#                              print the Debian packages demo and test install
 set -eu
 
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 
 PACKAGES="meson ninja-build pkg-config gcc libglib2.0-dev libgegl-dev libbabl-dev gegl \
-gettext python3 python3-gi gir1.2-gegl-0.4 valgrind \
+gettext python3 python3-gi gir1.2-gegl-0.4 valgrind locales \
 libgexiv2-dev liblcms2-dev zlib1g-dev libjpeg-dev libimage-exiftool-perl slurm-wlm munge parallel"
 
 install_packages () {
@@ -62,8 +64,11 @@ case "${1:-}" in
     python3 tools/count-tests.py "$BUILD/meson-logs/testlog.json"
     exit $status
     ;;
+  packages)
+    echo $PACKAGES
+    ;;
   *)
-    echo "usage: $0 demo|test" >&2
+    echo "usage: $0 demo|test|packages" >&2
     exit 2
     ;;
 esac

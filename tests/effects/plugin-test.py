@@ -17,8 +17,14 @@ tmp = tempfile.mkdtemp(prefix="gs-fx-ops-")
 mods = make_module_dir(tmp, module, sysdir)
 filters = os.path.join(tmp, "filters")
 os.mkdir(filters)
-for name in ("blur.fx", "bloom.fx", "multi.fx", "animated.fx", "case.fx"):
+for name in ("blur.fx", "bloom.fx", "multi.fx", "animated.fx", "case.fx",
+             "texture.fx"):   # without its pattern.png: a missing texture
     shutil.copy(os.path.join(srcdir, name), filters)
+with open(os.path.join(filters, "runaway.fx"), "w") as f:
+    f.write('#include "ReShade.fxh"\n'
+            'float4 Loop(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n'
+            '{ float x = uv.x; [loop] while (x >= 0) x += 1; return x; }\n'
+            'technique Runaway { pass { VertexShader = PostProcessVS; PixelShader = Loop; } }\n')
 os.makedirs(os.path.join(tmp, "empty"))
 os.environ.update(GEGL_PATH=mods, GEGL_SWAP="RAM", GEGL_SHADERS_PATH=filters,
                   XDG_DATA_HOME=os.path.join(tmp, "empty"),
@@ -26,7 +32,7 @@ os.environ.update(GEGL_PATH=mods, GEGL_SWAP="RAM", GEGL_SHADERS_PATH=filters,
 
 import gi  # noqa: E402
 gi.require_version("Gegl", "0.4")
-from gi.repository import Gegl  # noqa: E402
+from gi.repository import Gegl, GLib, GObject  # noqa: E402
 
 Gegl.init(None)
 FMT = "R'G'B'A float"
@@ -148,6 +154,50 @@ dst = Gegl.Buffer.new(FMT, 0, 0, W, H)
 node.blit_buffer(dst, Gegl.Rectangle.new(0, 0, W, H), 0, Gegl.AbyssPolicy.NONE)
 check(node.get_property("error") == "", "error is empty while the effect runs: %r"
       % node.get_property("error"))
+
+# What an open GIMP dialog sees: the error box is visible exactly while
+# has-errors; a missing image texture and a run-time limit reach "error"
+# through a notify from the main loop, once, never during processing.
+def drain_main_loop():
+    context, n = GLib.MainContext.default(), 0
+    while context.iteration(False) and n < 1000:
+        n += 1
+
+
+check(Gegl.Operation.get_property_key("shader:blur", "error", "visible") == "has-errors"
+      and Gegl.Operation.get_property_key("shader:blur", "has-errors", "visible") == "0",
+      "effect ops: the error box is visible exactly while has-errors")
+check(node.get_property("has-errors") is False, "a running effect has no errors")
+ops = set(Gegl.list_operations())
+for op, want in (("shader:texture", "texture 'PatternTex'"),
+                 ("shader:runaway", "iteration cap")):
+    check(op in ops, "%s registered" % op)
+    if op not in ops:
+        continue
+    drain_main_loop()
+    g = Gegl.Node()
+    src = g.create_child("gegl:buffer-source")
+    src.set_property("buffer", source())
+    node = g.create_child(op)
+    src.link(node)
+    seen = []
+    # GObject's connect: GEGL 0.4.62 gives Gegl.Node a connect() of its own
+    # (pads to pads) that hides it.
+    for prop in ("error", "has-errors"):
+        GObject.Object.connect(
+            node, "notify::" + prop,
+            lambda n, p: seen.append((p.name, n.get_property(p.name))))
+    dst = Gegl.Buffer.new(FMT, 0, 0, W, H)
+    node.blit_buffer(dst, Gegl.Rectangle.new(0, 0, W, H), 0, Gegl.AbyssPolicy.NONE)
+    check(seen == [], "%s: no notify from inside processing: %r" % (op, seen))
+    drain_main_loop()
+    shown = dict(seen)
+    check(len(seen) == 2 and want in " ".join(shown.get("error", "").split())
+          and shown.get("has-errors") is True,
+          "%s: the error reaches the open dialog: %r" % (op, seen))
+    node.blit_buffer(dst, Gegl.Rectangle.new(0, 0, W, H), 0, Gegl.AbyssPolicy.NONE)
+    drain_main_loop()
+    check(len(seen) == 2, "%s: an unchanged failure notifies once: %r" % (op, seen))
 
 shutil.rmtree(tmp, ignore_errors=True)
 if failures:

@@ -1,7 +1,10 @@
 #!/bin/sh
 # po-catalogues: every catalogue in po/LINGUAS compiles with msgfmt --check,
-# and the plugin shows a filter's title translated under LANGUAGE=nl
+# and the plugin shows a filter's title translated in a Dutch locale
 # ("Sepia Tone" -> "Sepiatint"), reading the catalogue built in BUILD/po.
+# The locale is made here (localedef, from Debian's `locales`): a machine
+# need not have nl_NL.UTF-8, and LANGUAGE=nl under C.UTF-8 is no way
+# round that, since glibc 2.41 ignores LANGUAGE under every C locale.
 #   po-test.sh SRCDIR BUILDDIR MODULE SYSTEM_PLUGINS_DIR
 set -eu
 SRC=$1 BUILD=$2 MODULE=$3 SYSDIR=$4
@@ -33,9 +36,17 @@ mkdir "$WORK/modules"
 ln -s "$MODULE" "$WORK/modules/"
 for f in "$SYSDIR"/*; do ln -s "$f" "$WORK/modules/"; done
 
-title=$(GEGL_PATH="$WORK/modules" GEGL_SHADERS_PATH="$SRC/filters" \
+mkdir "$WORK/locale"
+localedef -i nl_NL -f UTF-8 "$WORK/locale/nl_NL.UTF-8" >"$WORK/localedef.log" 2>&1 ||
+  [ -f "$WORK/locale/nl_NL.UTF-8/LC_MESSAGES/SYS_LC_MESSAGES" ] || {
+    echo "FAIL: cannot make the nl_NL.UTF-8 locale (needs localedef and the" \
+         "locale sources of Debian's package locales):" >&2
+    tail -3 "$WORK/localedef.log" >&2
+    exit 1; }
+
+title=$(env -u LANGUAGE GEGL_PATH="$WORK/modules" GEGL_SHADERS_PATH="$SRC/filters" \
         GEGL_SHADERS_LOCALEDIR="$BUILD/po" GEGL_SWAP=RAM \
-        LC_ALL=C.UTF-8 LANGUAGE=nl /usr/bin/python3 -c '
+        LOCPATH="$WORK/locale" LC_ALL=nl_NL.UTF-8 /usr/bin/python3 -c '
 import locale
 locale.setlocale(locale.LC_ALL, "")   # as GIMP does; Python alone sets only LC_CTYPE
 import gi
@@ -45,7 +56,7 @@ Gegl.init(None)
 print(Gegl.Operation.get_key("shader:sepia-tone", "title"))
 ')
 if [ "$title" != "Sepiatint" ]; then
-  echo "FAIL: under LANGUAGE=nl shader:sepia-tone has the title '$title', expected 'Sepiatint'" >&2
+  echo "FAIL: under LC_ALL=nl_NL.UTF-8 shader:sepia-tone has the title '$title', expected 'Sepiatint'" >&2
   exit 1
 fi
-echo "LANGUAGE=nl: shader:sepia-tone is titled '$title'"
+echo "LC_ALL=nl_NL.UTF-8: shader:sepia-tone is titled '$title'"

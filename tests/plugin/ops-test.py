@@ -34,6 +34,18 @@ def check(cond, what):
         print("ok:", what)
 
 
+def enum_values(enum_class):
+    """(value, nick) of each value of a GParamSpecEnum's enum_class.
+    PyGObject 3.42 (Debian 12) gives a Python class with __enum_values__;
+    3.50 (Debian 13) gives the C GEnumClass, read with g_enum_get_value()."""
+    values = getattr(enum_class, "__enum_values__", None)
+    if values is not None:
+        return sorted((int(v), v.value_nick) for v in values.values())
+    found = (GObject.enum_get_value(enum_class, i)
+             for i in range(enum_class.minimum, enum_class.maximum + 1))
+    return sorted((v.value, v.value_nick) for v in found if v is not None)
+
+
 def close(a, b, tol=1e-5):
     return all(abs(x - y) <= tol for x, y in zip(a, b)) and len(a) == len(b)
 
@@ -64,7 +76,7 @@ os.environ.update(GEGL_PATH=mods, GEGL_SWAP="RAM",
 import gi  # noqa: E402
 
 gi.require_version("Gegl", "0.4")
-from gi.repository import Gegl, GObject  # noqa: E402
+from gi.repository import Gegl, GLib, GObject  # noqa: E402
 
 Gegl.init(None)
 
@@ -139,9 +151,9 @@ check(Gegl.Operation.get_key("shader:pragma", "title") == "Pragma Parameters",
 
 # ---------------------------------------------------------- properties ----
 specs = {p.name: p for p in Gegl.Operation.list_properties("shader:tint")}
-check(sorted(specs) == sorted(["error", "linear", "amount", "tint-color",
-                               "mode", "invert", "center-x", "center-y",
-                               "gain"]),
+check(sorted(specs) == sorted(["error", "has-errors", "linear", "amount",
+                               "tint-color", "mode", "invert", "center-x",
+                               "center-y", "gain"]),
       "tint properties: %s" % sorted(specs))
 a = specs.get("amount")
 check(a is not None and a.value_type == GObject.TYPE_DOUBLE
@@ -157,8 +169,7 @@ check(m is not None and m.value_type.is_a(GObject.TYPE_ENUM)
       and m.nick == "Mode" and m.blurb == "How much to apply",
       "ReShade ui_items → enum with ui_label/ui_tooltip")
 if m is not None:
-    ev = m.enum_class.__enum_values__
-    check(sorted((int(v), v.value_nick) for v in ev.values())
+    check(enum_values(m.enum_class)
           == [(0, "off"), (1, "half"), (2, "full")]
           and m.default_value == 2, "enum values and default")
 iv = specs.get("invert")
@@ -184,7 +195,7 @@ check(st is not None and (st.minimum, st.maximum, st.default_value)
       == (0.0, 2.0, 0.5) and st.nick == "Strength",
       "#pragma parameter: label, default, range")
 ss = {p.name for p in Gegl.Operation.list_properties("shader:seeded")}
-check(ss == {"error", "linear", "seed"}, "host values are not sliders, "
+check(ss == {"error", "has-errors", "linear", "seed"}, "host values are not sliders, "
       "seed becomes a seed property: %s" % sorted(ss))
 
 # ----------------------------------------------------------- rendering ----
@@ -269,7 +280,7 @@ for op, prop, channel in (("shader:lut", "luttex", 0),
                                                "lut.ppm"),
           "%s: file-path property %s defaults to the file beside the shader"
           % (op, prop))
-    check(set(ts) == {"error", "linear", prop},
+    check(set(ts) == {"error", "has-errors", "linear", prop},
           "%s: the image texture is no pad and no slider: %s" % (op, sorted(ts)))
 
     def lut_in(x, y):
@@ -295,6 +306,54 @@ for op, prop, channel in (("shader:lut", "luttex", 0),
           "%s: a missing image passes the input through with an error: %r"
           % (op, err))
 
+# GIMP's dialog: "error" is notified from the main loop after it changed
+# (never from inside processing), "has-errors" follows it, and the error
+# box's ui-meta shows it only while there is something to say.
+def drain_main_loop():
+    context, n = GLib.MainContext.default(), 0
+    while context.iteration(False) and n < 1000:
+        n += 1
+    return n
+
+
+for op in ("shader:tint", "shader:lut", "shader:broken"):
+    check(Gegl.Operation.get_property_key(op, "error", "visible") == "has-errors"
+          and Gegl.Operation.get_property_key(op, "has-errors", "visible") == "0",
+          "%s: the error box is visible exactly while has-errors" % op)
+g, node = graph("shader:broken")
+check(node.get_property("has-errors") is True, "a broken filter has errors")
+drain_main_loop()
+g, node = graph("shader:lut")
+seen = []
+# GObject's connect: GEGL 0.4.62 gives Gegl.Node a connect() of its own
+# (pads to pads) that hides it.
+for prop in ("error", "has-errors"):
+    GObject.Object.connect(
+        node, "notify::" + prop,
+        lambda n, p: seen.append((p.name, n.get_property(p.name))))
+render(node)
+drain_main_loop()
+check(seen == [] and node.get_property("has-errors") is False,
+      "a working filter notifies nothing: %r" % seen)
+node.set_property("luttex", os.path.join(tmp, "missing.png"))
+render(node)
+check(seen == [], "no notify from inside processing: %r" % seen)
+drain_main_loop()
+shown = dict(seen)
+check(len(seen) == 2 and "error: texture 'lutTex': cannot open"
+      in " ".join(shown.get("error", "").split())
+      and shown["error"].startswith("lut.hlsl: error: ")
+      and shown.get("has-errors") is True,
+      "a missing texture reaches the open dialog: %r" % seen)
+render(node)
+drain_main_loop()
+check(len(seen) == 2, "an unchanged failure notifies once: %r" % seen)
+node.set_property("luttex", other_lut)
+render(node)
+drain_main_loop()
+check(sorted(seen[2:]) == [("error", ""), ("has-errors", False)],
+      "the fixed filter empties the box: %r" % seen)
+
 r = subprocess.run([gegl_bin, "-x", "<gegl><gegl:color value='rgb(0.625,0.625,0.625)'/></gegl>",
                     "-o", os.path.join(tmp, "lut.ppm"), "--", "gegl:crop", "width=2",
                     "height=1", "shader:lut", "luttex=" + other_lut],
@@ -309,8 +368,7 @@ if r.returncode == 0:
 # Broken shader: registered, passes through, error property.
 g, node = graph("shader:broken")
 err = node.get_property("error")
-check(err.startswith(os.path.join(os.path.abspath(filters), "broken.hlsl")
-                     + ":3:") and ": error: " in err,
+check(err.startswith("broken.hlsl:3:") and ": error: " in err,
       "broken shader's error property: %r" % err)
 out = render(node)
 check(all(close(out[y * W + x], pixel_in(x, y))
@@ -444,6 +502,26 @@ if names:
     # pixel (1,0): r = 37 → 0.5 * 37/255
     check(bb.width == 21 and abs(raw[1][0] - 0.5 * 37 / 255) < 1 / 255.0 + 1e-6,
           "batch output holds the shader's result")
+
+# An enum parameter by nick, and an unknown nick refused: the script reads
+# GEnum values as both PyGObject 3.42 (Debian 12) and 3.50 (13) give them.
+batch_enum = os.path.join(tmp, "batch-enum")
+r = subprocess.run([sys.executable,
+                    os.path.join(srcdir, "data", "batch-shader.py"),
+                    batch_in, batch_enum, "shader:tint", "mode=half"],
+                   capture_output=True, text=True, errors="replace",
+                   timeout=120)
+check(r.returncode == 0 and sorted(os.listdir(batch_enum)) ==
+      ["img0.png", "img1.png", "img2.png"],
+      "batch script takes an enum nick (%d) %s" % (r.returncode, r.stderr[-500:]))
+r = subprocess.run([sys.executable,
+                    os.path.join(srcdir, "data", "batch-shader.py"),
+                    batch_in, batch_enum, "shader:tint", "mode=most"],
+                   capture_output=True, text=True, errors="replace",
+                   timeout=120)
+check(r.returncode == 2 and "mode: unknown value 'most'" in r.stderr,
+      "batch script refuses an unknown enum nick (%d) %r"
+      % (r.returncode, r.stderr[-300:]))
 
 # Annotation names match without regard to case, as in the effect ops.
 cg = {p.name: p for p in Gegl.Operation.list_properties("shader:case")}.get("gain")

@@ -6,7 +6,8 @@
  * input (so that reading the scaled input is close to scaling the
  * result), for a point shader, a shader that reads at a pixel-sized
  * offset (PIXELSIZE must stay the full-resolution pixel), shader:run, and
- * a shader that writes the ReShade size macros.
+ * a shader that writes the ReShade size macros; and that shader:run
+ * renders the level's own pixels rather than level 0 scaled down.
  *
  * Environment (set by meson): GS_PLUGIN_MODULE, GS_GEGL_PLUGINS_DIR as for
  * test-shader-run, GS_TEST_FILTERS = tests/plugin/filters,
@@ -194,6 +195,53 @@ test_shader_run (void)
   g_free (path);
 }
 
+/* shader:run renders the level itself rather than level 0 scaled down:
+ * at level L output pixel (x, y) is the level's own pixel (x, y), while
+ * TEXCOORD0 still spans the image. */
+static void
+test_shader_run_at_level (void)
+{
+  static const gchar source[] =
+    "float4 main (float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target\n"
+    "{ return float4 (pos.x / 100, pos.y / 100, uv.x, uv.y); }\n";
+
+  for (gint level = 1; level <= 2; level++)
+    {
+      GeglBuffer *input  = smooth_input ();
+      GeglNode   *graph  = gegl_node_new ();
+      GeglNode   *src    = gegl_node_new_child (graph,
+                                                "operation", "gegl:buffer-source",
+                                                "buffer", input, NULL);
+      GeglNode   *node   = gegl_node_new_child (graph,
+                                                "operation", "shader:run",
+                                                "source", source, NULL);
+      gint        k      = 1 << level;
+      gchar      *error  = NULL;
+
+      gegl_node_link (src, node);
+      {
+        gfloat *px = blit (node, level);
+
+        for (gint y = 0; y < H / k; y += 3)
+          for (gint x = 0; x < W / k; x += 5)
+            {
+              gfloat *p = px + (y * (W / k) + x) * 4;
+
+              g_assert_cmpfloat_with_epsilon (p[0], (x + 0.5) / 100.0, 1e-5);
+              g_assert_cmpfloat_with_epsilon (p[1], (y + 0.5) / 100.0, 1e-5);
+              g_assert_cmpfloat_with_epsilon (p[2], (x + 0.5) / (W / k), 1e-5);
+              g_assert_cmpfloat_with_epsilon (p[3], (y + 0.5) / (H / k), 1e-5);
+            }
+        g_free (px);
+      }
+      gegl_node_get (node, "error", &error, NULL);
+      g_assert_cmpstr (error, ==, "");
+      g_free (error);
+      g_object_unref (graph);
+      g_object_unref (input);
+    }
+}
+
 /* BUFFER_WIDTH / 100, BUFFER_HEIGHT / 100, BUFFER_RCP_WIDTH × 10: the
  * full-resolution values at every level. */
 static void
@@ -239,6 +287,7 @@ main (int    argc,
   g_test_add_func ("/levels/point-shader", test_point_shader);
   g_test_add_func ("/levels/pixel-offset", test_pixel_offset);
   g_test_add_func ("/levels/shader-run", test_shader_run);
+  g_test_add_func ("/levels/shader-run-at-level", test_shader_run_at_level);
   g_test_add_func ("/levels/size-macros", test_size_macros);
 
   result = g_test_run ();

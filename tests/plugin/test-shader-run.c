@@ -434,6 +434,221 @@ test_broken_shader (void)
   g_free (in);
 }
 
+/* What a dialog sees: the notifies of "error" and "has-errors" on the
+ * node, and the values at the time of each. */
+typedef struct
+{
+  gint     errors;       /* notify::error */
+  gint     flags;        /* notify::has-errors */
+  gint     during;       /* notifies while GEGL was processing */
+  gboolean processing;
+  gchar   *last;
+} Watch;
+
+static void
+on_error_notify (GObject    *node,
+                 GParamSpec *pspec,
+                 Watch      *watch)
+{
+  if (watch->processing)
+    watch->during++;
+  if (strcmp (pspec->name, "error") == 0)
+    {
+      watch->errors++;
+      g_free (watch->last);
+      gegl_node_get (GEGL_NODE (node), "error", &watch->last, NULL);
+      /* As GEGL's own notify handler does: ask for the bounding box,
+       * which prepares the node again.  From here that must not notify
+       * again, or a dialog would loop. */
+      gegl_node_get_bounding_box (GEGL_NODE (node));
+    }
+  else
+    watch->flags++;
+}
+
+/* Everything the main loop has to do; a notify loop would never end, so
+ * stop after a bound and fail. */
+static void
+drain_main_loop (void)
+{
+  gint n = 0;
+
+  while (g_main_context_iteration (NULL, FALSE))
+    g_assert_cmpint (++n, <, 1000);
+}
+
+/* The dialog's text: no line longer than 36 characters unless it is one
+ * word, continuation lines indented by two spaces; returns it with the
+ * breaks undone, to match messages against. */
+static gchar *
+unwrapped (const gchar *text)
+{
+  gchar  **lines = g_strsplit (text, "\n", -1);
+  GString *flat  = g_string_new (NULL);
+
+  for (gint i = 0; lines[i]; i++)
+    {
+      const gchar *line = lines[i];
+
+      if (g_utf8_strlen (line, -1) > 36 && strchr (line + 2, ' '))
+        g_error ("line %d of the error is too long for the dialog: '%s'", i, line);
+      if (g_str_has_prefix (line, "  "))
+        g_string_append_c (flat, ' ');
+      else if (i > 0)
+        g_string_append_c (flat, '\n');
+      g_string_append (flat, g_str_has_prefix (line, "  ") ? line + 2 : line);
+    }
+  g_strfreev (lines);
+  return g_string_free (flat, FALSE);
+}
+
+static gfloat *
+render_watched (Graph               *g,
+                const GeglRectangle *rect,
+                Watch               *watch)
+{
+  gfloat *out;
+
+  watch->processing = TRUE;
+  out = render (g, rect);
+  watch->processing = FALSE;
+  return out;
+}
+
+static gboolean
+has_errors (Graph *g)
+{
+  gboolean flag = FALSE;
+
+  gegl_node_get (g->shader, "has-errors", &flag, NULL);
+  return flag;
+}
+
+/* GIMP copies "error" into its open dialog only when the node notifies
+ * it.  The notify comes from the main loop, never from inside prepare()
+ * or process(), once per change, for compile errors and run-time ones
+ * alike; with a dialog listening nothing is logged. */
+static void
+test_error_notify (void)
+{
+  gsize       n     = (gsize) small_rect.width * small_rect.height * 4;
+  gfloat     *in    = make_pixels (small_rect.width, small_rect.height);
+  GeglBuffer *input = make_buffer (&small_rect, in);
+  Graph       g     = make_graph (input);
+  Watch       watch = { 0 };
+  gfloat     *out;
+  gchar      *error;
+  gchar      *flat;
+
+  drain_main_loop ();
+  g_signal_connect (g.shader, "notify::error", G_CALLBACK (on_error_notify),
+                    &watch);
+  g_signal_connect (g.shader, "notify::has-errors",
+                    G_CALLBACK (on_error_notify), &watch);
+  plugin_warnings = 0;
+
+  /* A compile error. */
+  gegl_node_set (g.shader, "source",
+                 "float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+                 "{ return nowhere; }\n", NULL);
+  out = render_watched (&g, &small_rect, &watch);
+  assert_same_bits (out, in, n);
+  g_free (out);
+  g_assert_cmpint (watch.errors, ==, 0);
+  g_assert_true (has_errors (&g));
+  drain_main_loop ();
+  g_assert_cmpint (watch.errors, ==, 1);
+  g_assert_cmpint (watch.flags, ==, 1);
+  flat = unwrapped (watch.last);
+  g_assert_cmpstr (flat, ==,
+                   "shader:run:2:10: error: undeclared identifier 'nowhere'");
+  g_assert_cmpstr (watch.last, ==,
+                   "shader:run:2:10: error: undeclared\n"
+                   "  identifier 'nowhere'");
+  g_free (flat);
+
+  /* Rendering the same failure again says nothing new. */
+  g_free (render_watched (&g, &small_rect, &watch));
+  drain_main_loop ();
+  g_assert_cmpint (watch.errors, ==, 1);
+
+  /* Something else writing the property (GIMP restoring the dialog's
+   * last values) is undone at the next preparation, and notified. */
+  gegl_node_set (g.shader, "error", "", NULL);
+  g_free (render_watched (&g, &small_rect, &watch));
+  drain_main_loop ();
+  g_assert_nonnull (strstr (watch.last, "nowhere"));
+  g_assert_true (has_errors (&g));
+
+  /* A run-time error: a loop that never ends is stopped by the
+   * interpreter; the dialog hears of it from the render. */
+  watch.errors = 0;
+  gegl_node_set (g.shader, "source",
+                 "float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+                 "{ float x = uv.x; [loop] while (x >= 0) x += 1;\n"
+                 "  return x; }\n", NULL);
+  g_free (render_watched (&g, &small_rect, &watch));
+  drain_main_loop ();
+  g_assert_cmpint (watch.errors, ==, 1);
+  flat = unwrapped (watch.last);
+  g_assert_nonnull (strstr (flat, "a loop reached the iteration cap"));
+  g_free (flat);
+  g_assert_true (has_errors (&g));
+
+  /* Fixed: the box empties and hides. */
+  gegl_node_set (g.shader, "source", INVERT_SHADER, NULL);
+  out = render_watched (&g, &small_rect, &watch);
+  g_assert_cmpfloat (out[0], ==, 1.0f - in[0]);
+  g_free (out);
+  drain_main_loop ();
+  g_assert_cmpint (watch.errors, ==, 2);
+  g_assert_cmpstr (watch.last, ==, "");
+  g_assert_false (has_errors (&g));
+  error = get_error (&g);
+  g_assert_cmpstr (error, ==, "");
+  g_free (error);
+
+  g_assert_cmpint (watch.during, ==, 0);
+  /* The dialog shows the errors; the log stays quiet. */
+  g_assert_cmpint (plugin_warnings, ==, 0);
+
+  g_free (watch.last);
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  g_free (in);
+}
+
+/* Without a dialog (the gegl tool, a batch script) each distinct error is
+ * logged once per op, however often the settings return to it. */
+static void
+test_log_once_per_error (void)
+{
+  gfloat     *in    = make_pixels (small_rect.width, small_rect.height);
+  GeglBuffer *input = make_buffer (&small_rect, in);
+  Graph       g     = make_graph (input);
+  const gchar *typed[] =
+  {
+    "float4 main() : COLOR { return a; }",
+    "float4 main() : COLOR { return ab; }",
+    "float4 main() : COLOR { return a; }",
+    "float4 main() : COLOR { return ab; }",
+    "float4 main() : COLOR { return abc; }",
+  };
+
+  plugin_warnings = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS (typed); i++)
+    {
+      gegl_node_set (g.shader, "source", typed[i], NULL);
+      g_free (render (&g, &small_rect));
+      g_free (render (&g, &small_rect));
+    }
+  g_assert_cmpint (plugin_warnings, ==, 3);
+
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  g_free (in);
+}
+
 static void
 test_no_shader (void)
 {
@@ -491,8 +706,10 @@ test_file (void)
   out = render (&g, &small_rect);
   assert_same_bits (out, in, n);
   g_free (out);
+  /* Named relative to the shader file's folder: the dialog is narrow. */
   error = get_error (&g);
-  if (! g_str_has_prefix (error, missing) || ! strstr (error, ": error: "))
+  if (! g_str_has_prefix (error, "missing.hlsl: error: ") ||
+      strstr (error, module_dir))
     g_error ("unexpected diagnostics: %s", error);
   g_free (error);
   g_assert_cmpint (plugin_warnings, ==, 1);
@@ -643,6 +860,9 @@ main (int    argc,
   g_test_add_func ("/shader-run/invert-and-swap", test_invert_and_swap);
   g_test_add_func ("/shader-run/params", test_params);
   g_test_add_func ("/shader-run/broken-shader", test_broken_shader);
+  g_test_add_func ("/shader-run/error-notify", test_error_notify);
+  g_test_add_func ("/shader-run/log-once-per-error",
+                   test_log_once_per_error);
   g_test_add_func ("/shader-run/no-shader", test_no_shader);
   g_test_add_func ("/shader-run/file", test_file);
   g_test_add_func ("/shader-run/infinite-input", test_infinite_input);

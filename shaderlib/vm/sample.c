@@ -16,6 +16,7 @@
  * holds their public initialisers. */
 #include "vm/vm.h"
 
+#include "vm/rgba.h"
 #include "vm/scalar_ops.h"
 
 #include <math.h>
@@ -524,15 +525,9 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
       if (x0 >= v.wx0 && x0 + SL_SPAN_COLS - 1 <= v.wx1)
         {
           const float *p = row + (size_t) (x0 - v.wx0) * 4;
-          float *o0 = out[0]->f + r * SL_SPAN_COLS, *o1 = out[1]->f + r * SL_SPAN_COLS;
-          float *o2 = out[2]->f + r * SL_SPAN_COLS, *o3 = out[3]->f + r * SL_SPAN_COLS;
-          for (int c = 0; c < SL_SPAN_COLS; c++)
-            {
-              o0[c] = p[4 * c + 0];
-              o1[c] = p[4 * c + 1];
-              o2[c] = p[4 * c + 2];
-              o3[c] = p[4 * c + 3];
-            }
+          int o = r * SL_SPAN_COLS;
+          sl_rgba_split (p, SL_SPAN_COLS, out[0]->f + o, out[1]->f + o, out[2]->f + o,
+                         out[3]->f + o);
           continue;
         }
       for (int c = 0; c < SL_SPAN_COLS; c++)

@@ -20,18 +20,27 @@
 #define SL_VM_RGBA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
+/* GCC 12 warns that the pixel-at-a-time tails below overflow after
+ * inlining with a constant n the vector loops have used up (they then
+ * run no iteration at all). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
+#endif
+
 /* r[i], g[i], b[i], a[i] = p[4i], p[4i+1], p[4i+2], p[4i+3] for i < n. */
 static inline void
-sl_rgba_split (const float *restrict p, int n, float *restrict r, float *restrict g,
+sl_rgba_split (const float *restrict p, size_t n, float *restrict r, float *restrict g,
                float *restrict b, float *restrict a)
 {
-  int i = 0;
+  size_t i = 0;
 #if defined(__AVX__)
   for (; i + 8 <= n; i += 8)
     {
@@ -79,10 +88,10 @@ sl_rgba_split (const float *restrict p, int n, float *restrict r, float *restric
 /* p[4i], p[4i+1], p[4i+2], p[4i+3] = r[i], g[i], b[i], a[i] for i < n;
  * @stream: with non-temporal stores (p 16-byte aligned). */
 static inline void
-sl_rgba_merge (float *restrict p, int n, const float *restrict r, const float *restrict g,
+sl_rgba_merge (float *restrict p, size_t n, const float *restrict r, const float *restrict g,
                const float *restrict b, const float *restrict a, bool stream)
 {
-  int i = 0;
+  size_t i = 0;
 #if defined(__AVX__)
   for (; i + 8 <= n; i += 8)
     {
@@ -149,6 +158,10 @@ sl_rgba_merge (float *restrict p, int n, const float *restrict r, const float *r
       p[4 * i + 3] = a[i];
     }
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /* Orders earlier streaming stores before any later store. */
 static inline void

@@ -8,18 +8,19 @@
  * level (SL_VM_LEVEL); the baseline copy also holds the dispatcher that
  * picks the best level for the CPU at run time.
  *
- * Span width: SL_SPAN_COLS columns × 2 rows.  Measured with bench-vm
- * (2048², x86-64-v4, one thread, ratio to scalar C from CPU time, on the
- * shared 2-core machine at load ~20; builds with -DSL_SPAN_COLS=N):
+ * Span width: SL_SPAN_COLS columns × 2 rows.  Each instruction costs
+ * about 25 instructions of dispatch per span whatever the width, so
+ * wider spans spread it over more pixels; they also lengthen the texel
+ * runs of sample.c.  Measured with callgrind (x86-64-v3, 512², whole
+ * render, instructions a pixel) once dispatch had been trimmed:
  *   columns   point  alu   sample
- *   16        0.72   2.76  0.92
- *   32        0.72   3.26  1.28
- *   64        0.76   3.52  1.33
- * 16 loses 15–30% to per-instruction dispatch; 64 gains 3–8% over 32,
- * about the noise of that loaded machine, while doubling the register
- * file (n_regs × 2 × 4 × SL_SPAN_COLS bytes), which pushes long shaders'
- * registers out of L1.  32 stays the choice until a quiet machine shows 64
- * to pay.
+ *   32        32.5   115   349
+ *   64        23.3    93   330
+ * and CPU time agreed (point +28%, alu +18% at x86-64-v4).  A register
+ * is then 512 bytes: a 100-register shader's file is 50 KiB, about L1,
+ * and the 300-line test shader (112 registers) still ran 10% faster at
+ * 64 than at 32.  Wider spans waste more work on narrow rectangles
+ * (a span computes all its columns), so 64 rather than 128.
  *
  * Divergent control flow uses lane masks: cf (lanes enabled by the
  * enclosing IFs), brk/cont (lanes that left the current loop or
@@ -87,6 +88,12 @@ sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog)
       state->n_iterations = prog->max_depth + 1;
       state->iterations = g_new (int32_t, state->n_iterations);
     }
+  if (state->n_steps < prog->n_code)
+    {
+      g_free (state->steps);
+      state->n_steps = prog->n_code;
+      state->steps = g_new (SlVmStep, state->n_steps);
+    }
   if (state->block && state->n_regs >= prog->n_regs && state->stack_size >= need_stack)
     return;
   uint32_t n_regs = MAX (state->n_regs, prog->n_regs);
@@ -118,6 +125,7 @@ sl_vm_state_reserve_columns (SlVmState *state, int n_columns)
 void
 sl_vm_state_clear (SlVmState *state)
 {
+  g_free (state->steps);
   g_free (state->column_px);
   g_free (state->block);
   g_free (state->iterations);
@@ -233,18 +241,20 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
   int iter_top = 0;
 
   const SlVmInsn *code = prog->code;
+  const SlVmStep *steps = st->steps;
   for (int pc = 0; pc < prog->n_code; pc++)
     {
-      const SlVmInsn *in = &code[pc];
-      SlReg *restrict d = &R[in->dst];
-      const SlReg *restrict a = &R[in->a];
-      const SlReg *restrict b = &R[in->b];
-      const SlReg *restrict c = &R[in->c];
+      const SlVmStep *step = &steps[pc];
+      const SlVmInsn *in = &code[pc];   /* for the fields steps lack */
+      SlReg *restrict d = step->d;
+      const SlReg *restrict a = step->a;
+      const SlReg *restrict b = step->b;
+      const SlReg *restrict c = step->c;
       /* The immediate operand of the SL_VM_KB forms, in each type. */
-      const uint32_t ku = in->imm;
-      const int32_t ki = (int32_t) in->imm;
-      const float kf = sl_u2f (in->imm);
-      switch (SL_VM_KEY (in->op, in->variant))
+      const uint32_t ku = step->imm;
+      const int32_t ki = (int32_t) step->imm;
+      const float kf = sl_u2f (step->imm);
+      switch (step->key)
         {
 #define LOOP_(expr) for (int i = 0; i < SL_SPAN; i++) expr; break
 #define SL_SHAPE_BODY_X_X(n)   LOOP_ (d->u[i] = sl_scalar_##n (a->u[i]))
@@ -583,6 +593,15 @@ SL_LEVEL (sl_vm_render) (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv
     return true;
   sl_vm_state_reserve (st, prog);
   load_constants (st, prog);
+  for (int pc = 0; pc < prog->n_code; pc++)
+    {
+      const SlVmInsn *in = &prog->code[pc];
+      st->steps[pc] = (SlVmStep) {
+        .key = SL_VM_KEY (in->op, in->variant), .imm = in->imm,
+        .d = &st->regs[in->dst], .a = &st->regs[in->a],
+        .b = &st->regs[in->b], .c = &st->regs[in->c],
+      };
+    }
   bool stream = (size_t) width * (size_t) height * 16 * (size_t) MAX (n_targets, 1)
                 >= STREAM_MIN_BYTES;
   /* Spans cover aligned 2×2 quads: start on even coordinates. */

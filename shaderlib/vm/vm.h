@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #ifndef SL_SPAN_COLS   /* overridable only to measure other widths */
-#define SL_SPAN_COLS 32
+#define SL_SPAN_COLS 64
 #endif
 #define SL_SPAN      (2 * SL_SPAN_COLS)
 
@@ -149,6 +149,17 @@ typedef struct
  * body: without it a one-instruction loop ran 4 million times per span. */
 #define SL_VM_LOOP_COST 8
 
+/* An instruction as one render call runs it: its dispatch key and the
+ * addresses of its registers in that call's register file, so the
+ * interpreter does no address arithmetic per instruction and span. */
+typedef struct
+{
+  unsigned     key;     /* SL_VM_KEY (op, variant) */
+  uint32_t     imm;
+  SlReg       *d;
+  const SlReg *a, *b, *c;
+} SlVmStep;
+
 /* Per-thread state for running span programs.  Reused between render
  * calls: fresh memory per call would cost page faults. */
 typedef struct
@@ -166,6 +177,8 @@ typedef struct
    * render call's spans (TEXCOORD and VPOS x), from its first span on. */
   float   *column_px, *column_u;
   int      n_columns;
+  SlVmStep *steps;      /* the program decoded for these registers */
+  int      n_steps;
   unsigned stopped;     /* SL_VM_STOPPED_* of the last sl_vm_render() */
   void    *block;       /* one 64-byte aligned allocation holding all of them */
 } SlVmState;

@@ -200,6 +200,58 @@ load_input (SlReg *d, uint32_t input, const SlVmState *st, const SlVmEnv *env, i
     }
 }
 
+/* Ops whose span body is written by hand get these variants in their
+ * decoded key (no program carries them), so the cases the op table
+ * generates for them are never reached. */
+enum { OWN_REGS = 3, OWN_KB = 4 };
+
+static unsigned
+decode_key (const SlVmInsn *in)
+{
+  unsigned variant = in->variant;
+  if (in->op == SL_VM_OP_POW)
+    variant = variant == SL_VM_KB ? OWN_KB : OWN_REGS;
+  return SL_VM_KEY (in->op, variant);
+}
+
+/* POW over a span: d = a^b, b per lane, or the immediate k for every
+ * lane when per_lane is false.  Most lanes of a shader's pow are ordinary
+ * (scalar_ops.h: a positive normal base and a result within 2^+-125) or
+ * have a zero base and a positive exponent (a saturated black), and take
+ * a short form giving sl_scalar_POW's bits in about half the work; the
+ * rare others (negative or subnormal bases, results near the limits,
+ * NaN) are redone one by one with sl_scalar_POW.  As in the other ops'
+ * loops, d may be a or b: each lane of d is written after its lane of a
+ * and b is read. */
+static inline __attribute__ ((always_inline)) void
+pow_lanes (float *restrict d, const float *restrict a, const float *restrict b, float k,
+           bool per_lane)
+{
+  alignas (64) float x[SL_SPAN];
+  alignas (64) uint32_t odd[SL_SPAN];
+  uint32_t any = 0;
+  for (int i = 0; i < SL_SPAN; i++)
+    {
+      float bi = per_lane ? b[i] : k;
+      float xi = bi * sl_approx_log2_ordinary (a[i]);
+      /* 0^b = 0 for b > 0 (the exp2 of -inf that sl_scalar_POW takes). */
+      bool zero = (a[i] == 0.0f) & (bi > 0.0f);
+      bool ok = zero | (sl_approx_is_ordinary (a[i]) & (fabsf (xi) <= SL_APPROX_EXP2_ORDINARY));
+      x[i] = xi;
+      odd[i] = ok ? 0 : SL_TRUE;
+      any |= odd[i];
+    }
+  if (any)
+    for (int i = 0; i < SL_SPAN; i++)
+      if (odd[i])
+        x[i] = sl_scalar_POW (a[i], per_lane ? b[i] : k);
+  for (int i = 0; i < SL_SPAN; i++)
+    {
+      float r = a[i] == 0.0f ? 0.0f : sl_approx_exp2_ordinary (x[i]);
+      d[i] = odd[i] ? x[i] : r;
+    }
+}
+
 /* Runs the program over the span at (x0, y0), whose first column is
  * column @col of the call's column tables. */
 static unsigned
@@ -310,6 +362,12 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
 #define SL_OP_CASE_B_I(n)   SL_REG_CASE (n, B_I)
 #include "vm/ops.def"
 #undef SL_OP
+        case SL_VM_KEY (SL_VM_OP_POW, OWN_REGS):
+          pow_lanes (d->f, a->f, b->f, 0.0f, true);
+          break;
+        case SL_VM_KEY (SL_VM_OP_POW, OWN_KB):
+          pow_lanes (d->f, a->f, a->f, kf, false);
+          break;
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_KB):
           LOOP_ (d->f[i] = sl_scalar_MAD (a->f[i], kf, c->f[i]));
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_KBC):
@@ -597,7 +655,7 @@ SL_LEVEL (sl_vm_render) (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv
     {
       const SlVmInsn *in = &prog->code[pc];
       st->steps[pc] = (SlVmStep) {
-        .key = SL_VM_KEY (in->op, in->variant), .imm = in->imm,
+        .key = decode_key (in), .imm = in->imm,
         .d = &st->regs[in->dst], .a = &st->regs[in->a],
         .b = &st->regs[in->b], .c = &st->regs[in->c],
       };

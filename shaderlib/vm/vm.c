@@ -200,9 +200,9 @@ load_input (SlReg *d, uint32_t input, const SlVmState *st, const SlVmEnv *env, i
     }
 }
 
-/* Ops whose span body is written by hand get these variants in their
- * decoded key (no program carries them), so the cases the op table
- * generates for them are never reached. */
+/* Ops whose span body is written by hand (POW, SAT) get these variants
+ * in their decoded key (no program carries them), so the cases the op
+ * table generates for them are never reached. */
 enum { OWN_REGS = 3, OWN_KB = 4 };
 
 static unsigned
@@ -211,7 +211,35 @@ decode_key (const SlVmInsn *in)
   unsigned variant = in->variant;
   if (in->op == SL_VM_OP_POW)
     variant = variant == SL_VM_KB ? OWN_KB : OWN_REGS;
+  if (in->op == SL_VM_OP_SAT)
+    variant = OWN_REGS;
   return SL_VM_KEY (in->op, variant);
+}
+
+/* SAT over a span, sl_scalar_SAT's two selects as one x86 max and one
+ * min a vector: MAXPS and MINPS return their second operand when either
+ * is NaN or both are zeros, which is what those selects do, while GCC
+ * (keeping IEEE semantics) turns them into compares and blends, three
+ * times the instructions. */
+static void
+sat_span (float *d, const float *a)
+{
+#if defined(__AVX512F__)
+  const __m512 zero = _mm512_setzero_ps (), one = _mm512_set1_ps (1.0f);
+  for (int i = 0; i < SL_SPAN; i += 16)
+    _mm512_store_ps (d + i, _mm512_min_ps (_mm512_max_ps (_mm512_load_ps (a + i), zero), one));
+#elif defined(__AVX__)
+  const __m256 zero = _mm256_setzero_ps (), one = _mm256_set1_ps (1.0f);
+  for (int i = 0; i < SL_SPAN; i += 8)
+    _mm256_store_ps (d + i, _mm256_min_ps (_mm256_max_ps (_mm256_load_ps (a + i), zero), one));
+#elif defined(__SSE2__)
+  const __m128 zero = _mm_setzero_ps (), one = _mm_set1_ps (1.0f);
+  for (int i = 0; i < SL_SPAN; i += 4)
+    _mm_store_ps (d + i, _mm_min_ps (_mm_max_ps (_mm_load_ps (a + i), zero), one));
+#else
+  for (int i = 0; i < SL_SPAN; i++)
+    d[i] = sl_scalar_SAT (a[i]);
+#endif
 }
 
 /* POW over a span: d = a^b, b per lane, or the immediate k for every
@@ -362,6 +390,9 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
 #define SL_OP_CASE_B_I(n)   SL_REG_CASE (n, B_I)
 #include "vm/ops.def"
 #undef SL_OP
+        case SL_VM_KEY (SL_VM_OP_SAT, OWN_REGS):
+          sat_span (d->f, a->f);
+          break;
         case SL_VM_KEY (SL_VM_OP_POW, OWN_REGS):
           pow_lanes (d->f, a->f, b->f, 0.0f, true);
           break;

@@ -460,8 +460,9 @@ load_image (ShaderClassData   *data,
                        ? g_strdup_printf ("'%s': %s", path, error->message)
                        : g_strdup (error->message);
 
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0, "E-IO",
-                          _("texture '%s': %s"), ft->texture, message);
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0,
+                          SL_CODE_HOST_IO, _("texture '%s': %s"),
+                          ft->texture, message);
       g_free (message);
       g_error_free (error);
       return NULL;

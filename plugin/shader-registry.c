@@ -83,8 +83,9 @@ compile_file (ShaderClassData *data,
 
   data->program = sl_compile (&options, diags);
   if (! data->program && sl_diagnostics_error_count (diags) == 0)
-    sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0, "",
-                        "%s", _("the shader failed to compile"));
+    sl_diagnostics_add (diags, SL_SEVERITY_ERROR, data->path, 0, 0,
+                        SL_CODE_HOST_COMPILE, "%s",
+                        _("the shader failed to compile"));
   data->diagnostics = gs_format_diagnostics (diags);
   sl_diagnostics_free (diags);
   g_free (text);
@@ -152,8 +153,8 @@ load_shader (const gchar *path,
     {
       SlDiagnostics *diags = sl_diagnostics_new ();
 
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, path, 0, 0, "E-IO",
-                          "%s", error->message);
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, path, 0, 0,
+                          SL_CODE_HOST_IO, "%s", error->message);
       data->diagnostics = gs_format_diagnostics (diags);
       sl_diagnostics_free (diags);
       g_clear_error (&error);

@@ -168,8 +168,8 @@ update_program (State          *state,
 
       if (! gs_shader_file_read (file, &contents, &length, &error))
         {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-IO",
-                              "%s", error->message);
+          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0,
+                              SL_CODE_HOST_IO, "%s", error->message);
           g_error_free (error);
         }
     }
@@ -192,7 +192,8 @@ update_program (State          *state,
       state->program = sl_compile (&options, diags);
       if (! state->program && sl_diagnostics_error_count (diags) == 0)
         sl_diagnostics_add (diags, SL_SEVERITY_ERROR, options.filename, 0, 0,
-                            "", "%s", _("the shader failed to compile"));
+                            SL_CODE_HOST_COMPILE, "%s",
+                            _("the shader failed to compile"));
     }
 
   state->compile_failed = sl_diagnostics_error_count (diags) > 0;
@@ -257,7 +258,7 @@ update_state (GeglOperation       *operation,
           SlDiagnostics *diags = sl_diagnostics_new ();
 
           sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "shader:run", 0, 0,
-                              "", "%s",
+                              SL_CODE_HOST_INPUT, "%s",
                               _("the input has no bounded extent, so "
                                 "TEXCOORD0 is undefined; crop it first"));
           state->draw_failed = TRUE;
@@ -272,7 +273,7 @@ update_state (GeglOperation       *operation,
           state->draw_failed = state->draw->binding == NULL;
           if (state->draw_failed && sl_diagnostics_error_count (diags) == 0)
             sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "shader:run", 0, 0,
-                                "", "%s",
+                                SL_CODE_HOST_PREPARE, "%s",
                                 _("the shader could not be prepared"));
           state->draw_diags = gs_format_diagnostics (diags);
           sl_diagnostics_free (diags);

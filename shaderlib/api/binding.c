@@ -11,6 +11,7 @@
 #include "api/program.h"
 
 #include "api/params.h"
+#include "base/diag.h"
 #include "ir/reach.h"
 #include "ir/span_emit.h"
 #include "vm/mips.h"
@@ -142,15 +143,15 @@ sl_binding_set_param (SlBinding *b, const char *name, const float *values, int n
       GString *known = g_string_new (NULL);
       for (int i = 0; i < sl_program_get_n_params (b->program); i++)
         g_string_append_printf (known, "%s%s", i ? ", " : "", sl_program_get_param (b->program, i)->name);
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
-                          "unknown parameter '%s' (known: %s)", name, known->len ? known->str : "none");
+      sl_diag (diags, SL_DIAG_API_UNKNOWN_PARAMETER, "<params>", 0, 0,
+               "unknown parameter '%s' (known: %s)", name, known->len ? known->str : "none");
       g_string_free (known, TRUE);
       return false;
     }
   if (n_values < 1)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
-                          "parameter '%s' needs a value", name);
+      sl_diag (diags, SL_DIAG_API_PARAMETER_NO_VALUE, "<params>", 0, 0,
+               "parameter '%s' needs a value", name);
       return false;
     }
   sl_param_store (p, b->program->info.shader_model >= 40, values, n_values,
@@ -271,8 +272,8 @@ sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int wid
 {
   if (!b->prepared)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<render>", 0, 0, "E-API",
-                          "binding rendered before sl_binding_prepare()");
+      sl_diag (diags, SL_DIAG_API_BINDING_NOT_PREPARED, "<render>", 0, 0,
+               "binding rendered before sl_binding_prepare()");
       return false;
     }
   if (width <= 0 || height <= 0)
@@ -294,11 +295,11 @@ sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int wid
   bool ok = sl_vm_render (b->span, &scratch->state, &env, x, y, width, height,
                           targets, n_targets);
   if (scratch->state.stopped & SL_VM_STOPPED_CAP)
-    sl_diagnostics_add (diags, SL_SEVERITY_WARNING, "<render>", 0, 0, "W-LOOP",
-                        "a loop reached the iteration cap of %d and was stopped", SL_HLSL_LOOP_CAP);
+    sl_diag (diags, SL_DIAG_VM_LOOP, "<render>", 0, 0,
+             "a loop reached the iteration cap of %d and was stopped", SL_HLSL_LOOP_CAP);
   if (scratch->state.stopped & SL_VM_STOPPED_BUDGET)
-    sl_diagnostics_add (diags, SL_SEVERITY_WARNING, "<render>", 0, 0, "W-BUDGET",
-                        "the shader ran more than %u loop instructions per pixel; "
-                        "its loops were stopped", SL_VM_SPAN_BUDGET);
+    sl_diag (diags, SL_DIAG_VM_BUDGET, "<render>", 0, 0,
+             "the shader ran more than %u loop instructions per pixel; "
+             "its loops were stopped", SL_VM_SPAN_BUDGET);
   return ok;
 }

@@ -17,6 +17,7 @@
 
 #include "asm/d3d9/d3d9.h"
 #include "asm/sm4/sm4.h"
+#include "base/diag.h"
 #include "base/limits.h"
 #include "hlsl/hlsl.h"
 
@@ -137,18 +138,6 @@ sl_language_name (SlLanguage language)
   return fe ? fe->name : "auto";
 }
 
-/* Validation is on for a compile that asks for it (SL_COMPILE_VALIDATE)
- * and for every compile when the environment has SHADERLIB_VALIDATE set
- * (to anything but "" or "0"), which the test setup does so that every
- * test validates.  It is read per compile, never cached in a global:
- * hosts compile on several threads. */
-static bool
-validation_requested (void)
-{
-  const char *v = g_getenv ("SHADERLIB_VALIDATE");
-  return v && *v && strcmp (v, "0") != 0;
-}
-
 SlProgram *
 sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
 {
@@ -162,13 +151,13 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
 
   if (!options->source)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-API", "no source given");
+      sl_diag (diags, SL_DIAG_API_NO_SOURCE, filename, 0, 0, "no source given");
       goto out;
     }
   if (length > SL_MAX_SOURCE_BYTES)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-LIMIT",
-                          "source is %zu bytes; the limit is %u", length, SL_MAX_SOURCE_BYTES);
+      sl_diag (diags, SL_DIAG_API_SOURCE_TOO_LARGE, filename, 0, 0,
+               "source is %zu bytes; the limit is %u", length, SL_MAX_SOURCE_BYTES);
       goto out;
     }
   SlLanguage lang = options->language == SL_LANGUAGE_AUTO
@@ -176,8 +165,8 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
   const FrontEnd *fe = find_front_end (lang);
   if (!fe)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
-                          "%s input is not supported yet", sl_language_name (lang));
+      sl_diag (diags, SL_DIAG_API_LANGUAGE_UNSUPPORTED, filename, 1, 1,
+               "%s input is not supported yet", sl_language_name (lang));
       goto out;
     }
   SlCompileOptions resolved = *options;
@@ -194,7 +183,9 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
     }
   program = sl_program_new (lang, ir, &info);
 
-  program->validate = (options->flags & SL_COMPILE_VALIDATE) || validation_requested ();
+  /* Validation is on for a compile that asks for it and for every compile
+   * of a test run, where the environment sets SHADERLIB_VALIDATE. */
+  program->validate = (options->flags & SL_COMPILE_VALIDATE) || sl_validation_requested ();
   if (program->validate && !sl_ir_validate (program->ir, "lowering", diags))
     goto fail;
   if (options->flags & SL_COMPILE_KEEP_DUMPS)
@@ -220,7 +211,7 @@ sl_disassemble (const SlCompileOptions *options, SlDiagnostics *diags)
   const char *filename = options->filename ? options->filename : "<source>";
   if (!options->source)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-API", "no source given");
+      sl_diag (diags, SL_DIAG_API_NO_SOURCE, filename, 0, 0, "no source given");
       return NULL;
     }
   size_t length = options->length == (size_t) -1 ? strlen (options->source) : options->length;
@@ -229,7 +220,7 @@ sl_disassemble (const SlCompileOptions *options, SlDiagnostics *diags)
   const FrontEnd *fe = find_front_end (lang);
   if (fe && fe->disassemble)
     return fe->disassemble (options->source, length, filename, diags);
-  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 1, 1, "E-LANG",
-                      "cannot disassemble %s input", sl_language_name (lang));
+  sl_diag (diags, SL_DIAG_API_CANNOT_DISASSEMBLE, filename, 1, 1,
+           "cannot disassemble %s input", sl_language_name (lang));
   return NULL;
 }

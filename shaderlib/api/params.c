@@ -9,6 +9,7 @@
  * SM4 programs read ints, uints and bools as such. */
 #include "api/params.h"
 
+#include "base/diag.h"
 #include "vm/scalar_ops.h"
 
 #include <glib.h>
@@ -36,8 +37,8 @@ sl_parse_params_string (const char *params, SlDiagnostics *diags,
       char *eq = strchr (item, '=');
       if (!eq)
         {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
-                              "expected name=value, got '%s'", item);
+          sl_diag (diags, SL_DIAG_API_PARAMETER_SYNTAX, "<params>", 0, 0,
+                   "expected name=value, got '%s'", item);
           ok = false;
           continue;
         }
@@ -60,8 +61,8 @@ sl_parse_params_string (const char *params, SlDiagnostics *diags,
               double d = g_ascii_strtod (s, &end);
               if (end == s || *end)
                 {
-                  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
-                                      "parameter '%s': '%s' is not a number", name, s);
+                  sl_diag (diags, SL_DIAG_API_PARAMETER_NOT_NUMBER, "<params>", 0, 0,
+                           "parameter '%s': '%s' is not a number", name, s);
                   bad = true;
                   break;
                 }

@@ -183,15 +183,15 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
 
   if (!options->source)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-API", "no source given");
+      sl_diag (diags, SL_DIAG_API_NO_SOURCE, filename, 0, 0, "no source given");
       goto fail;
     }
   if (options->buffer_width < 1 || options->buffer_height < 1 || options->buffer_width > 65536
       || options->buffer_height > 65536)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-API",
-                          "effect buffer size %d×%d is out of range", options->buffer_width,
-                          options->buffer_height);
+      sl_diag (diags, SL_DIAG_FX_BUFFER_SIZE, filename, 0, 0,
+               "effect buffer size %d×%d is out of range", options->buffer_width,
+               options->buffer_height);
       goto fail;
     }
   fx->buffer_width = options->buffer_width;
@@ -250,7 +250,7 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
   fx_collect_namespace_names (&s);
   fx_scan_scope (&s, false);
   if (s.techs->len == 0)
-    sl_diagnostics_add (diags, SL_SEVERITY_ERROR, filename, 0, 0, "E-EFFECT", "the effect has no technique");
+    sl_diag (diags, SL_DIAG_FX_NO_TECHNIQUE, filename, 0, 0, "the effect has no technique");
   if (sl_diagnostics_error_count (diags) > errors_before)
     goto fail;
 
@@ -267,9 +267,9 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
           bool profile_ok;
           if (profile && (g_str_has_prefix (profile, "vs_") || g_str_has_prefix (profile, "cs_")))
             {
-              sl_diagnostics_add (diags, SL_SEVERITY_ERROR, pd->loc.file, pd->loc.line, pd->loc.column,
-                                  "E-EFFECT", "pixel shader of pass '%s' is compiled for %s", pd->pub.name,
-                                  profile);
+              sl_diag (diags, SL_DIAG_FX_PASS_NOT_PIXEL_SHADER, pd->loc.file, pd->loc.line, pd->loc.column,
+                       "pixel shader of pass '%s' is compiled for %s", pd->pub.name,
+                       profile);
               continue;
             }
           /* Checked here, where the technique's position is known:
@@ -277,9 +277,9 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
           sl_profile_model (profile, &profile_ok);
           if (!profile_ok)
             {
-              sl_diagnostics_add (diags, SL_SEVERITY_ERROR, pd->profile_loc.file, pd->profile_loc.line,
-                                  pd->profile_loc.column, "E-PROFILE",
-                                  "unknown profile '%s' (expected ps_2_0, ps_3_0, ps_4_0, …)", profile);
+              sl_diag (diags, SL_DIAG_FX_UNKNOWN_PROFILE, pd->profile_loc.file, pd->profile_loc.line,
+                       pd->profile_loc.column,
+                       "unknown profile '%s' (expected ps_2_0, ps_3_0, ps_4_0, …)", profile);
               continue;
             }
           char *key = g_strdup_printf ("%s|%s", pd->entry, profile ? profile : "");
@@ -330,28 +330,29 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
                       p->height = rt->height;
                     }
                   else if (rt->width != p->width || rt->height != p->height)
-                    sl_diagnostics_add (diags, SL_SEVERITY_ERROR, pd->loc.file, pd->loc.line, pd->loc.column,
-                                        "E-EFFECT", "render targets of pass '%s' differ in size", p->name);
+                    sl_diag (diags, SL_DIAG_FX_RENDER_TARGET_SIZES,
+                             pd->loc.file, pd->loc.line, pd->loc.column,
+                             "render targets of pass '%s' differ in size", p->name);
                 }
             }
           if (sl_program_get_n_outputs (prog) < MAX (p->n_render_targets, 1) && p->n_render_targets > 1)
-            sl_diagnostics_add (diags, SL_SEVERITY_WARNING, pd->loc.file, pd->loc.line, pd->loc.column,
-                                "W-EFFECT", "pass '%s' has %d render targets but its shader writes %d",
-                                p->name, p->n_render_targets, sl_program_get_n_outputs (prog));
+            sl_diag (diags, SL_DIAG_FX_RENDER_TARGET_COUNT, pd->loc.file, pd->loc.line, pd->loc.column,
+                     "pass '%s' has %d render targets but its shader writes %d",
+                     p->name, p->n_render_targets, sl_program_get_n_outputs (prog));
           /* A pass must not read what it writes. */
           for (int k = 0; k < sl_program_get_n_samplers (prog); k++)
             {
               int tex = fx_slot_texture (fx, sl_program_get_sampler (prog, k));
               for (int r = 0; r < p->n_render_targets; r++)
                 if (tex >= 0 && tex == p->render_targets[r])
-                  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, pd->loc.file, pd->loc.line, pd->loc.column,
-                                      "E-EFFECT", "pass '%s' samples texture '%s' it renders to", p->name,
-                                      g_array_index (fx->textures, SlEffectTexture, tex).name);
+                  sl_diag (diags, SL_DIAG_FX_PASS_FEEDBACK, pd->loc.file, pd->loc.line, pd->loc.column,
+                           "pass '%s' samples texture '%s' it renders to", p->name,
+                           g_array_index (fx->textures, SlEffectTexture, tex).name);
             }
           if (p->vertex_shader && strcmp (p->vertex_shader, "PostProcessVS"))
-            sl_diagnostics_add (diags, SL_SEVERITY_NOTE, pd->loc.file, pd->loc.line, pd->loc.column, "N-EFFECT",
-                                "vertex shader '%s' is not run: the pass draws a full-screen triangle with "
-                                "TEXCOORD = the pixel centre", p->vertex_shader);
+            sl_diag (diags, SL_DIAG_FX_VERTEX_SHADER_IGNORED, pd->loc.file, pd->loc.line, pd->loc.column,
+                     "vertex shader '%s' is not run: the pass draws a full-screen triangle with "
+                     "TEXCOORD = the pixel centre", p->vertex_shader);
           add_union_params (fx, prog);
         }
       SlEffectTechnique tech = {

@@ -87,7 +87,7 @@ parse_texture (Scan *s)
   SlLoc loc = peek (s)->loc;
   if (peek (s)->kind != TK_IDENT)
     {
-      fx_error (s, loc, "expected a texture name");
+      fx_error (s, loc, SL_DIAG_FX_EXPECTED_TEXTURE_NAME, "expected a texture name");
       fx_copy_statement (s);
       return;
     }
@@ -131,7 +131,8 @@ parse_texture (Scan *s)
                 {
                   int iv = (int) v;
                   if (!tok_is (key, "Depth") && (iv < 1 || iv > MAX_TEXTURE_SIDE))
-                    fx_error (s, key->loc, "texture '%s': %s %d is out of range (1 to %d)", plain, key->text,
+                    fx_error (s, key->loc, SL_DIAG_FX_TEXTURE_DIMENSION,
+                              "texture '%s': %s %d is out of range (1 to %d)", plain, key->text,
                               iv, MAX_TEXTURE_SIDE);
                   else if (tok_is (key, "Width"))
                     tex.width = iv, sized = true;
@@ -145,14 +146,16 @@ parse_texture (Scan *s)
             {
               char *w = fx_word_value (s);
               if (!parse_format (w))
-                fx_error (s, key->loc, "texture '%s': unknown format '%s'", plain, w);
+                fx_error (s, key->loc, SL_DIAG_FX_TEXTURE_FORMAT,
+                          "texture '%s': unknown format '%s'", plain, w);
               else
                 tex.format = sl_arena_strdup (s->arena, w);
               g_free (w);
             }
           else
             {
-              fx_note (s, key->loc, "texture state '%s' is ignored", key->text);
+              fx_note (s, key->loc, SL_DIAG_FX_TEXTURE_STATE_IGNORED,
+                       "texture state '%s' is ignored", key->text);
               s->pos = fx_value_end (s);
             }
           accept (s, ";");
@@ -191,7 +194,7 @@ parse_texture (Scan *s)
     g_array_free (anns, TRUE);
   if (find_texture (s, m) >= 0)
     {
-      fx_error (s, loc, "texture '%s' is declared twice", plain);
+      fx_error (s, loc, SL_DIAG_FX_TEXTURE_REDECLARED, "texture '%s' is declared twice", plain);
       g_free (m);
       return;
     }
@@ -228,7 +231,8 @@ parse_sampler_body (Scan *s, ESampler *es, const char *plain)
             next (s);
           int idx = tn ? find_texture (s, tn) : -1;
           if (idx < 0)
-            fx_error (s, nloc, "sampler '%s': unknown texture '%s'", plain, tn ? tn : "?");
+            fx_error (s, nloc, SL_DIAG_FX_SAMPLER_TEXTURE,
+                      "sampler '%s': unknown texture '%s'", plain, tn ? tn : "?");
           es->texture = idx;
         }
       else if (sk && sk->value == HLSL_SAMPLER_NUMBER)
@@ -246,9 +250,10 @@ parse_sampler_body (Scan *s, ESampler *es, const char *plain)
            * colour is not read here. */
           char *w = fx_word_value (s);
           if (!sk || sk->value == HLSL_SAMPLER_COLOR)
-            fx_note (s, key->loc, "sampler state '%s' is ignored", k);
+            fx_note (s, key->loc, SL_DIAG_FX_SAMPLER_STATE_IGNORED, "sampler state '%s' is ignored", k);
           else if (!hlsl_sampler_set_word (&es->state, sk, w))
-            fx_error (s, key->loc, "sampler '%s': invalid %s value '%s'", plain, k, w);
+            fx_error (s, key->loc, SL_DIAG_FX_SAMPLER_STATE_VALUE,
+                      "sampler '%s': invalid %s value '%s'", plain, k, w);
           g_free (w);
         }
       accept (s, ";");
@@ -291,7 +296,7 @@ parse_sampler (Scan *s)
   if (accept (s, "="))
     {
       if (!accept (s, "sampler_state"))
-        fx_error (s, peek (s)->loc, "expected sampler_state after '='");
+        fx_error (s, peek (s)->loc, SL_DIAG_FX_EXPECTED_SAMPLER_STATE, "expected sampler_state after '='");
     }
   if (accept (s, "{"))
     {
@@ -390,7 +395,8 @@ shader_value (Scan *s, const char **profile, SlLoc *profile_loc, SlLoc *loc)
   if (accept (s, "("))
     {
       if (!is (s, ")"))
-        fx_error (s, peek (s)->loc, "arguments to the entry point of a pass are not supported");
+        fx_error (s, peek (s)->loc, SL_DIAG_FX_PASS_ENTRY_ARGUMENTS,
+                  "arguments to the entry point of a pass are not supported");
     }
   s->pos = end;
   return entry;
@@ -434,7 +440,8 @@ parse_pass (Scan *s, TechDraft *td)
         }
       if (key->kind != TK_IDENT)
         {
-          fx_error (s, key->loc, "expected a pass state, got '%s'", key->text);
+          fx_error (s, key->loc, SL_DIAG_FX_EXPECTED_PASS_STATE,
+                    "expected a pass state, got '%s'", key->text);
           s->pos = fx_value_end (s);
           accept (s, ";");
           continue;
@@ -470,7 +477,7 @@ parse_pass (Scan *s, TechDraft *td)
           else
             {
               if (strcmp (k, "SetGeometryShader") && strcmp (k, "SetHullShader") && strcmp (k, "SetDomainShader"))
-                fx_note (s, key->loc, "pass state '%s' is ignored", k);
+                fx_note (s, key->loc, SL_DIAG_FX_PASS_STATE_IGNORED, "pass state '%s' is ignored", k);
               s->pos = fx_value_end (s);
             }
           accept (s, ";");
@@ -512,11 +519,14 @@ parse_pass (Scan *s, TechDraft *td)
           const char *tn = fx_read_name (s, &nloc);
           int idx = tn ? find_texture (s, tn) : -1;
           if (idx < 0)
-            fx_error (s, nloc, "pass render target '%s' is not a declared texture", tn ? tn : "?");
+            fx_error (s, nloc, SL_DIAG_FX_RENDER_TARGET_UNKNOWN,
+                      "pass render target '%s' is not a declared texture", tn ? tn : "?");
           else if (slot >= SL_EFFECT_MAX_TARGETS)
-            fx_error (s, key->loc, "at most %d render targets are supported", SL_EFFECT_MAX_TARGETS);
+            fx_error (s, key->loc, SL_DIAG_FX_RENDER_TARGET_LIMIT,
+                      "at most %d render targets are supported", SL_EFFECT_MAX_TARGETS);
           else if (g_array_index (s->fx->textures, SlEffectTexture, idx).kind != SL_EFFECT_TEXTURE_TARGET)
-            fx_error (s, nloc, "texture '%s' cannot be a render target", tn);
+            fx_error (s, nloc, SL_DIAG_FX_RENDER_TARGET_INVALID,
+                      "texture '%s' cannot be a render target", tn);
           else
             {
               pd.pub.render_targets[slot] = idx;
@@ -528,7 +538,7 @@ parse_pass (Scan *s, TechDraft *td)
         {
           char *w = fx_word_value (s);
           if (!blend_op (w, !g_ascii_strcasecmp (k, "BlendOp") ? &pd.pub.blend_op : &pd.pub.blend_op_alpha))
-            fx_error (s, key->loc, "unknown blend operation '%s'", w);
+            fx_error (s, key->loc, SL_DIAG_FX_BLEND_OPERATION, "unknown blend operation '%s'", w);
           g_free (w);
         }
       else if (!g_ascii_strcasecmp (k, "SrcBlend") || !g_ascii_strcasecmp (k, "DestBlend")
@@ -540,7 +550,7 @@ parse_pass (Scan *s, TechDraft *td)
                              : !g_ascii_strcasecmp (k, "SrcBlendAlpha") ? &pd.pub.src_blend_alpha
                              : &pd.pub.dest_blend_alpha;
           if (!blend_factor (w, f))
-            fx_error (s, key->loc, "unknown blend factor '%s'", w);
+            fx_error (s, key->loc, SL_DIAG_FX_BLEND_FACTOR, "unknown blend factor '%s'", w);
           g_free (w);
         }
       else if (!g_ascii_strcasecmp (k, "BlendEnable") || !g_ascii_strcasecmp (k, "AlphaBlendEnable")
@@ -549,7 +559,7 @@ parse_pass (Scan *s, TechDraft *td)
           char *w = fx_word_value (s);
           bool b;
           if (!bool_word (w, &b))
-            fx_error (s, key->loc, "%s expects true or false, got '%s'", k, w);
+            fx_error (s, key->loc, SL_DIAG_FX_EXPECTED_BOOLEAN, "%s expects true or false, got '%s'", k, w);
           else if (!g_ascii_strcasecmp (k, "ClearRenderTargets"))
             pd.pub.clear = b;
           else if (!g_ascii_strcasecmp (k, "SRGBWriteEnable"))
@@ -568,9 +578,10 @@ parse_pass (Scan *s, TechDraft *td)
       else
         {
           if (g_ascii_strcasecmp (k, "VertexCount") && g_ascii_strcasecmp (k, "PrimitiveTopology"))
-            fx_note (s, key->loc, "pass state '%s' is ignored", k);
+            fx_note (s, key->loc, SL_DIAG_FX_PASS_STATE_IGNORED, "pass state '%s' is ignored", k);
           else if (!g_ascii_strcasecmp (k, "PrimitiveTopology") || !g_ascii_strcasecmp (k, "VertexCount"))
-            fx_note (s, key->loc, "pass state '%s' is ignored: every pass draws one full-screen triangle", k);
+            fx_note (s, key->loc, SL_DIAG_FX_PASS_STATE_DRAW_IGNORED,
+                     "pass state '%s' is ignored: every pass draws one full-screen triangle", k);
           s->pos = fx_value_end (s);
         }
       accept (s, ";");
@@ -591,7 +602,7 @@ parse_pass (Scan *s, TechDraft *td)
     }
   if (!pd.entry)
     {
-      fx_error (s, loc, "pass '%s' has no pixel shader", pd.pub.name);
+      fx_error (s, loc, SL_DIAG_FX_PASS_NO_PIXEL_SHADER, "pass '%s' has no pixel shader", pd.pub.name);
       return;
     }
   pd.pub.pixel_shader = pd.entry;
@@ -615,7 +626,8 @@ parse_technique (Scan *s)
             parse_pass (s, &td);
           else
             {
-              fx_error (s, peek (s)->loc, "expected 'pass' in technique '%s'", td.name);
+              fx_error (s, peek (s)->loc, SL_DIAG_FX_EXPECTED_PASS,
+                        "expected 'pass' in technique '%s'", td.name);
               next (s);
             }
         }
@@ -623,7 +635,7 @@ parse_technique (Scan *s)
     }
   accept (s, ";");
   if (td.passes->len == 0)
-    fx_error (s, loc, "technique '%s' has no passes", td.name);
+    fx_error (s, loc, SL_DIAG_FX_TECHNIQUE_NO_PASSES, "technique '%s' has no passes", td.name);
   g_array_append_val (s->techs, td);
 }
 
@@ -659,7 +671,7 @@ fx_scan_scope (Scan *s, bool in_namespace)
         {
           if (in_namespace)
             return;
-          fx_error (s, t->loc, "unexpected '}'");
+          fx_error (s, t->loc, SL_DIAG_FX_UNEXPECTED_BRACE, "unexpected '}'");
           next (s);
           continue;
         }
@@ -671,7 +683,7 @@ fx_scan_scope (Scan *s, bool in_namespace)
             continue;
           if (s->n_ns >= MAX_NAMESPACE_DEPTH)
             {
-              fx_error (s, nt->loc, "namespaces are nested too deeply");
+              fx_error (s, nt->loc, SL_DIAG_FX_NAMESPACE_DEPTH, "namespaces are nested too deeply");
               return;
             }
           char *m = g_strconcat (ns_prefix (s), nt->text, "__", NULL);

@@ -19,6 +19,7 @@
  * pass writes sRGB.  Vertex shaders are never run; a pass sees TEXCOORDn =
  * the pixel centre of its viewport, which is what full-screen-triangle
  * vertex shaders give. */
+#include "base/diag.h"
 #include "fx/effect.h"
 #include "api/params.h"
 
@@ -379,8 +380,8 @@ sl_effect_run_set_param (SlEffectRun *run, const char *name, const float *values
       GString *known = g_string_new (NULL);
       for (guint k = 0; k < run->fx->params->len; k++)
         g_string_append_printf (known, "%s%s", k ? ", " : "", g_array_index (run->fx->params, SlParam, k).name);
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<params>", 0, 0, "E-PARAM",
-                          "unknown parameter '%s' (known: %s)", name, known->len ? known->str : "none");
+      sl_diag (diags, SL_DIAG_API_UNKNOWN_PARAMETER, "<params>", 0, 0,
+               "unknown parameter '%s' (known: %s)", name, known->len ? known->str : "none");
       g_string_free (known, TRUE);
       return false;
     }
@@ -424,8 +425,8 @@ sl_effect_run_set_image (SlEffectRun *run, int texture, int width, int height, s
   const SlEffectTexture *t = sl_effect_get_texture (run->fx, texture);
   if (!t || t->kind != SL_EFFECT_TEXTURE_IMAGE || width < 1 || height < 1)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<effect>", 0, 0, "E-API",
-                          "texture %d does not take an image", texture);
+      sl_diag (diags, SL_DIAG_API_TEXTURE_NOT_IMAGE, "<effect>", 0, 0,
+               "texture %d does not take an image", texture);
       return false;
     }
   int w = t->width ? t->width : width, h = t->height ? t->height : height;
@@ -519,7 +520,7 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
   SlEffect *fx = run->fx;
   if (!run->have_input)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<effect>", 0, 0, "E-API", "the effect has no input image");
+      sl_diag (diags, SL_DIAG_API_EFFECT_NO_INPUT, "<effect>", 0, 0, "the effect has no input image");
       return false;
     }
   for (guint i = 0; i < fx->textures->len; i++)
@@ -527,8 +528,8 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
       const SlEffectTexture *t = &g_array_index (fx->textures, SlEffectTexture, i);
       if (t->kind == SL_EFFECT_TEXTURE_IMAGE && !run->image_set[i])
         {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<effect>", 0, 0, "E-TEXTURE",
-                              "texture '%s' needs the image '%s'", t->name, t->source_file);
+          sl_diag (diags, SL_DIAG_API_TEXTURE_IMAGE_MISSING, "<effect>", 0, 0,
+                   "texture '%s' needs the image '%s'", t->name, t->source_file);
           return false;
         }
       if (t->kind == SL_EFFECT_TEXTURE_TARGET && !run->stores[i].level[0])
@@ -686,8 +687,8 @@ sl_effect_render (SlEffectRun *run, SlScratch *scratch, int x, int y, int width,
 {
   if (!run->prepared)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, "<render>", 0, 0, "E-API",
-                          "effect rendered before sl_effect_run_prepare()");
+      sl_diag (diags, SL_DIAG_API_EFFECT_NOT_PREPARED, "<render>", 0, 0,
+               "effect rendered before sl_effect_run_prepare()");
       return false;
     }
   g_mutex_lock (&run->lock);

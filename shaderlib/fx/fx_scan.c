@@ -23,25 +23,21 @@
 /* ---- diagnostics ---- */
 
 void
-fx_error (Scan *s, SlLoc loc, const char *fmt, ...)
+fx_error (Scan *s, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
+  sl_diag_v (s->diags, kind, loc.file, loc.line, loc.column, fmt, ap);
   va_end (ap);
-  sl_diagnostics_add (s->diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column, "E-EFFECT", "%s", msg);
-  g_free (msg);
 }
 
 void
-fx_note (Scan *s, SlLoc loc, const char *fmt, ...)
+fx_note (Scan *s, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
+  sl_diag_v (s->diags, kind, loc.file, loc.line, loc.column, fmt, ap);
   va_end (ap);
-  sl_diagnostics_add (s->diags, SL_SEVERITY_NOTE, loc.file, loc.line, loc.column, "N-EFFECT", "%s", msg);
-  g_free (msg);
 }
 
 /* ---- output, kept in step with the source lines ---- */
@@ -384,7 +380,7 @@ fx_eval_value (Scan *s, double *value)
   *value = ev_sum (&e);
   if (!e.ok || s->pos != e.end)
     {
-      fx_error (s, loc, "expected a constant number");
+      fx_error (s, loc, SL_DIAG_FX_EXPECTED_CONSTANT, "expected a constant number");
       s->pos = e.end;
       return false;
     }
@@ -459,7 +455,8 @@ fx_copy_annotations (Scan *s, GArray *record, bool host_sources)
         }
       if (host_sources && name->kind == TK_IDENT && !strcmp (name->text, "source") && val->kind == TK_STRING
           && !known_host_source (val->text))
-        fx_error (s, val->loc, "host value source \"%s\" is not supported (supported: timer, frametime, "
+        fx_error (s, val->loc, SL_DIAG_FX_HOST_VALUE_SOURCE,
+                  "host value source \"%s\" is not supported (supported: timer, frametime, "
                   "framecount, random)", val->text);
       if (record && name->kind == TK_IDENT)
         {

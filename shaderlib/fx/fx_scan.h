@@ -9,6 +9,7 @@
 #ifndef SL_FX_SCAN_H
 #define SL_FX_SCAN_H
 
+#include "base/diag.h"
 #include "fx/effect.h"
 #include "hlsl/hlsl.h"
 
@@ -53,8 +54,8 @@ typedef struct
 
 /* ---- diagnostics (fx_scan.c) ---- */
 
-void fx_error (Scan *s, SlLoc loc, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
-void fx_note (Scan *s, SlLoc loc, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+void fx_error (Scan *s, SlLoc loc, SlDiagKind kind, const char *fmt, ...) G_GNUC_PRINTF (4, 5);
+void fx_note (Scan *s, SlLoc loc, SlDiagKind kind, const char *fmt, ...) G_GNUC_PRINTF (4, 5);
 
 /* ---- the token cursor ---- */
 
@@ -107,7 +108,8 @@ expect (Scan *s, const char *text)
   if (accept (s, text))
     return true;
   Token *t = peek (s);
-  fx_error (s, t->loc, "expected '%s' before '%s'", text, t->kind == TK_EOF ? "end of file" : t->text);
+  fx_error (s, t->loc, SL_DIAG_FX_EXPECTED_TOKEN,
+            "expected '%s' before '%s'", text, t->kind == TK_EOF ? "end of file" : t->text);
   return false;
 }
 

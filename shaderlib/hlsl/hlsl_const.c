@@ -190,7 +190,7 @@ hlsl_parse_const_int_expr (P *p, int *out)
   bool ok = true;
   int v = hlsl_const_eval_int (p, e, &ok);
   if (!ok && !is_error (e))
-    hlsl_error (p, t->loc, "expected a constant integer expression");
+    hlsl_error (p, t->loc, SL_DIAG_HLSL_EXPECTED_CONSTANT, "expected a constant integer expression");
   *out = v;
   return ok;
 }

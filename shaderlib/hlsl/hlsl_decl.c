@@ -28,7 +28,7 @@ hlsl_parse_annotations (P *p)
       Type *t = untyped ? NULL : hlsl_parse_type (p);
       if (!t && !untyped)
         {
-          hlsl_error (p, peek (p)->loc, "expected an annotation type");
+          hlsl_error (p, peek (p)->loc, SL_DIAG_HLSL_EXPECTED_ANNOTATION_TYPE, "expected an annotation type");
           while (!is (p, ">") && peek (p)->kind != TK_EOF)
             next (p);
           break;
@@ -109,7 +109,7 @@ hlsl_parse_semantics (P *p, const char **semantic, int *reg_kind, int *reg_index
       Token *t = peek (p);
       if (t->kind != TK_IDENT)
         {
-          hlsl_error (p, t->loc, "expected a semantic after ':'");
+          hlsl_error (p, t->loc, SL_DIAG_HLSL_EXPECTED_SEMANTIC, "expected a semantic after ':'");
           /* Take the bad token as the semantic so the declaration goes on. */
           if (t->kind != TK_EOF && !is (p, "{") && !is (p, ";") && !is (p, ",") && !is (p, ")")
               && !is (p, "="))
@@ -146,14 +146,16 @@ hlsl_parse_semantics (P *p, const char **semantic, int *reg_kind, int *reg_index
                   bool ok = true;
                   double d = hlsl_const_eval_double (p, e, &ok);
                   if (!ok && !is_error (e))
-                    hlsl_error (p, e->loc, "register offset must be a constant expression");
+                    hlsl_error (p, e->loc, SL_DIAG_HLSL_REGISTER_OFFSET,
+                                "register offset must be a constant expression");
                   if (ok)
                     lidx += (long long) CLAMP (d, -1e12, 1e12);
                   expect (p, "]");
                 }
               int idx = 0;
               if (lidx < 0 || lidx >= 4096)
-                hlsl_error (p, r->loc, "register index %lld is out of range (0 to 4095)", lidx);
+                hlsl_error (p, r->loc, SL_DIAG_HLSL_REGISTER_RANGE,
+                            "register index %lld is out of range (0 to 4095)", lidx);
               else
                 idx = (int) lidx;
               if (is_reg)
@@ -218,7 +220,8 @@ parse_array_suffix (P *p, Type *t, bool allow_unsized, int *unsized)
             len = 1;   /* already reported */
           else if (len <= 0 || len > SL_MAX_ARRAY_COMPONENTS)
             {
-              hlsl_error (p, lt->loc, "array size must be between 1 and %d", SL_MAX_ARRAY_COMPONENTS);
+              hlsl_error (p, lt->loc, SL_DIAG_HLSL_ARRAY_SIZE,
+                          "array size must be between 1 and %d", SL_MAX_ARRAY_COMPONENTS);
               len = 1;
             }
         }
@@ -231,7 +234,7 @@ parse_array_suffix (P *p, Type *t, bool allow_unsized, int *unsized)
       t = hlsl_type_array (p, t, dims[i] < 0 ? 1 : dims[i]);
       if ((size_t) t->n_comp > SL_MAX_ARRAY_COMPONENTS)
         {
-          hlsl_error (p, first_loc, "array is too large");
+          hlsl_error (p, first_loc, SL_DIAG_HLSL_ARRAY_TOO_LARGE, "array is too large");
           return p->t_error;
         }
     }
@@ -257,12 +260,13 @@ hlsl_parse_struct (P *p)
       base = hlsl_parse_type (p);
       if (!base || base->kind != TY_STRUCT)
         {
-          hlsl_error (p, bt->loc, "a struct can only derive from a struct");
+          hlsl_error (p, bt->loc, SL_DIAG_HLSL_STRUCT_BASE, "a struct can only derive from a struct");
           base = NULL;
         }
       if (is (p, ","))
         {
-          hlsl_error (p, peek_at (p, 1)->loc, "a struct can derive from only one struct");
+          hlsl_error (p, peek_at (p, 1)->loc, SL_DIAG_HLSL_STRUCT_BASES,
+                      "a struct can derive from only one struct");
           while (!is (p, "{") && peek (p)->kind != TK_EOF)
             next (p);
         }
@@ -273,9 +277,10 @@ hlsl_parse_struct (P *p)
       if (!t)
         {
           if (name)
-            hlsl_error (p, name_tok->loc, "unknown struct '%s'", name);
+            hlsl_error (p, name_tok->loc, SL_DIAG_HLSL_UNKNOWN_STRUCT, "unknown struct '%s'", name);
           else
-            hlsl_error (p, kw->loc, "expected a struct name or '{' after 'struct'");
+            hlsl_error (p, kw->loc, SL_DIAG_HLSL_EXPECTED_STRUCT,
+                        "expected a struct name or '{' after 'struct'");
           return p->t_error;
         }
       return t;
@@ -299,7 +304,8 @@ hlsl_parse_struct (P *p)
       Type *ft = hlsl_parse_type (p);
       if (!ft)
         {
-          hlsl_error (p, peek (p)->loc, "expected a member type before '%s'", tok_desc (peek (p)));
+          hlsl_error (p, peek (p)->loc, SL_DIAG_HLSL_EXPECTED_MEMBER_TYPE,
+                      "expected a member type before '%s'", tok_desc (peek (p)));
           hlsl_recover (p);
           continue;
         }
@@ -319,7 +325,7 @@ hlsl_parse_struct (P *p)
           hlsl_parse_semantics (p, &f.semantic, NULL, NULL);
           for (guint i = own_from; i < fields->len; i++)
             if (!strcmp (g_array_index (fields, Field, i).name, fname))
-              hlsl_error (p, ftok->loc, "duplicate member '%s'", fname);
+              hlsl_error (p, ftok->loc, SL_DIAG_HLSL_DUPLICATE_MEMBER, "duplicate member '%s'", fname);
           t->n_comp += full->n_comp;
           t->n_objects += full->n_objects;
           g_array_append_val (fields, f);
@@ -368,7 +374,8 @@ parse_var_init (P *p, Var *v, bool unsized)
         }
       if (elem->n_comp <= 0 || n % elem->n_comp || n == 0)
         {
-          hlsl_error (p, loc, "initializer for '%s' has %d components, not a multiple of %d", v->name,
+          hlsl_error (p, loc, SL_DIAG_HLSL_INITIALIZER_MULTIPLE,
+                      "initializer for '%s' has %d components, not a multiple of %d", v->name,
                       n, elem->n_comp);
           return NULL;
         }
@@ -380,6 +387,29 @@ parse_var_init (P *p, Var *v, bool unsized)
         }
       return hlsl_convert (p, e, v->type, loc, false, "initialization");
     }
+  /* An array of samplers from state blocks: { sampler_state { … }, … }.
+   * The blocks configure effects; the samplers read what the host binds. */
+  if (is (p, "{") && peek_at (p, 1)->kind == TK_IDENT && !strcmp (peek_at (p, 1)->text, "sampler_state")
+      && v->type->n_objects)
+    {
+      next (p);
+      while (accept (p, "sampler_state"))
+        {
+          expect (p, "{");
+          hlsl_parse_state_entries_into (p, NULL);
+          if (!accept (p, ","))
+            break;
+        }
+      expect (p, "}");
+      return NULL;
+    }
+  /* NULL leaves an object unbound ("Expressions (Direct3D 9)": NULL can
+   * only be assigned to a shader, sampler or texture). */
+  if (is (p, "NULL") && v->type->n_objects && !v->type->n_comp)
+    {
+      next (p);
+      return NULL;
+    }
   if (is (p, "{"))
     {
       next (p);
@@ -387,13 +417,15 @@ parse_var_init (P *p, Var *v, bool unsized)
       if (v->type->kind != TY_ERROR && list->n_comps != v->type->n_comp
           && !(list->n_comps == 1 && !v->type->n_objects))
         {
-          hlsl_error (p, loc, "initializer for '%s' has %d components, expected %d", v->name,
+          hlsl_error (p, loc, SL_DIAG_HLSL_INITIALIZER_COUNT,
+                      "initializer for '%s' has %d components, expected %d", v->name,
                       list->n_comps, v->type->n_comp);
           return NULL;
         }
       if (v->type->kind != TY_ERROR && !hlsl_initlist_objects_ok (list, v->type))
         {
-          hlsl_error (p, loc, "initializer for '%s' does not put its samplers and textures "
+          hlsl_error (p, loc, SL_DIAG_HLSL_INITIALIZER_OBJECTS,
+                      "initializer for '%s' does not put its samplers and textures "
                       "where '%s' has them", v->name, hlsl_type_name (p, v->type));
           return NULL;
         }
@@ -410,22 +442,20 @@ parse_var_init (P *p, Var *v, bool unsized)
       hlsl_parse_state_entries_into (p, v->declared);
       return NULL;
     }
-  if (is (p, "sampler_state") || is (p, "compile"))
+  if (is (p, "sampler_state") && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "{"))
+    {
+      /* A state block for something that is not one sampler: checked,
+       * then left to the effect layer. */
+      next (p);
+      next (p);
+      hlsl_parse_state_entries_into (p, NULL);
+      return NULL;
+    }
+  if (is (p, "compile"))
     {
       /* compile …: read by the effect layer; skip here */
       next (p);
-      if (accept (p, "{"))
-        {
-          int depth = 1;
-          while (depth && peek (p)->kind != TK_EOF)
-            {
-              if (is (p, "{"))
-                depth++;
-              else if (is (p, "}"))
-                depth--;
-              next (p);
-            }
-        }
+      hlsl_parse_compile_target (p, false);
       return NULL;
     }
   Node *e = hlsl_parse_assign (p);
@@ -450,7 +480,8 @@ check_register (P *p, Var *v)
   if (t->kind == TY_SAMPLER)
     {
       if ((v->reg_kind != 's' && v->reg_kind != 't') || letters_only)
-        hlsl_error (p, v->loc, "sampler '%s' needs an 's' or 't' register", v->name);
+        hlsl_error (p, v->loc, SL_DIAG_HLSL_SAMPLER_REGISTER,
+                    "sampler '%s' needs an 's' or 't' register", v->name);
       return;
     }
   if (t->kind == TY_TEXTURE || t->kind == TY_ERROR)
@@ -459,7 +490,8 @@ check_register (P *p, Var *v)
   bool bool_reg = v->reg_kind == 'b' && t->kind == TY_NUM && t->base == BT_BOOL;
   if (p->u->shader_model < 40 && v->reg_kind != 'c' && !bool_reg)
     {
-      hlsl_error (p, v->loc, "'%s' needs a 'c' register reservation", v->name);
+      hlsl_error (p, v->loc, SL_DIAG_HLSL_CONSTANT_REGISTER,
+                  "'%s' needs a 'c' register reservation", v->name);
       return;
     }
 }
@@ -491,11 +523,25 @@ hlsl_parse_declarators (P *p, Type *base, unsigned mods, bool global)
       if (!global && (mods & MOD_STATIC))
         v->storage = STORE_STATIC;
       if (global && (mods & MOD_STATIC) && (mods & MOD_UNIFORM))
-        hlsl_error (p, nt->loc, "'%s' cannot be both static and uniform", name);
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_STATIC_UNIFORM, "'%s' cannot be both static and uniform", name);
+      /* "Variable Syntax": extern is the application-visible default of
+       * a global, static hides it; both is a contradiction. */
+      if ((mods & MOD_STATIC) && (mods & MOD_EXTERN))
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_EXTERN_STATIC, "'%s' cannot be both extern and static", name);
+      if (mods & MOD_EXPORT)
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_EXPORT_VARIABLE,
+                    "'export' applies only to functions, not to variable '%s'", name);
+      /* "Variable Syntax": in, out and inout are parameter modifiers. */
+      if (mods & (MOD_IN | MOD_OUT | MOD_INOUT))
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_PARAM_MODIFIER_VARIABLE,
+                    "'%s' applies only to parameters, not to variable '%s'",
+                    (mods & MOD_INOUT) || (mods & (MOD_IN | MOD_OUT)) == (MOD_IN | MOD_OUT) ? "inout"
+                    : (mods & MOD_IN) ? "in" : "out", name);
       if (!global && (mods & (MOD_UNIFORM | MOD_EXTERN)))
-        hlsl_error (p, nt->loc, "local variable '%s' cannot be uniform or extern", name);
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_LOCAL_UNIFORM,
+                    "local variable '%s' cannot be uniform or extern", name);
       if (t->kind == TY_VOID)
-        hlsl_error (p, nt->loc, "variable '%s' declared void", name);
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_VOID_VARIABLE, "variable '%s' declared void", name);
       hlsl_parse_semantics (p, &v->semantic, &v->reg_kind, &v->reg_index);
       if (global)
         check_register (p, v);
@@ -504,10 +550,17 @@ hlsl_parse_declarators (P *p, Type *base, unsigned mods, bool global)
           v->annotations = hlsl_parse_annotations (p);
           sl_arena_own (p->arena, v->annotations, (GDestroyNotify) g_array_unref);
         }
-      if (global && t->kind == TY_SAMPLER && accept (p, "{"))
+      /* A state block may follow any declarator (D3D10 sampler syntax:
+       * SamplerState s { Filter = …; }); only a sampler's is kept, the
+       * rest configure effects.  An array's may hold a block per
+       * element. */
+      if (accept (p, "{"))
         {
-          v->declared = SL_NEW (p->arena, SlSamplerState);
-          sl_sampler_state_init_default (v->declared);
+          if (t->kind == TY_SAMPLER)
+            {
+              v->declared = SL_NEW (p->arena, SlSamplerState);
+              sl_sampler_state_init_default (v->declared);
+            }
           hlsl_parse_state_entries_into (p, v->declared);
         }
       if (accept (p, "="))
@@ -516,12 +569,15 @@ hlsl_parse_declarators (P *p, Type *base, unsigned mods, bool global)
           /* A uniform's initializer is its default value, stored in the
            * shader: it may not read variables. */
           if (v->init && v->storage == STORE_UNIFORM && !hlsl_is_literal_expr (v->init))
-            hlsl_error (p, v->init->loc, "the default value of '%s' must be a literal expression", name);
+            hlsl_error (p, v->init->loc, SL_DIAG_HLSL_DEFAULT_NOT_LITERAL,
+                        "the default value of '%s' must be a literal expression", name);
         }
       else if (unsized)
-        hlsl_error (p, nt->loc, "array '%s' needs a size or an initializer", name);
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_ARRAY_NO_SIZE,
+                    "array '%s' needs a size or an initializer", name);
       else if (v->is_const && v->storage == STORE_LOCAL)
-        hlsl_error (p, nt->loc, "const variable '%s' needs an initializer", name);
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_CONST_NO_INITIALIZER,
+                    "const variable '%s' needs an initializer", name);
       hlsl_declare_var (p, v);
       if (global)
         g_ptr_array_add (p->u->globals, v);
@@ -567,7 +623,8 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
         Type *pt = hlsl_parse_type (p);
         if (!pt)
           {
-            hlsl_error (p, tt->loc, "expected a parameter type before '%s'", tok_desc (tt));
+            hlsl_error (p, tt->loc, SL_DIAG_HLSL_EXPECTED_PARAMETER_TYPE,
+                        "expected a parameter type before '%s'", tok_desc (tt));
             bad_param = true;
             break;
           }
@@ -593,11 +650,18 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
         Node *def = NULL;
         if (accept (p, "="))
           {
+            /* A default is a value to pass in: nothing to give one
+             * that is written back. */
+            if (v->param_mod)
+              hlsl_error (p, pn->loc, SL_DIAG_HLSL_OUT_PARAMETER_DEFAULT,
+                          "%s parameter '%s' cannot have a default value",
+                          v->param_mod == 2 ? "inout" : "out", pname);
             def = parse_var_init (p, v, false);
             any_default = true;
           }
         else if (any_default)
-          hlsl_error (p, pn->loc, "parameter '%s' needs a default value", pname);
+          hlsl_error (p, pn->loc, SL_DIAG_HLSL_PARAMETER_NO_DEFAULT,
+                      "parameter '%s' needs a default value", pname);
         hlsl_declare_var (p, v);
         g_ptr_array_add (params, v);
         g_ptr_array_add (defaults, def);
@@ -648,10 +712,31 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
         if (eq)
           same = c;
       }
+  /* A function may not reuse a global variable's name, and overloads
+   * differ in their parameters, never in the return type alone; after
+   * either error the body is still read, but the function is not
+   * declared. */
+  bool keep = true;
+  if (p->scope->up && g_hash_table_lookup (p->scope->up->names, f->name))
+    {
+      hlsl_error (p, name_tok->loc, SL_DIAG_HLSL_REDEFINED, "redefinition of '%s'", f->name);
+      keep = false;
+    }
+  else if (same && !hlsl_type_equal (same->ret, ret) && ret->kind != TY_ERROR
+           && same->ret->kind != TY_ERROR)
+    {
+      hlsl_error (p, name_tok->loc, SL_DIAG_HLSL_FUNCTION_RETURN_TYPE,
+                  "'%s' was declared returning '%s', not '%s'", f->name,
+                  hlsl_type_name (p, same->ret), hlsl_type_name (p, ret));
+      keep = false;
+    }
+  if (!keep)
+    same = NULL;
   if (is (p, "{"))
     {
       if (same && same->body)
-        hlsl_error (p, name_tok->loc, "redefinition of function '%s'", f->name);
+        hlsl_error (p, name_tok->loc, SL_DIAG_HLSL_FUNCTION_REDEFINED,
+                    "redefinition of function '%s'", f->name);
       Func *target = same ? same : f;
       if (same)
         {
@@ -661,7 +746,7 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
           same->defaults = f->defaults ? f->defaults : same->defaults;
           same->semantic = f->semantic ? f->semantic : same->semantic;
         }
-      else
+      else if (keep)
         {
           f->next_overload = chain;
           g_hash_table_insert (p->u->funcs, (gpointer) f->name, f);
@@ -679,7 +764,7 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
       if (p->u->n_errors == errors_before && ret->kind != TY_VOID && ret->kind != TY_ERROR
           && hlsl_end_reachable (p, target->body))
         hlsl_error (p, close->kind == TK_PUNCT && !strcmp (close->text, "}") ? close->loc : name_tok->loc,
-                    "not all control paths of '%s' return a value", f->name);
+                    SL_DIAG_HLSL_MISSING_RETURN, "not all control paths of '%s' return a value", f->name);
       p->param_scope = NULL;
       p->loop_depth = saved_loop;
       p->cur_func = saved;
@@ -687,7 +772,7 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
   else
     {
       expect (p, ";");
-      if (!same)
+      if (!same && keep)
         {
           f->next_overload = chain;
           g_hash_table_insert (p->u->funcs, (gpointer) f->name, f);
@@ -706,7 +791,7 @@ hlsl_parse_typedef (P *p, bool global)
   Type *ty = hlsl_parse_type (p);
   if (!ty)
     {
-      hlsl_error (p, peek (p)->loc, "expected a type after 'typedef'");
+      hlsl_error (p, peek (p)->loc, SL_DIAG_HLSL_EXPECTED_TYPEDEF_TYPE, "expected a type after 'typedef'");
       hlsl_recover (p);
       return;
     }
@@ -720,11 +805,19 @@ hlsl_parse_typedef (P *p, bool global)
       Type *full = parse_array_suffix (p, ty, false, NULL);
       if (hlsl_is_reserved_name (name) || !strcmp (name, "matrix") || !strcmp (name, "vector")
           || (global && (hlsl_builtin_numeric (p, name) || !strcmp (name, "dword"))))
-        hlsl_error (p, nt->loc, "cannot redefine the type name '%s'", name);
-      else if (global)
-        g_hash_table_insert (p->types, (gpointer) name, full);
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_TYPE_REDEFINED, "cannot redefine the type name '%s'", name);
       else
-        g_hash_table_insert (p->scope->types, (gpointer) name, full);
+        {
+          /* The same type again is harmless; another one is a conflict. */
+          GHashTable *table = global ? p->types : p->scope->types;
+          Type *had = g_hash_table_lookup (table, name);
+          if (had && !hlsl_type_equal (had, full))
+            hlsl_error (p, nt->loc, SL_DIAG_HLSL_TYPEDEF_CONFLICT,
+                        "typedef '%s' is already '%s', not '%s'", name, hlsl_type_name (p, had),
+                        hlsl_type_name (p, full));
+          else
+            g_hash_table_insert (table, (gpointer) name, full);
+        }
     }
   while (accept (p, ","));
   expect (p, ";");

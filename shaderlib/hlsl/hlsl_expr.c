@@ -24,6 +24,21 @@ lit_scalar (P *p, SlLoc loc, BaseType base, uint32_t bits)
   return n;
 }
 
+/* "Operators": bitwise operators need shader model 4; below it integers
+ * are floats.  Checked after the operand types, as fxc reports a float
+ * operand first.  Without a named profile (and in ReShade FX) integers
+ * are integers at every target. */
+static bool
+bitwise_available (P *p, SlLoc loc)
+{
+  if (p->u->shader_model >= 40 || !p->u->fxc_profile)
+    return true;
+  hlsl_error (p, loc, SL_DIAG_HLSL_BITWISE_PROFILE,
+              "bitwise operators need shader model 4 or later; the target is ps_%d_%s",
+              p->u->shader_model / 10, p->u->shader_model % 10 ? "x" : "0");
+  return false;
+}
+
 static Node *
 make_binary (P *p, SlLoc loc, int op, Node *a, Node *b)
 {
@@ -37,7 +52,8 @@ make_binary (P *p, SlLoc loc, int op, Node *a, Node *b)
                  || op == '>' * 256 + '>' || op == '%';
   if (ta->kind != TY_NUM || tb->kind != TY_NUM)
     {
-      hlsl_error (p, loc, "operator needs numeric operands, not '%s' and '%s'", hlsl_type_name (p, ta),
+      hlsl_error (p, loc, SL_DIAG_HLSL_OPERANDS_NOT_NUMERIC,
+                  "operator needs numeric operands, not '%s' and '%s'", hlsl_type_name (p, ta),
                   hlsl_type_name (p, tb));
       return error_node (p, loc);
     }
@@ -48,9 +64,11 @@ make_binary (P *p, SlLoc loc, int op, Node *a, Node *b)
     {
       if (ta->base == BT_FLOAT || tb->base == BT_FLOAT)
         {
-          hlsl_error (p, loc, "bitwise operators need integer operands");
+          hlsl_error (p, loc, SL_DIAG_HLSL_BITWISE_NOT_INTEGER, "bitwise operators need integer operands");
           return error_node (p, loc);
         }
+      if (!bitwise_available (p, loc))
+        return error_node (p, loc);
       if (base == BT_BOOL)
         base = BT_INT;
     }
@@ -87,13 +105,15 @@ hlsl_is_lvalue (P *p, Node *e, bool report)
       if (e->var->is_const)
         {
           if (report)
-            hlsl_error (p, e->loc, "cannot assign to const variable '%s'", e->var->name);
+            hlsl_error (p, e->loc, SL_DIAG_HLSL_ASSIGN_CONST,
+                        "cannot assign to const variable '%s'", e->var->name);
           return false;
         }
       if (e->var->storage == STORE_UNIFORM)
         {
           if (report)
-            hlsl_error (p, e->loc, "cannot assign to uniform '%s'", e->var->name);
+            hlsl_error (p, e->loc, SL_DIAG_HLSL_ASSIGN_UNIFORM,
+                        "cannot assign to uniform '%s'", e->var->name);
           return false;
         }
       return true;
@@ -103,7 +123,8 @@ hlsl_is_lvalue (P *p, Node *e, bool report)
           if (e->comps[i] == e->comps[j])
             {
               if (report)
-                hlsl_error (p, e->loc, "swizzle used as a write mask repeats a component");
+                hlsl_error (p, e->loc, SL_DIAG_HLSL_WRITE_MASK_REPEAT,
+                            "swizzle used as a write mask repeats a component");
               return false;
             }
       return hlsl_is_lvalue (p, e->a, report);
@@ -116,13 +137,14 @@ hlsl_is_lvalue (P *p, Node *e, bool report)
           || (e->type->kind != TY_NUM && !hlsl_prefix_component_bases (e->type, e->a->type)))
         {
           if (report)
-            hlsl_error (p, e->loc, "cast of type '%s' cannot be assigned to", hlsl_type_name (p, e->type));
+            hlsl_error (p, e->loc, SL_DIAG_HLSL_ASSIGN_CAST,
+                        "cast of type '%s' cannot be assigned to", hlsl_type_name (p, e->type));
           return false;
         }
       return hlsl_is_lvalue (p, e->a, report);
     default:
       if (report && !is_error (e))
-        hlsl_error (p, e->loc, "expression is not assignable");
+        hlsl_error (p, e->loc, SL_DIAG_HLSL_NOT_ASSIGNABLE, "expression is not assignable");
       return false;
     }
 }
@@ -177,7 +199,8 @@ parse_swizzle (P *p, Node *base, Token *name)
       int form = 0;
       if (t->cls != NUM_MATRIX)
         {
-          hlsl_error (p, name->loc, "'%s' is not a matrix; '%s' is a matrix swizzle", hlsl_type_name (p, t), s);
+          hlsl_error (p, name->loc, SL_DIAG_HLSL_MATRIX_SWIZZLE_NOT_MATRIX,
+                      "'%s' is not a matrix; '%s' is a matrix swizzle", hlsl_type_name (p, t), s);
           return error_node (p, name->loc);
         }
       while (*q)
@@ -186,7 +209,8 @@ parse_swizzle (P *p, Node *base, Token *name)
           int this_form = q[0] == '_' && q[1] == 'm' ? 1 : 2;
           if (form && form != this_form)
             {
-              hlsl_error (p, name->loc, "matrix swizzle '%s' mixes the _mRC and _RC forms", s);
+              hlsl_error (p, name->loc, SL_DIAG_HLSL_MATRIX_SWIZZLE_MIXED,
+                          "matrix swizzle '%s' mixes the _mRC and _RC forms", s);
               return error_node (p, name->loc);
             }
           form = this_form;
@@ -204,12 +228,13 @@ parse_swizzle (P *p, Node *base, Token *name)
             }
           else
             {
-              hlsl_error (p, name->loc, "invalid matrix swizzle '%s'", s);
+              hlsl_error (p, name->loc, SL_DIAG_HLSL_MATRIX_SWIZZLE, "invalid matrix swizzle '%s'", s);
               return error_node (p, name->loc);
             }
           if (r >= t->rows || c >= t->cols || n >= 4)
             {
-              hlsl_error (p, name->loc, "matrix swizzle '%s' is out of range for '%s'", s, hlsl_type_name (p, t));
+              hlsl_error (p, name->loc, SL_DIAG_HLSL_MATRIX_SWIZZLE_RANGE,
+                          "matrix swizzle '%s' is out of range for '%s'", s, hlsl_type_name (p, t));
               return error_node (p, name->loc);
             }
           comps[n++] = r * t->cols + c;
@@ -220,7 +245,7 @@ parse_swizzle (P *p, Node *base, Token *name)
       int len = strlen (s);
       if (len > 4)
         {
-          hlsl_error (p, name->loc, "invalid swizzle '%s'", s);
+          hlsl_error (p, name->loc, SL_DIAG_HLSL_SWIZZLE, "invalid swizzle '%s'", s);
           return error_node (p, name->loc);
         }
       int set = 0;
@@ -232,13 +257,14 @@ parse_swizzle (P *p, Node *base, Token *name)
           int this_set = a ? 1 : 2;
           if (c < 0 || (set && set != this_set))
             {
-              hlsl_error (p, name->loc, "invalid swizzle '%s'", s);
+              hlsl_error (p, name->loc, SL_DIAG_HLSL_SWIZZLE, "invalid swizzle '%s'", s);
               return error_node (p, name->loc);
             }
           set = this_set;
           if (c >= t->n_comp)
             {
-              hlsl_error (p, name->loc, "swizzle '%s' reads beyond the %d component(s) of '%s'", s,
+              hlsl_error (p, name->loc, SL_DIAG_HLSL_SWIZZLE_RANGE,
+                          "swizzle '%s' reads beyond the %d component(s) of '%s'", s,
                           t->n_comp, hlsl_type_name (p, t));
               return error_node (p, name->loc);
             }
@@ -333,12 +359,14 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
         f = NULL;   /* user overloads of an intrinsic that do not fit: the intrinsic */
       else if (!best)
         {
-          hlsl_error (p, loc, "no overload of '%s' takes these %u argument(s)", name->text, args->len);
+          hlsl_error (p, loc, SL_DIAG_HLSL_NO_OVERLOAD,
+                      "no overload of '%s' takes these %u argument(s)", name->text, args->len);
           return error_node (p, loc);
         }
       if (best && ties)
         {
-          hlsl_error (p, loc, "ambiguous call to overloaded function '%s'", name->text);
+          hlsl_error (p, loc, SL_DIAG_HLSL_AMBIGUOUS_CALL,
+                      "ambiguous call to overloaded function '%s'", name->text);
           return error_node (p, loc);
         }
     }
@@ -358,7 +386,8 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
                 return error_node (p, arg->loc);
               if (!hlsl_type_equal (arg->type, prm->type) && arg->type->n_comp != prm->type->n_comp)
                 {
-                  hlsl_error (p, arg->loc, "cannot pass '%s' as out parameter of type '%s'",
+                  hlsl_error (p, arg->loc, SL_DIAG_HLSL_OUT_ARGUMENT,
+                              "cannot pass '%s' as out parameter of type '%s'",
                               hlsl_type_name (p, arg->type), hlsl_type_name (p, prm->type));
                   return error_node (p, arg->loc);
                 }
@@ -382,7 +411,7 @@ parse_primary (P *p)
   SlLoc loc = t->loc;
   if (++p->depth > SL_MAX_NESTING)
     {
-      hlsl_error (p, loc, "expression nested too deeply");
+      hlsl_error (p, loc, SL_DIAG_HLSL_EXPRESSION_DEPTH, "expression nested too deeply");
       p->depth--;
       /* Skip only this operand, up to the ')' or ',' its enclosing
        * levels are waiting for, so that they close without errors. */
@@ -394,7 +423,8 @@ parse_primary (P *p)
     {
       next (p);
       if (t->ival > 0xffffffffull)
-        hlsl_warning (p, loc, "integer constant is too large and is truncated");
+        hlsl_warning (p, loc, SL_DIAG_HLSL_INTEGER_TRUNCATED,
+                      "integer constant is too large and is truncated");
       result = lit_scalar (p, loc, t->suffix == 'u' ? BT_UINT : BT_INT, (uint32_t) t->ival);
     }
   else if (t->kind == TK_FLOAT)
@@ -457,7 +487,8 @@ parse_primary (P *p)
                       bad = true;
                     else if (a->type->kind != TY_NUM && !(a->type->kind == TY_STRUCT || a->type->kind == TY_ARRAY))
                       {
-                        hlsl_error (p, a->loc, "constructor argument must be numeric");
+                        hlsl_error (p, a->loc, SL_DIAG_HLSL_CONSTRUCTOR_NOT_NUMERIC,
+                                    "constructor argument must be numeric");
                         bad = true;
                       }
                     else
@@ -467,7 +498,8 @@ parse_primary (P *p)
               expect (p, ")");
               if (!bad && ty->kind != TY_NUM)
                 {
-                  hlsl_error (p, loc, "cannot construct '%s' this way", hlsl_type_name (p, ty));
+                  hlsl_error (p, loc, SL_DIAG_HLSL_CONSTRUCTOR_TYPE,
+                              "cannot construct '%s' this way", hlsl_type_name (p, ty));
                   bad = true;
                 }
               if (!bad && p->u->reshade && args->len == 1 && total == 1 && ty->n_comp > 1)
@@ -478,7 +510,8 @@ parse_primary (P *p)
                 }
               else if (!bad && total != ty->n_comp)
                 {
-                  hlsl_error (p, loc, "'%s' constructor needs %d components, got %d",
+                  hlsl_error (p, loc, SL_DIAG_HLSL_CONSTRUCTOR_COUNT,
+                              "'%s' constructor needs %d components, got %d",
                               hlsl_type_name (p, ty), ty->n_comp, total);
                   bad = true;
                 }
@@ -500,7 +533,8 @@ parse_primary (P *p)
           else
             {
               p->pos = save;
-              hlsl_error (p, loc, "unexpected type name '%s' in an expression", t->text);
+              hlsl_error (p, loc, SL_DIAG_HLSL_UNEXPECTED_TYPE_NAME,
+                          "unexpected type name '%s' in an expression", t->text);
               next (p);
               result = error_node (p, loc);
             }
@@ -525,7 +559,7 @@ parse_primary (P *p)
           Var *v = hlsl_lookup_var (p, t->text);
           if (!v)
             {
-              hlsl_error (p, loc, "undeclared identifier '%s'", t->text);
+              hlsl_error (p, loc, SL_DIAG_HLSL_UNDECLARED, "undeclared identifier '%s'", t->text);
               result = error_node (p, loc);
             }
           else
@@ -537,7 +571,8 @@ parse_primary (P *p)
     }
   else
     {
-      hlsl_error (p, loc, "expected an expression before '%s'", tok_desc (t));
+      hlsl_error (p, loc, SL_DIAG_HLSL_EXPECTED_EXPRESSION,
+                  "expected an expression before '%s'", tok_desc (t));
       if (t->kind != TK_EOF && !is (p, ";") && !is (p, "}") && !is (p, ")"))
         next (p);
       result = error_node (p, loc);
@@ -559,7 +594,8 @@ parse_postfix (P *p)
           Token *name = peek (p);
           if (name->kind != TK_IDENT)
             {
-              hlsl_error (p, name->loc, "expected a member name after '.'");
+              hlsl_error (p, name->loc, SL_DIAG_HLSL_EXPECTED_MEMBER_NAME,
+                          "expected a member name after '.'");
               hlsl_skip_rest_of_expression (p);
               return error_node (p, name->loc);
             }
@@ -592,7 +628,8 @@ parse_postfix (P *p)
             {
               /* v.Sample (…) on a non-object: one message, not a
                * swizzle error and a syntax error after it. */
-              hlsl_error (p, name->loc, "'%s' has no method '%s'", hlsl_type_name (p, e->type), name->text);
+              hlsl_error (p, name->loc, SL_DIAG_HLSL_NO_METHOD,
+                          "'%s' has no method '%s'", hlsl_type_name (p, e->type), name->text);
               hlsl_skip_rest_of_expression (p);
               e = error_node (p, name->loc);
               continue;
@@ -605,7 +642,8 @@ parse_postfix (P *p)
                   f = &e->type->fields[i];
               if (!f)
                 {
-                  hlsl_error (p, name->loc, "'%s' has no member '%s'", hlsl_type_name (p, e->type), name->text);
+                  hlsl_error (p, name->loc, SL_DIAG_HLSL_NO_MEMBER,
+                              "'%s' has no member '%s'", hlsl_type_name (p, e->type), name->text);
                   e = error_node (p, name->loc);
                   continue;
                 }
@@ -621,7 +659,8 @@ parse_postfix (P *p)
               e = parse_swizzle (p, e, name);
               continue;
             }
-          hlsl_error (p, name->loc, "'%s' has no members", hlsl_type_name (p, e->type));
+          hlsl_error (p, name->loc, SL_DIAG_HLSL_NO_MEMBERS,
+                      "'%s' has no members", hlsl_type_name (p, e->type));
           e = error_node (p, name->loc);
         }
       else if (is (p, "["))
@@ -643,7 +682,8 @@ parse_postfix (P *p)
             et = hlsl_type_num (p->arena, e->type->base, NUM_SCALAR, 1, 1);
           else
             {
-              hlsl_error (p, t->loc, "'%s' cannot be indexed", hlsl_type_name (p, e->type));
+              hlsl_error (p, t->loc, SL_DIAG_HLSL_NOT_INDEXABLE,
+                          "'%s' cannot be indexed", hlsl_type_name (p, e->type));
               e = error_node (p, t->loc);
               continue;
             }
@@ -651,7 +691,7 @@ parse_postfix (P *p)
           if (idx->type->kind != TY_NUM
               || (idx->type->n_comp != 1 && idx->type->cls != NUM_VECTOR))
             {
-              hlsl_error (p, idx->loc, "array index must be a scalar");
+              hlsl_error (p, idx->loc, SL_DIAG_HLSL_INDEX_NOT_SCALAR, "array index must be a scalar");
               e = error_node (p, t->loc);
               continue;
             }
@@ -691,7 +731,8 @@ hlsl_parse_unary (P *p)
         return a;
       if (a->type->kind != TY_NUM)
         {
-          hlsl_error (p, t->loc, "operator '%s' needs a numeric operand", t->text);
+          hlsl_error (p, t->loc, SL_DIAG_HLSL_UNARY_NOT_NUMERIC,
+                      "operator '%s' needs a numeric operand", t->text);
           return error_node (p, t->loc);
         }
       if (t->text[0] == '+')
@@ -707,9 +748,12 @@ hlsl_parse_unary (P *p)
         {
           if (a->type->base == BT_FLOAT)
             {
-              hlsl_error (p, t->loc, "operator '~' needs an integer operand");
+              hlsl_error (p, t->loc, SL_DIAG_HLSL_COMPLEMENT_NOT_INTEGER,
+                          "operator '~' needs an integer operand");
               return error_node (p, t->loc);
             }
+          if (!bitwise_available (p, t->loc))
+            return error_node (p, t->loc);
           n->type = a->type->base == BT_BOOL
                       ? hlsl_type_num (p->arena, BT_INT, a->type->cls, a->type->rows, a->type->cols)
                       : a->type;
@@ -824,7 +868,7 @@ parse_ternary (P *p)
     return error_node (p, q->loc);
   if (c->type->kind != TY_NUM)
     {
-      hlsl_error (p, c->loc, "condition must be numeric");
+      hlsl_error (p, c->loc, SL_DIAG_HLSL_TERNARY_NOT_NUMERIC, "condition must be numeric");
       return error_node (p, q->loc);
     }
   Type *rt;
@@ -838,7 +882,7 @@ parse_ternary (P *p)
     rt = a->type;
   else
     {
-      hlsl_error (p, q->loc, "'?:' operands have different types '%s' and '%s'",
+      hlsl_error (p, q->loc, SL_DIAG_HLSL_TERNARY_TYPES, "'?:' operands have different types '%s' and '%s'",
                   hlsl_type_name (p, a->type), hlsl_type_name (p, b->type));
       return error_node (p, q->loc);
     }
@@ -846,7 +890,8 @@ parse_ternary (P *p)
     return error_node (p, q->loc);
   if (rt->kind != TY_NUM && tc->n_comp > 1)
     {
-      hlsl_error (p, c->loc, "condition selecting '%s' values must be scalar", hlsl_type_name (p, rt));
+      hlsl_error (p, c->loc, SL_DIAG_HLSL_TERNARY_CONDITION_SCALAR,
+                  "condition selecting '%s' values must be scalar", hlsl_type_name (p, rt));
       return error_node (p, q->loc);
     }
   /* The condition must have the result's shape, or either is scalar, or
@@ -855,7 +900,8 @@ parse_ternary (P *p)
       && !(tc->cls == rt->cls && tc->rows == rt->rows && tc->cols == rt->cols)
       && !(tc->rows == 1 && rt->rows == 1 && tc->cols == rt->cols))
     {
-      hlsl_error (p, c->loc, "condition of type '%s' does not match the result type '%s'",
+      hlsl_error (p, c->loc, SL_DIAG_HLSL_TERNARY_CONDITION_TYPE,
+                  "condition of type '%s' does not match the result type '%s'",
                   hlsl_type_name (p, tc), hlsl_type_name (p, rt));
       return error_node (p, q->loc);
     }

@@ -8,6 +8,7 @@
  * finds the entry point.  The parser and
  * lowering share one arena that dies here; only the IR and the reflection
  * (in the info's own arena) outlive the call. */
+#include "base/diag.h"
 #include "hlsl/hlsl_ast.h"
 #include "preprocess/preprocess.h"
 
@@ -84,11 +85,11 @@ find_entry (HlslUnit *unit, const SlCompileOptions *options)
   const char *entry = options->entry_point && *options->entry_point ? options->entry_point : "main";
   unit->entry = g_hash_table_lookup (unit->funcs, entry);
   if (!unit->entry || !unit->entry->body)
-    sl_diagnostics_add (unit->diags, SL_SEVERITY_ERROR, options->filename, 0, 0, "E-ENTRY",
-                        "entry point '%s' not found", entry);
+    sl_diag (unit->diags, SL_DIAG_HLSL_ENTRY_NOT_FOUND, options->filename, 0, 0,
+             "entry point '%s' not found", entry);
   else if (unit->entry->next_overload)
-    sl_diagnostics_add (unit->diags, SL_SEVERITY_ERROR, options->filename, unit->entry->loc.line,
-                        unit->entry->loc.column, "E-ENTRY", "entry point '%s' is overloaded", entry);
+    sl_diag (unit->diags, SL_DIAG_HLSL_ENTRY_OVERLOADED, options->filename, unit->entry->loc.line,
+             unit->entry->loc.column, "entry point '%s' is overloaded", entry);
 }
 
 SlIr *
@@ -98,13 +99,12 @@ hlsl_to_ir (const SlCompileOptions *options, SlProgramInfo *info, SlDiagnostics 
   int sm = sl_profile_model (options->profile, &profile_ok);
   if (!profile_ok)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, options->filename, 0, 0, "E-PROFILE",
-                          "unknown profile '%s' (expected ps_2_0, ps_3_0, ps_4_0, …)", options->profile);
+      sl_diag (diags, SL_DIAG_HLSL_UNKNOWN_PROFILE, options->filename, 0, 0,
+               "unknown profile '%s' (expected ps_2_0, ps_3_0, ps_4_0, …)", options->profile);
       return NULL;
     }
-  if (sm == 0)
-    sm = 30;
-  char *text = preprocess (options, sm, diags);
+  int target = sm ? sm : 30;
+  char *text = preprocess (options, target, diags);
   if (!text)
     return NULL;
 
@@ -114,8 +114,9 @@ hlsl_to_ir (const SlCompileOptions *options, SlProgramInfo *info, SlDiagnostics 
     .diags = diags,
     .globals = g_ptr_array_new (),
     .funcs = g_hash_table_new (g_str_hash, g_str_equal),
-    .shader_model = sm,
+    .shader_model = target,
     .reshade = (options->flags & SL_COMPILE_RESHADE_FX) != 0,
+    .fxc_profile = sm != 0 && !(options->flags & SL_COMPILE_RESHADE_FX),
   };
   SlIr *ir = NULL;
   bool parsed = hlsl_parse (&unit, text, options->filename);
@@ -123,7 +124,7 @@ hlsl_to_ir (const SlCompileOptions *options, SlProgramInfo *info, SlDiagnostics 
     find_entry (&unit, options);
   if (parsed && sl_diagnostics_error_count (diags) == 0)
     {
-      info->shader_model = sm;
+      info->shader_model = target;
       ir = hlsl_lower (&unit, info);
       if (ir && sl_diagnostics_error_count (diags))
         {

@@ -4,6 +4,7 @@
  * location, and "#pragma" lines, which become TK_PRAGMA tokens for the
  * parser (pack_matrix, parameter).  Keywords are identifiers; the parser
  * tells them apart. */
+#include "base/diag.h"
 #include "hlsl/hlsl.h"
 
 #include <ctype.h>
@@ -147,8 +148,8 @@ sl_hlsl_tokenize (SlArena *arena, const char *text, const char *filename,
             }
           if (isalnum ((unsigned char) *p) || *p == '_')
             {
-              sl_diagnostics_add (diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column,
-                                  "E-LEX", "invalid suffix on number");
+              sl_diag (diags, SL_DIAG_HLSL_NUMBER_SUFFIX, loc.file, loc.line, loc.column,
+                       "invalid suffix on number");
               errors++;
               while (isalnum ((unsigned char) *p) || *p == '_')
                 p++;
@@ -164,8 +165,8 @@ sl_hlsl_tokenize (SlArena *arena, const char *text, const char *filename,
             p += (*p == '\\' && p[1]) ? 2 : 1;
           if (*p != '"')
             {
-              sl_diagnostics_add (diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column,
-                                  "E-LEX", "unterminated string literal");
+              sl_diag (diags, SL_DIAG_HLSL_UNTERMINATED_STRING, loc.file, loc.line, loc.column,
+                       "unterminated string literal");
               errors++;
             }
           t.kind = TK_STRING;
@@ -187,11 +188,11 @@ sl_hlsl_tokenize (SlArena *arena, const char *text, const char *filename,
           if (len == 1 && !strchr ("+-*/%<>=!&|^~?:;,.()[]{}", *p))
             {
               if ((unsigned char) *p >= 0x80)
-                sl_diagnostics_add (diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column,
-                                    "E-LEX", "unexpected non-ASCII character");
+                sl_diag (diags, SL_DIAG_HLSL_NON_ASCII, loc.file, loc.line, loc.column,
+                         "unexpected non-ASCII character");
               else
-                sl_diagnostics_add (diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column,
-                                    "E-LEX", "unexpected character '%c'", *p);
+                sl_diag (diags, SL_DIAG_HLSL_UNEXPECTED_CHARACTER, loc.file, loc.line, loc.column,
+                         "unexpected character '%c'", *p);
               errors++;
               p++;
               /* Skip the rest of a UTF-8 sequence. */

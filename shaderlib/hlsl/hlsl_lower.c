@@ -34,15 +34,12 @@
 /* ---- diagnostics ------------------------------------------------------- */
 
 void
-hlsl_lower_error (L *l, SlLoc loc, const char *fmt, ...)
+hlsl_lower_error (L *l, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
+  sl_diag_v (l->u->diags, kind, loc.file, loc.line, loc.column, fmt, ap);
   va_end (ap);
-  sl_diagnostics_add (l->u->diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column, "E-HLSL",
-                      "%s", msg);
-  g_free (msg);
   l->failed = true;
 }
 
@@ -84,7 +81,8 @@ bind_input (L *l, Type *t, const char *sem, uint32_t *vals, SlLoc loc)
   if (t->is_patch)
     {
       /* Patches are inputs of hull, domain and geometry stages only. */
-      hlsl_lower_error (l, loc, "InputPatch and OutputPatch cannot be pixel shader inputs");
+      hlsl_lower_error (l, loc, SL_DIAG_HLSL_PATCH_INPUT,
+                        "InputPatch and OutputPatch cannot be pixel shader inputs");
       return false;
     }
   if (t->kind == TY_ARRAY)
@@ -133,8 +131,8 @@ bind_input (L *l, Type *t, const char *sem, uint32_t *vals, SlLoc loc)
       /* A user semantic (POSITION_WS, NORMAL …) names a varying that only
          a vertex shader could fill; with none here it reads 0, as engine
          shaders that pass unused interpolants expect. */
-      sl_diagnostics_add (l->u->diags, SL_SEVERITY_WARNING, loc.file, loc.line, loc.column,
-                          "W-HLSL", "input semantic '%s' has no source; it reads 0", sem);
+      sl_diag (l->u->diags, SL_DIAG_HLSL_INPUT_NO_SOURCE, loc.file, loc.line, loc.column,
+               "input semantic '%s' has no source; it reads 0", sem);
       for (int c = 0; c < t->n_comp; c++)
         sl_ir_mov (l->ir, vals[c], sl_ir_const_u (l->ir, 0));
       return true;
@@ -142,9 +140,9 @@ bind_input (L *l, Type *t, const char *sem, uint32_t *vals, SlLoc loc)
   else
     {
       if (!sem)
-        hlsl_lower_error (l, loc, "entry point input has no semantic");
+        hlsl_lower_error (l, loc, SL_DIAG_HLSL_INPUT_NO_SEMANTIC, "entry point input has no semantic");
       else
-        hlsl_lower_error (l, loc, "unsupported input semantic '%s'", sem);
+        hlsl_lower_error (l, loc, SL_DIAG_HLSL_INPUT_SEMANTIC, "unsupported input semantic '%s'", sem);
       return false;
     }
   BaseType *b = hlsl_bases_of (l, t);
@@ -177,7 +175,8 @@ bind_output (L *l, Type *t, const char *sem, const uint32_t *vals, SlLoc loc)
     {
       if (idx >= 8)
         {
-          hlsl_lower_error (l, loc, "render target index %d is out of range", idx);
+          hlsl_lower_error (l, loc, SL_DIAG_HLSL_RENDER_TARGET_RANGE,
+                            "render target index %d is out of range", idx);
           return;
         }
       BaseType *b = hlsl_bases_of (l, t);
@@ -196,9 +195,9 @@ bind_output (L *l, Type *t, const char *sem, const uint32_t *vals, SlLoc loc)
   if (semantic_is (sem, "SV_DEPTH", &idx) || semantic_is (sem, "DEPTH", &idx))
     return;   /* no depth buffer: depth output is accepted and unused */
   if (!sem)
-    hlsl_lower_error (l, loc, "entry point output has no semantic");
+    hlsl_lower_error (l, loc, SL_DIAG_HLSL_OUTPUT_NO_SEMANTIC, "entry point output has no semantic");
   else
-    hlsl_lower_error (l, loc, "unsupported output semantic '%s'", sem);
+    hlsl_lower_error (l, loc, SL_DIAG_HLSL_OUTPUT_SEMANTIC, "unsupported output semantic '%s'", sem);
 }
 
 /* ---- the constant buffer ----------------------------------------------- */
@@ -295,6 +294,8 @@ constant_initializer (L *l, Var *v, uint32_t *words)
   SlIr *saved = l->ir;
   SlIr *tmp = sl_ir_new ();
   guint saved_urefs = l->urefs->len;
+  GHashTable *saved_exact = l->exact;   /* keyed by the other IR's values */
+  l->exact = NULL;
   l->ir = tmp;
   /* Values of static globals live in the main IR; an initializer that
    * reads one (e.g. a static const table) needs them in this IR, so they
@@ -333,11 +334,18 @@ constant_initializer (L *l, Var *v, uint32_t *words)
           ok = false;
           break;
         }
-      words[in->imm] = val->bits;
+      /* Below SM 4 an integer is computed in a float: the default holds
+       * the integer. */
+      BaseType cb = hlsl_bases_of (l, v->type)[in->imm];
+      float fv = sl_u2f (val->bits);
+      words[in->imm] = val->kind != SL_KIND_FLOAT || cb == BT_FLOAT || cb == BT_BOOL ? val->bits
+                       : cb == BT_INT ? (uint32_t) (int32_t) CLAMP (fv, -2147483648.0f, 2147483520.0f)
+                       : (uint32_t) CLAMP (fv, 0.0f, 4294967040.0f);
       found++;
     }
   ok = ok && found == r.n;
   sl_ir_free (tmp);
+  l->exact = saved_exact;
   g_array_set_size (l->urefs, saved_urefs);
   g_free (l->var_vals);
   l->var_vals = saved_vals;
@@ -364,13 +372,21 @@ lower_entry_point (L *l)
         hlsl_init_var (l, v);
     }
 
-  /* Entry parameters: inputs, outputs, or uniforms. */
+  /* Entry parameters: inputs, outputs, or uniforms.  After one input
+   * fails, the rest still get storage (unbound): the body reads them, and
+   * one bad semantic must not make every later parameter an internal
+   * error. */
+  bool inputs_ok = true;
   for (int k = 0; k < f->n_params; k++)
     {
       Var *prm = f->params[k];
       if (prm->uniform_param)
         {
+          /* The parameter's default value is the uniform's default, as
+           * a global's initializer is. */
           prm->storage = STORE_UNIFORM;
+          if (!prm->init && f->defaults && f->defaults[k])
+            prm->init = f->defaults[k];
           continue;
         }
       uint32_t *vals = hlsl_alloc_var (l, prm);
@@ -380,8 +396,8 @@ lower_entry_point (L *l)
           for (int i = 0; i < prm->type->n_comp; i++)
             sl_ir_mov (ir, vals[i], zero_of (l, b[i]));
         }
-      else if (!bind_input (l, prm->type, prm->semantic, vals, prm->loc))
-        break;
+      else if (inputs_ok && !bind_input (l, prm->type, prm->semantic, vals, prm->loc))
+        inputs_ok = false;
     }
 
   Frame *fr = &l->frames[l->n_frames++];
@@ -393,7 +409,7 @@ lower_entry_point (L *l)
       BaseType *b = hlsl_bases_of (l, f->ret);
       for (int i = 0; i < f->ret->n_comp; i++)
         {
-          fr->ret_vals[i] = sl_ir_new_value (ir, kind_of (b[i]), SL_VALUE_VAR);
+          fr->ret_vals[i] = sl_ir_new_value (ir, kind_for (l, b[i]), SL_VALUE_VAR);
           sl_ir_mov (ir, fr->ret_vals[i], zero_of (l, b[i]));
         }
       sl_ir_ctrl (ir, SL_OP_FBEGIN, SL_IR_NONE, 0);
@@ -408,7 +424,8 @@ lower_entry_point (L *l)
     {
       const uint32_t *rv = fr->framed ? fr->ret_vals : fr->returned ? fr->ret_rv.c : NULL;
       if (!rv)
-        hlsl_lower_error (l, f->loc, "entry point '%s' does not return a value", f->name);
+        hlsl_lower_error (l, f->loc, SL_DIAG_HLSL_ENTRY_NO_RETURN,
+                          "entry point '%s' does not return a value", f->name);
       else
         bind_output (l, f->ret, f->semantic, rv, f->loc);
     }
@@ -420,7 +437,8 @@ lower_entry_point (L *l)
     }
 
   if (ir->overflow)
-    hlsl_lower_error (l, f->loc, "shader is too large (more than %u instructions or values)", SL_MAX_IR_INSNS);
+    hlsl_lower_error (l, f->loc, SL_DIAG_HLSL_SHADER_TOO_LARGE,
+                      "shader is too large (more than %u instructions or values)", SL_MAX_IR_INSNS);
 }
 
 /* Lays the uniforms out in the constant buffer, reports them with their
@@ -492,7 +510,8 @@ place_uniforms (L *l)
             {
               Var *o = g_ptr_array_index (uniforms, j);
               if (o->reg_kind == 'c' && o->reg_index == v->reg_index && g_hash_table_contains (used, o))
-                hlsl_lower_error (l, v->loc, "'%s' and '%s' are both bound to c%d", o->name, v->name, v->reg_index);
+                hlsl_lower_error (l, v->loc, SL_DIAG_HLSL_REGISTER_CONFLICT,
+                                  "'%s' and '%s' are both bound to c%d", o->name, v->name, v->reg_index);
             }
         int *offs = g_new (int, v->type->n_comp + 1);
         int pos = 0, end;
@@ -650,7 +669,8 @@ place_objects (L *l)
         continue;
       if (o->slot >= SL_MAX_SLOTS || o->slot < 0)
         {
-          hlsl_lower_error (l, o->var->loc, "sampler '%s' needs slot %d; at most %d are supported",
+          hlsl_lower_error (l, o->var->loc, SL_DIAG_HLSL_SAMPLER_SLOTS,
+                            "sampler '%s' needs slot %d; at most %d are supported",
                             o->var->name, o->slot, SL_MAX_SLOTS);
           o->slot = 0;
         }
@@ -708,7 +728,8 @@ place_objects (L *l)
 SlIr *
 hlsl_lower (HlslUnit *u, SlProgramInfo *info)
 {
-  L l = { .u = u, .info = info, .sm = u->shader_model };
+  L l = { .u = u, .info = info, .sm = u->shader_model,
+          .float_ints = u->shader_model < 40 && u->fxc_profile };
   l.ir = sl_ir_new ();
   l.var_vals = g_new0 (uint32_t *, u->n_vars + 1);
   l.var_objs = g_new0 (int *, u->n_vars + 1);

@@ -40,17 +40,19 @@ hlsl_inline_call (L *l, Node *call)
   Func *f = call->func;
   if (!f->body)
     {
-      hlsl_lower_error (l, call->loc, "function '%s' is declared but never defined", f->name);
+      hlsl_lower_error (l, call->loc, SL_DIAG_HLSL_FUNCTION_UNDEFINED,
+                        "function '%s' is declared but never defined", f->name);
       return rv_new (l, f->ret->n_comp);
     }
   if (f->busy)
     {
-      hlsl_lower_error (l, call->loc, "recursive call to '%s': recursion is not allowed in shaders", f->name);
+      hlsl_lower_error (l, call->loc, SL_DIAG_HLSL_RECURSION,
+                        "recursive call to '%s': recursion is not allowed in shaders", f->name);
       return rv_new (l, f->ret->n_comp);
     }
   if (l->n_frames >= SL_MAX_INLINE_DEPTH)
     {
-      hlsl_lower_error (l, call->loc, "calls nested too deeply");
+      hlsl_lower_error (l, call->loc, SL_DIAG_HLSL_CALL_DEPTH, "calls nested too deeply");
       return rv_new (l, f->ret->n_comp);
     }
   /* Arguments are evaluated before the parameters are bound, so
@@ -95,7 +97,7 @@ hlsl_inline_call (L *l, Node *call)
       BaseType *b = hlsl_bases_of (l, f->ret);
       for (int i = 0; i < f->ret->n_comp; i++)
         {
-          fr->ret_vals[i] = sl_ir_new_value (l->ir, kind_of (b[i]), SL_VALUE_VAR);
+          fr->ret_vals[i] = sl_ir_new_value (l->ir, kind_for (l, b[i]), SL_VALUE_VAR);
           sl_ir_mov (l->ir, fr->ret_vals[i], zero_of (l, b[i]));
         }
       sl_ir_ctrl (l->ir, SL_OP_FBEGIN, SL_IR_NONE, 0);
@@ -130,7 +132,8 @@ hlsl_inline_call (L *l, Node *call)
       /* The parser rejects a reachable end; what remains is a body that
        * never leaves an endless loop. */
       if (f->ret->kind != TY_VOID && f->ret->kind != TY_ERROR)
-        hlsl_lower_error (l, f->loc, "function '%s' does not return a value", f->name);
+        hlsl_lower_error (l, f->loc, SL_DIAG_HLSL_FUNCTION_NO_RETURN,
+                          "function '%s' does not return a value", f->name);
       result = rv_new (l, f->ret->n_comp);
       BaseType *b = hlsl_bases_of (l, f->ret);
       for (int i = 0; i < result.n; i++)

@@ -59,7 +59,8 @@ hlsl_refuse_global_struct (L *l, Var *v, SlLoc loc)
   if (g_hash_table_contains (l->refused, v))
     return;
   g_hash_table_add (l->refused, v);
-  hlsl_lower_error (l, loc, "'%s': samplers and textures inside global structs are not supported; "
+  hlsl_lower_error (l, loc, SL_DIAG_HLSL_OBJECT_IN_STRUCT,
+                    "'%s': samplers and textures inside global structs are not supported; "
                     "declare them as separate globals", v->name);
 }
 
@@ -106,17 +107,18 @@ object_path (L *l, Node *e, int *first, bool *bad)
         if (!v)
           return NULL;
         RVal idx = hlsl_lower_expr (l, e->b);
-        const SlValue *iv = sl_ir_value (l->ir, idx.c[0]);
-        if (iv->cls != SL_VALUE_CONST)
+        int32_t k;
+        if (!hlsl_const_int (l, idx.c[0], &k))
           {
-            hlsl_lower_error (l, e->loc, "sampler arrays must be indexed by a constant");
+            hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_SAMPLER_ARRAY_INDEX,
+                              "sampler arrays must be indexed by a constant");
             *bad = true;
             return NULL;
           }
-        int k = (int32_t) iv->bits;
         if (k < 0 || k >= e->a->type->len)
           {
-            hlsl_lower_error (l, e->loc, "sampler index %d is out of range", k);
+            hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_SAMPLER_INDEX_RANGE,
+                              "sampler index %d is out of range", k);
             *bad = true;
             return NULL;
           }
@@ -138,7 +140,8 @@ hlsl_constant_branch (L *l, Node *e)
     c = c->a;
   if (c->kind != N_LIT || !c->lit)
     {
-      hlsl_lower_error (l, e->loc, "the condition selecting a sampler or texture must be constant");
+      hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_OBJECT_CONDITION,
+                        "the condition selecting a sampler or texture must be constant");
       return NULL;
     }
   return (c->lit[0] & 0x7fffffffu) ? e->b : e->c;
@@ -163,10 +166,12 @@ hlsl_lower_object (L *l, Node *e)
       int *objs = l->var_objs[v->id];
       int o = objs && first < v->type->n_objects ? objs[first] : -1;
       if (o < 0 && v->type->kind == TY_STRUCT)
-        hlsl_lower_error (l, e->loc, "'%s' holds a sampler or texture that is not bound to a global one",
+        hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_OBJECT_UNBOUND,
+                          "'%s' holds a sampler or texture that is not bound to a global one",
                           v->name);
       else if (o < 0)
-        hlsl_lower_error (l, e->loc, "sampler '%s' is not bound to a global sampler", v->name);
+        hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_OBJECT_UNBOUND,
+                          "sampler '%s' is not bound to a global sampler", v->name);
       return o < 0 ? 0 : o;
     }
   if (v)
@@ -179,12 +184,13 @@ hlsl_lower_object (L *l, Node *e)
   RVal r = hlsl_lower_value (l, e);
   if (r.no < 1 || !r.o)
     {
-      hlsl_lower_error (l, e->loc, "unsupported sampler expression");
+      hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_OBJECT_EXPRESSION, "unsupported sampler expression");
       return 0;
     }
   if (r.o[0] < 0)
     {
-      hlsl_lower_error (l, e->loc, "sampler or texture is not bound to a global one");
+      hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_OBJECT_UNBOUND,
+                        "sampler or texture is not bound to a global one");
       return 0;
     }
   return r.o[0];
@@ -203,7 +209,8 @@ hlsl_store_objects (L *l, Node *lhs, RVal v)
     return;
   if (!var || (!is_local_storage (var) && var->storage != STORE_STATIC))
     {
-      hlsl_lower_error (l, lhs->loc, "samplers and textures can only be assigned to local variables");
+      hlsl_lower_error (l, lhs->loc, SL_DIAG_HLSL_OBJECT_ASSIGN,
+                        "samplers and textures can only be assigned to local variables");
       return;
     }
   int n = var->type->n_objects;
@@ -216,7 +223,8 @@ hlsl_store_objects (L *l, Node *lhs, RVal v)
       int *old = &slots[first + j];
       if (l->cf_depth > 0 && *old >= 0 && nv != *old)
         {
-          hlsl_lower_error (l, lhs->loc, "a sampler or texture cannot be reassigned inside control flow "
+          hlsl_lower_error (l, lhs->loc, SL_DIAG_HLSL_OBJECT_REASSIGN,
+                            "a sampler or texture cannot be reassigned inside control flow "
                             "(objects are chosen when compiling)");
           return;
         }

@@ -20,7 +20,7 @@
 /* ---- diagnostics and recovery ------------------------------------------ */
 
 void
-hlsl_error (P *p, SlLoc loc, const char *fmt, ...)
+hlsl_error (P *p, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
 {
   if (p->u->n_errors >= MAX_PARSE_ERRORS)
     {
@@ -43,29 +43,24 @@ hlsl_error (P *p, SlLoc loc, const char *fmt, ...)
       p->u->n_errors++;
       return;
     }
-  sl_diagnostics_add (p->u->diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column,
-                      "E-HLSL", "%s", msg);
+  sl_diag (p->u->diags, kind, loc.file, loc.line, loc.column, "%s", msg);
   g_free (msg);
   if (++p->u->n_errors == MAX_PARSE_ERRORS)
     {
-      sl_diagnostics_add (p->u->diags, SL_SEVERITY_ERROR, loc.file, loc.line, loc.column,
-                          "E-HLSL", "too many errors (%d); the rest is not checked",
-                          MAX_PARSE_ERRORS);
+      sl_diag (p->u->diags, SL_DIAG_HLSL_TOO_MANY_ERRORS, loc.file, loc.line, loc.column,
+               "too many errors (%d); the rest is not checked", MAX_PARSE_ERRORS);
       /* Every parsing loop ends at the end of the tokens. */
       p->pos = p->n_toks - 1;
     }
 }
 
 void
-hlsl_warning (P *p, SlLoc loc, const char *fmt, ...)
+hlsl_warning (P *p, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
+  sl_diag_v (p->u->diags, kind, loc.file, loc.line, loc.column, fmt, ap);
   va_end (ap);
-  sl_diagnostics_add (p->u->diags, SL_SEVERITY_WARNING, loc.file, loc.line, loc.column,
-                      "W-HLSL", "%s", msg);
-  g_free (msg);
 }
 
 /* After a malformed operand: drop the rest of the expression (balanced
@@ -184,15 +179,16 @@ void
 hlsl_declare_var (P *p, Var *v)
 {
   if (hlsl_is_reserved_name (v->name))
-    hlsl_error (p, v->loc, "'%s' is a reserved word", v->name);
+    hlsl_error (p, v->loc, SL_DIAG_HLSL_RESERVED_WORD, "'%s' is a reserved word", v->name);
   else if (!p->scope->up && hlsl_builtin_numeric (p, v->name))
-    hlsl_error (p, v->loc, "'%s' is a type name", v->name);
+    hlsl_error (p, v->loc, SL_DIAG_HLSL_TYPE_NAME, "'%s' is a type name", v->name);
   Var *old = g_hash_table_lookup (p->scope->names, v->name);
   /* The body's outermost block shares its names with the parameters. */
   if (!old && p->param_scope && p->scope->up == p->param_scope)
     old = g_hash_table_lookup (p->param_scope->names, v->name);
-  if (old)
-    hlsl_error (p, v->loc, "redefinition of '%s'", v->name);
+  /* Globals share their names with functions. */
+  if (old || (!p->scope->up && g_hash_table_lookup (p->u->funcs, v->name)))
+    hlsl_error (p, v->loc, SL_DIAG_HLSL_REDEFINED, "redefinition of '%s'", v->name);
   g_hash_table_insert (p->scope->names, (gpointer) v->name, v);
   v->id = p->u->n_vars++;
 }
@@ -252,7 +248,8 @@ parse_top_level (P *p)
               Type *ty = hlsl_parse_type (p);
               if (!ty)
                 {
-                  hlsl_error (p, peek (p)->loc, "expected a declaration in cbuffer");
+                  hlsl_error (p, peek (p)->loc, SL_DIAG_HLSL_EXPECTED_CBUFFER_DECLARATION,
+                              "expected a declaration in cbuffer");
                   hlsl_recover (p);
                   continue;
                 }
@@ -272,7 +269,8 @@ parse_top_level (P *p)
       Type *ty = hlsl_parse_type (p);
       if (!ty)
         {
-          hlsl_error (p, t->loc, "expected a declaration before '%s'", tok_desc (peek (p)));
+          hlsl_error (p, t->loc, SL_DIAG_HLSL_EXPECTED_DECLARATION,
+                      "expected a declaration before '%s'", tok_desc (peek (p)));
           hlsl_recover (p);
           if (p->pos == before)
             next (p);
@@ -293,7 +291,8 @@ parse_top_level (P *p)
           continue;
         }
       if (attrs.n)
-        hlsl_error (p, attrs.loc, "attributes are not allowed on variable declarations");
+        hlsl_error (p, attrs.loc, SL_DIAG_HLSL_VARIABLE_ATTRIBUTES,
+                    "attributes are not allowed on variable declarations");
       hlsl_parse_declarators (p, ty, mods, true);
       if (p->pos == before)
         next (p);

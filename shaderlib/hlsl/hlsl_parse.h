@@ -7,6 +7,7 @@
 #ifndef SL_HLSL_PARSE_H
 #define SL_HLSL_PARSE_H
 
+#include "base/diag.h"
 #include "hlsl/hlsl_ast.h"
 
 #include <string.h>
@@ -37,13 +38,13 @@ typedef struct
   Type       *t_error, *t_void, *t_float, *t_int, *t_uint, *t_bool, *t_string;
 } P;
 
-/* Declaration modifiers (hlsl_parse_modifiers); the first eleven follow
+/* Declaration modifiers (hlsl_parse_modifiers); the first twelve follow
  * the order of the modifier names in hlsl_types.c. */
 enum
 {
   MOD_CONST = 1 << 0, MOD_ROW_MAJOR = 1 << 1, MOD_COLUMN_MAJOR = 1 << 2, MOD_STATIC = 1 << 3,
   MOD_UNIFORM = 1 << 4, MOD_EXTERN = 1 << 5, MOD_VOLATILE = 1 << 6, MOD_INLINE = 1 << 7,
-  MOD_PRECISE = 1 << 8, MOD_SHARED = 1 << 9, MOD_GROUPSHARED = 1 << 10,
+  MOD_PRECISE = 1 << 8, MOD_SHARED = 1 << 9, MOD_GROUPSHARED = 1 << 10, MOD_EXPORT = 1 << 11,
   MOD_IN = 1 << 16, MOD_OUT = 1 << 17, MOD_INOUT = 1 << 18,
 };
 
@@ -65,8 +66,11 @@ typedef struct
  * can cost seconds (fuzz-exec). */
 #define MAX_PARSE_ERRORS 100
 
-void hlsl_error (P *p, SlLoc loc, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
-void hlsl_warning (P *p, SlLoc loc, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+/* The kind (a row of base/diag_codes.def) gives the code and severity. */
+void hlsl_error (P *p, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
+void hlsl_warning (P *p, SlLoc loc, SlDiagKind kind, const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
 void hlsl_skip_rest_of_expression (P *p);
 void hlsl_recover (P *p);
 
@@ -126,7 +130,7 @@ expect (P *p, const char *s)
   if (accept (p, s))
     return true;
   Token *t = peek (p);
-  hlsl_error (p, t->loc, "expected '%s' before '%s'", s, tok_desc (t));
+  hlsl_error (p, t->loc, SL_DIAG_HLSL_EXPECTED_TOKEN, "expected '%s' before '%s'", s, tok_desc (t));
   return false;
 }
 
@@ -136,7 +140,8 @@ expect_ident (P *p)
   Token *t = peek (p);
   if (t->kind != TK_IDENT)
     {
-      hlsl_error (p, t->loc, "expected an identifier before '%s'", tok_desc (t));
+      hlsl_error (p, t->loc, SL_DIAG_HLSL_EXPECTED_IDENTIFIER,
+                  "expected an identifier before '%s'", tok_desc (t));
       return NULL;
     }
   next (p);
@@ -238,7 +243,8 @@ bool hlsl_is_state_object_type (Token *t);
 void hlsl_parse_state_object (P *p);
 int  hlsl_skip_args (P *p);
 void hlsl_parse_compile_target (P *p, bool check_names);
-void hlsl_parse_state_entries_into (P *p, SlSamplerState *st);
+/* After a block's '{': its entries and '}'; false (reported) if it has none. */
+bool hlsl_parse_state_entries_into (P *p, SlSamplerState *st);
 void hlsl_skip_annotations (P *p);
 void hlsl_parse_technique (P *p);
 void hlsl_parse_shader_object (P *p);

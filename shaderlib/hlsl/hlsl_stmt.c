@@ -30,7 +30,8 @@ hlsl_parse_attributes (P *p, Attrs *at)
       Token *name = next (p);
       for (guint i = 0; i < seen->len; i++)
         if (!strcmp (g_ptr_array_index (seen, i), name->text))
-          hlsl_error (p, name->loc, "attribute '%s' is given twice", name->text);
+          hlsl_error (p, name->loc, SL_DIAG_HLSL_ATTRIBUTE_TWICE,
+                      "attribute '%s' is given twice", name->text);
       g_ptr_array_add (seen, (gpointer) name->text);
       int n_args = 0;
       Node *first = NULL;
@@ -42,7 +43,8 @@ hlsl_parse_attributes (P *p, Attrs *at)
             {
               if (is (p, ")") || is (p, ","))
                 {
-                  hlsl_error (p, peek (p)->loc, "expected an attribute argument before '%s'",
+                  hlsl_error (p, peek (p)->loc, SL_DIAG_HLSL_EXPECTED_ATTRIBUTE_ARGUMENT,
+                              "expected an attribute argument before '%s'",
                               tok_desc (peek (p)));
                   break;
                 }
@@ -63,7 +65,8 @@ hlsl_parse_attributes (P *p, Attrs *at)
       /* A lone non-constant argument cannot be evaluated as the
        * attribute's value. */
       if (n_args == 1 && first && first->kind == N_VAR && !first->var->is_const)
-        hlsl_error (p, first->loc, "attribute argument must be a literal expression");
+        hlsl_error (p, first->loc, SL_DIAG_HLSL_ATTRIBUTE_ARGUMENT,
+                    "attribute argument must be a literal expression");
       if (!strcmp (name->text, "unroll"))
         {
           at->unroll = true;
@@ -89,10 +92,12 @@ hlsl_parse_attributes (P *p, Attrs *at)
   g_ptr_array_free (seen, TRUE);
   /* A conflict is reported at the second of the two attributes. */
   if (at->unroll && (at->loop || at->fastopt))
-    hlsl_error (p, loc_later (at->unroll_loc, at->loop_loc), "[unroll] conflicts with [%s]",
+    hlsl_error (p, loc_later (at->unroll_loc, at->loop_loc), SL_DIAG_HLSL_ATTRIBUTE_CONFLICT,
+                "[unroll] conflicts with [%s]",
                 at->loop ? "loop" : "fastopt");
   if (at->branch && at->flatten)
-    hlsl_error (p, loc_later (at->branch_loc, at->flatten_loc), "[branch] conflicts with [flatten]");
+    hlsl_error (p, loc_later (at->branch_loc, at->flatten_loc), SL_DIAG_HLSL_ATTRIBUTE_CONFLICT,
+                "[branch] conflicts with [flatten]");
 }
 
 Node *
@@ -129,12 +134,14 @@ condition (P *p, Node *c)
     return c;
   if (c->type->kind != TY_NUM)
     {
-      hlsl_error (p, c->loc, "condition must be numeric, not '%s'", hlsl_type_name (p, c->type));
+      hlsl_error (p, c->loc, SL_DIAG_HLSL_CONDITION_NOT_NUMERIC,
+                  "condition must be numeric, not '%s'", hlsl_type_name (p, c->type));
       return error_node (p, c->loc);
     }
   if (c->type->n_comp > 1)
     {
-      hlsl_error (p, c->loc, "condition must have one component, not '%s'", hlsl_type_name (p, c->type));
+      hlsl_error (p, c->loc, SL_DIAG_HLSL_CONDITION_NOT_SCALAR,
+                  "condition must have one component, not '%s'", hlsl_type_name (p, c->type));
       return error_node (p, c->loc);
     }
   return hlsl_convert (p, c, p->t_bool, c->loc, true, NULL);
@@ -230,14 +237,15 @@ check_switch (P *p, GPtrArray *items, bool in_loop)
     {
       Node *it = g_ptr_array_index (items, i);
       if (it->kind == S_EXPR && it->op == 2 && ++n_default == 2)
-        hlsl_error (p, it->loc, "switch has more than one default label");
+        hlsl_error (p, it->loc, SL_DIAG_HLSL_SWITCH_DEFAULTS, "switch has more than one default label");
       if (it->kind == S_EXPR && it->op == 1)
         for (guint j = 0; j < i; j++)
           {
             Node *o = g_ptr_array_index (items, j);
             if (o->kind == S_EXPR && o->op == 1 && o->offset == it->offset)
               {
-                hlsl_error (p, it->loc, "duplicate case value %d", it->offset);
+                hlsl_error (p, it->loc, SL_DIAG_HLSL_SWITCH_DUPLICATE_CASE,
+                            "duplicate case value %d", it->offset);
                 break;
               }
           }
@@ -259,14 +267,15 @@ check_switch (P *p, GPtrArray *items, bool in_loop)
           leaves |= leaves_switch (st, &has_loop, &has_return);
         }
       if (!any && i >= items->len)
-        hlsl_error (p, label->loc, "the last case of a switch is empty");
+        hlsl_error (p, label->loc, SL_DIAG_HLSL_SWITCH_EMPTY_LAST_CASE, "the last case of a switch is empty");
       else if (any && !leaves)
-        hlsl_error (p, label->loc, "case falls through to the next one");
+        hlsl_error (p, label->loc, SL_DIAG_HLSL_SWITCH_FALLTHROUGH, "case falls through to the next one");
     }
   if (p->u->shader_model < 40 && has_loop)
-    hlsl_error (p, has_loop->loc, "loops inside a switch need shader model 4.0");
+    hlsl_error (p, has_loop->loc, SL_DIAG_HLSL_SWITCH_LOOP, "loops inside a switch need shader model 4.0");
   else if (p->u->shader_model < 40 && in_loop && has_return)
-    hlsl_error (p, has_return->loc, "returning from a switch inside a loop needs shader model 4.0");
+    hlsl_error (p, has_return->loc, SL_DIAG_HLSL_SWITCH_RETURN,
+                "returning from a switch inside a loop needs shader model 4.0");
 }
 
 static Node *
@@ -276,7 +285,7 @@ parse_statement (P *p)
   SlLoc loc = t->loc;
   if (++p->depth > SL_MAX_NESTING)
     {
-      hlsl_error (p, loc, "statements nested too deeply");
+      hlsl_error (p, loc, SL_DIAG_HLSL_STATEMENT_DEPTH, "statements nested too deeply");
       p->depth--;
       hlsl_recover (p);
       return new_node (p, S_EMPTY, loc, p->t_void);
@@ -337,7 +346,7 @@ parse_statement (P *p)
       p->loop_depth--;
       hlsl_pop_scope (p);
       if (attrs.unroll && attrs.unroll_cap < 0 && for_trip_count (p, result) >= 1024)
-        hlsl_error (p, loc, "cannot unroll a loop of more than 1024 iterations");
+        hlsl_error (p, loc, SL_DIAG_HLSL_UNROLL_LIMIT, "cannot unroll a loop of more than 1024 iterations");
     }
   else if (accept (p, "while"))
     {
@@ -377,12 +386,12 @@ parse_statement (P *p)
         {
           Node *e = hlsl_parse_expr (p);
           if (rt->kind == TY_VOID && !is_error (e))
-            hlsl_error (p, loc, "void function cannot return a value");
+            hlsl_error (p, loc, SL_DIAG_HLSL_RETURN_VALUE_IN_VOID, "void function cannot return a value");
           else
             result->a = hlsl_convert (p, e, rt, e->loc, false, "return");
         }
       else if (rt->kind != TY_VOID && rt->kind != TY_ERROR)
-        hlsl_error (p, loc, "non-void function must return a value");
+        hlsl_error (p, loc, SL_DIAG_HLSL_RETURN_NO_VALUE, "non-void function must return a value");
       expect (p, ";");
     }
   else if (is (p, "break") || is (p, "continue"))
@@ -390,9 +399,9 @@ parse_statement (P *p)
       next (p);
       result = new_node (p, t->text[0] == 'b' ? S_BREAK : S_CONTINUE, loc, p->t_void);
       if (p->loop_depth == 0)
-        hlsl_error (p, loc, "'%s' outside a loop", t->text);
+        hlsl_error (p, loc, SL_DIAG_HLSL_JUMP_OUTSIDE_LOOP, "'%s' outside a loop", t->text);
       else if (t->text[0] == 'c' && p->in_switch)
-        hlsl_error (p, loc, "'continue' is not allowed inside a switch");
+        hlsl_error (p, loc, SL_DIAG_HLSL_CONTINUE_IN_SWITCH, "'continue' is not allowed inside a switch");
       expect (p, ";");
     }
   else if (accept (p, "discard"))
@@ -407,7 +416,8 @@ parse_statement (P *p)
     }
   else if (hlsl_is_shader_object_type (t))
     {
-      hlsl_error (p, loc, "shader objects cannot be declared inside functions");
+      hlsl_error (p, loc, SL_DIAG_HLSL_LOCAL_SHADER_OBJECT,
+                  "shader objects cannot be declared inside functions");
       hlsl_recover (p);
       result = new_node (p, S_EMPTY, loc, p->t_void);
     }
@@ -420,7 +430,7 @@ parse_statement (P *p)
       if (!is_error (sel) && (sel->type->kind != TY_NUM || sel->type->n_comp != 1
                               || sel->type->base == BT_FLOAT))
         {
-          hlsl_error (p, sel->loc, "switch selector must be an integer scalar");
+          hlsl_error (p, sel->loc, SL_DIAG_HLSL_SWITCH_SELECTOR, "switch selector must be an integer scalar");
           sel = error_node (p, sel->loc);
         }
       else if (!is_error (sel))
@@ -481,7 +491,8 @@ parse_statement (P *p)
       Type *ty = hlsl_parse_type (p);
       if (!ty)
         {
-          hlsl_error (p, peek (p)->loc, "expected a type before '%s'", tok_desc (peek (p)));
+          hlsl_error (p, peek (p)->loc, SL_DIAG_HLSL_EXPECTED_TYPE,
+                      "expected a type before '%s'", tok_desc (peek (p)));
           hlsl_recover (p);
           result = new_node (p, S_EMPTY, loc, p->t_void);
         }

@@ -66,7 +66,8 @@ type_with_major (P *p, Type *t, bool row_major, SlLoc loc)
     {
       if (t->has_major && t->row_major != row_major)
         {
-          hlsl_error (p, loc, "'%s' already has %s majority", hlsl_type_name (p, t),
+          hlsl_error (p, loc, SL_DIAG_HLSL_MAJORITY_TWICE,
+                      "'%s' already has %s majority", hlsl_type_name (p, t),
                       t->row_major ? "row" : "column");
           return t;
         }
@@ -76,7 +77,7 @@ type_with_major (P *p, Type *t, bool row_major, SlLoc loc)
       c->has_major = true;
       return c;
     }
-  hlsl_error (p, loc, "%s applies only to matrix types, not '%s'",
+  hlsl_error (p, loc, SL_DIAG_HLSL_MAJORITY_NOT_MATRIX, "%s applies only to matrix types, not '%s'",
               row_major ? "row_major" : "column_major", hlsl_type_name (p, t));
   return p->t_error;
 }
@@ -210,7 +211,7 @@ sampler_dim (const char *s, bool *is_sampler, bool *is_texture, bool *comparison
 
 static const char *const modifiers[] = {
   "const", "row_major", "column_major", "static", "uniform", "extern", "volatile",
-  "inline", "precise", "shared", "groupshared", "nointerpolation", "linear",
+  "inline", "precise", "shared", "groupshared", "export", "nointerpolation", "linear",
   "centroid", "noperspective", "sample", "in", "out", "inout", "snorm", "unorm",
 };
 
@@ -251,11 +252,11 @@ hlsl_parse_modifiers (P *p)
           if (!follows_mod && sampler_dim (peek_at (p, 1)->text, &a, &b, &c) == -2)
             return mods;
         }
-      unsigned bit = i <= 10 ? 1u << i : (!strcmp (t->text, "in") ? MOD_IN
+      unsigned bit = i <= 11 ? 1u << i : (!strcmp (t->text, "in") ? MOD_IN
                                            : !strcmp (t->text, "out") ? MOD_OUT
                                            : !strcmp (t->text, "inout") ? MOD_INOUT : 0);
       if (bit && (mods & bit))
-        hlsl_error (p, t->loc, "modifier '%s' given twice", t->text);
+        hlsl_error (p, t->loc, SL_DIAG_HLSL_MODIFIER_TWICE, "modifier '%s' given twice", t->text);
       /* A majority error names the modifier, not the declared name. */
       if (bit & (MOD_ROW_MAJOR | MOD_COLUMN_MAJOR))
         p->major_loc = t->loc;
@@ -284,7 +285,7 @@ hlsl_parse_type (P *p)
       Type *u = hlsl_parse_type (p);
       if (!u || u->kind != TY_NUM || u->base != BT_INT)
         {
-          hlsl_error (p, it->loc, "'unsigned' applies only to int types");
+          hlsl_error (p, it->loc, SL_DIAG_HLSL_UNSIGNED, "'unsigned' applies only to int types");
           return p->t_error;
         }
       Type *r = hlsl_type_num (p->arena, BT_UINT, u->cls, u->rows, u->cols);
@@ -306,7 +307,8 @@ hlsl_parse_type (P *p)
         {
           /* Name the bad element type once, then read on as if it were
            * one, so the rest of the declaration parses. */
-          hlsl_error (p, et->loc, "expected an element type in %s<>", t->text);
+          hlsl_error (p, et->loc, SL_DIAG_HLSL_EXPECTED_ELEMENT_TYPE,
+                      "expected an element type in %s<>", t->text);
           if (et->kind == TK_IDENT)
             next (p);
           elem = p->t_error;
@@ -320,7 +322,7 @@ hlsl_parse_type (P *p)
         return p->t_error;
       if (n_ok && n < 1)
         {
-          hlsl_error (p, nt->loc, "%s needs at least one element", t->text);
+          hlsl_error (p, nt->loc, SL_DIAG_HLSL_TEMPLATE_EMPTY, "%s needs at least one element", t->text);
           return p->t_error;
         }
       Type *r = hlsl_type_array (p, elem, n);
@@ -353,7 +355,8 @@ hlsl_parse_type (P *p)
       int n;
       Type *bty = bt->kind == TK_IDENT ? hlsl_builtin_numeric (p, bt->text) : NULL;
       if (!bty || bty->cls != NUM_SCALAR)
-        hlsl_error (p, bt->loc, "expected a scalar type in %s<>", is_matrix ? "matrix" : "vector");
+        hlsl_error (p, bt->loc, SL_DIAG_HLSL_EXPECTED_SCALAR_TYPE,
+                    "expected a scalar type in %s<>", is_matrix ? "matrix" : "vector");
       else
         base = bty->base;
       (void) n;
@@ -371,6 +374,7 @@ hlsl_parse_type (P *p)
       if (rows < 1 || rows > 4 || cols < 1 || cols > 4)
         {
           hlsl_error (p, rows < 1 || rows > 4 ? first_loc : cols_loc,
+                      SL_DIAG_HLSL_TEMPLATE_DIMENSIONS,
                       "%s dimensions must be between 1 and 4", is_matrix ? "matrix" : "vector");
           return p->t_error;
         }
@@ -612,9 +616,11 @@ hlsl_initlist_objects_ok (const Node *list, const Type *t)
 
 /* ---- conversions ------------------------------------------------------- */
 
-/* An explicit cast that drops components on the way into or out of a
- * matrix: the source matrix must be a single row or column, and a target
- * matrix a single row (what the D3D compiler accepts). */
+/* A conversion that drops components on the way into or out of a matrix
+ * (implicitly with a warning, or in a cast): the source matrix must be a
+ * single row or column, and a target matrix a single row.  "Casting and
+ * Conversion" treats 1xN and Nx1 matrices as vectors; fxc refuses
+ * (float3x1) float4 all the same. */
 static bool
 matrix_cast_ok (const Type *from, const Type *to)
 {
@@ -638,10 +644,9 @@ matrix_cast_ok (const Type *from, const Type *to)
  *   numeric → scalar          first component, warns      the same, silently
  *   vector → vector           drops trailing ones, warns  the same, silently
  *   matrix → matrix           drops rows/columns, warns   the same, silently
- *   vector ↔ matrix           same number of components   also fewer, if a
- *                                                         source matrix is one
- *                                                         row or column and a
- *                                                         target matrix one row
+ *   vector ↔ matrix           same number of components, or fewer (warns)
+ *                             if a source matrix is one row or column and a
+ *                             target matrix one row; the same with a cast
  *   matrix ↔ struct/array     never                       same number, or fewer
  *                                                         as above; no objects
  *                                                         in the target
@@ -686,7 +691,7 @@ hlsl_convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char
         }
       else
         {
-          ok = tn == fn || (explicit_cast && matrix_cast_ok (from, to));
+          ok = tn == fn || matrix_cast_ok (from, to);
           truncates = tn < fn;
         }
     }
@@ -727,12 +732,14 @@ hlsl_convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char
 
   if (!ok)
     {
-      hlsl_error (p, loc, "cannot convert from '%s' to '%s'%s%s", hlsl_type_name (p, from),
+      hlsl_error (p, loc, SL_DIAG_HLSL_CONVERSION,
+                  "cannot convert from '%s' to '%s'%s%s", hlsl_type_name (p, from),
                   hlsl_type_name (p, to), what ? " in " : "", what ? what : "");
       return error_node (p, loc);
     }
   if (truncates && !explicit_cast)
-    hlsl_warning (p, loc, "implicit truncation of %s type", from->cls == NUM_MATRIX ? "matrix" : "vector");
+    hlsl_warning (p, loc, SL_DIAG_HLSL_TRUNCATION,
+                  "implicit truncation of %s type", from->cls == NUM_MATRIX ? "matrix" : "vector");
   if (from->kind == TY_SAMPLER || from->kind == TY_TEXTURE)
     return e;
   Node *c = new_node (p, N_CAST, loc, to);
@@ -756,7 +763,8 @@ hlsl_binary_type_ex (P *p, SlLoc loc, Type *a, Type *b, BaseType base, bool nest
     {
       if (a->kind == TY_ERROR || b->kind == TY_ERROR)
         return p->t_error;
-      hlsl_error (p, loc, "operands of type '%s' and '%s' are not numeric", hlsl_type_name (p, a),
+      hlsl_error (p, loc, SL_DIAG_HLSL_COMBINE_NOT_NUMERIC,
+                  "operands of type '%s' and '%s' are not numeric", hlsl_type_name (p, a),
                   hlsl_type_name (p, b));
       return p->t_error;
     }
@@ -777,7 +785,8 @@ hlsl_binary_type_ex (P *p, SlLoc loc, Type *a, Type *b, BaseType base, bool nest
       int r = MIN (a->rows, b->rows), c = MIN (a->cols, b->cols);
       if (nest && !((a->rows <= b->rows && a->cols <= b->cols) || (b->rows <= a->rows && b->cols <= a->cols)))
         {
-          hlsl_error (p, loc, "cannot combine '%s' and '%s'", hlsl_type_name (p, a), hlsl_type_name (p, b));
+          hlsl_error (p, loc, SL_DIAG_HLSL_INCOMPATIBLE_TYPES,
+                      "cannot combine '%s' and '%s'", hlsl_type_name (p, a), hlsl_type_name (p, b));
           return p->t_error;
         }
       return hlsl_type_num (p->arena, base, NUM_MATRIX, r, c);
@@ -785,7 +794,8 @@ hlsl_binary_type_ex (P *p, SlLoc loc, Type *a, Type *b, BaseType base, bool nest
   /* vector with matrix: allowed when the sizes match */
   if (a->n_comp == b->n_comp)
     return hlsl_type_num (p->arena, base, a->cls, a->rows, a->cols);
-  hlsl_error (p, loc, "cannot combine '%s' and '%s'", hlsl_type_name (p, a), hlsl_type_name (p, b));
+  hlsl_error (p, loc, SL_DIAG_HLSL_INCOMPATIBLE_TYPES,
+              "cannot combine '%s' and '%s'", hlsl_type_name (p, a), hlsl_type_name (p, b));
   return p->t_error;
 }
 

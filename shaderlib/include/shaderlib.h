@@ -49,9 +49,27 @@ typedef struct
   const char *file;      /* never NULL; "<source>" when unnamed */
   int         line;      /* 1-based; 0 when not tied to a line */
   int         column;    /* 1-based; 0 when not tied to a column */
-  const char *code;      /* stable short code, e.g. "E-SYNTAX"; may be "" */
+  const char *code;      /* stable code, e.g. "E-HLSL-UNDECLARED": see below */
   const char *message;   /* one line, no trailing newline */
 } SlDiagnostic;
+
+/* Codes.  Every diagnostic has its own stable code: a severity letter
+ * (E, W, N), the stage that reports it (API, PP, HLSL, D3D9, SM4, DXBC,
+ * FX, VM, INTERNAL, HOST) and a few words.  The table of every code, with
+ * its severity and what it means, is shaderlib/base/diag_codes.def.
+ * Codes are never renamed, so hosts may compare against them; the ones
+ * hosts need are here.  A host that adds its own diagnostic uses a HOST
+ * code (or any code of the table, with the table's severity): test runs
+ * (SHADERLIB_VALIDATE=1) report any other code as an internal error. */
+#define SL_CODE_VM_LOOP          "W-VM-LOOP"       /* a loop hit the iteration cap */
+#define SL_CODE_VM_BUDGET        "W-VM-BUDGET"     /* a span hit the loop budget */
+#define SL_CODE_HOST_IO          "E-HOST-IO"       /* a file could not be read */
+#define SL_CODE_HOST_COMPILE     "E-HOST-COMPILE"  /* a compile failed silently */
+#define SL_CODE_HOST_INPUT       "E-HOST-INPUT"    /* the host has no usable input */
+#define SL_CODE_HOST_PREPARE     "E-HOST-PREPARE"  /* a prepare failed silently */
+/* Internal errors (a bug in shaderlib, never an answer to the input) have
+ * codes that begin with this. */
+#define SL_CODE_INTERNAL_PREFIX  "E-INTERNAL-"
 
 typedef struct SlDiagnostics SlDiagnostics;
 
@@ -63,7 +81,8 @@ int                 sl_diagnostics_error_count(const SlDiagnostics *diags);
 const SlDiagnostic *sl_diagnostics_get        (const SlDiagnostics *diags,
                                                int                  index);
 /* Adds one diagnostic (used by hosts that report their own errors in the
- * same list, e.g. a bad parameter string). */
+ * same list, e.g. a file they cannot read); @code is a code of the table
+ * (see Codes above). */
 void                sl_diagnostics_add        (SlDiagnostics *diags,
                                                SlSeverity     severity,
                                                const char    *file,

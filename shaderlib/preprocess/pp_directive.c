@@ -22,7 +22,7 @@ static void
 extra_tokens (Pp *pp, GPtrArray *toks, guint i, const char *directive)
 {
   if (i < toks->len)
-    warning_at (pp, (const Tok *) toks->pdata[i],
+    warning_at (pp, (const Tok *) toks->pdata[i], SL_DIAG_PP_EXTRA_TOKENS,
                 "extra tokens at end of #%s directive", directive);
 }
 
@@ -120,7 +120,8 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
       const char *end = memchr (s, '>', f->buf + f->line_end_off - s);
       if (!end)
         {
-          error_at (pp, a, "missing terminating > character");
+          error_at (pp, a, SL_DIAG_PP_MISSING_TERMINATOR,
+                    "missing terminating > character");
           return;
         }
       fname = g_strndup (s, (size_t) (end - s));
@@ -166,13 +167,15 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
     }
   if (!fname)
     {
-      error_at (pp, where, "#include expects \"FILENAME\" or <FILENAME>");
+      error_at (pp, where, SL_DIAG_PP_INCLUDE_SYNTAX,
+                "#include expects \"FILENAME\" or <FILENAME>");
       return;
     }
   extra_tokens (pp, toks, next, "include");
   if (!*fname)
     {
-      error_at (pp, where, "empty file name in #include");
+      error_at (pp, where, SL_DIAG_PP_INCLUDE_EMPTY,
+                "empty file name in #include");
       g_free (fname);
       return;
     }
@@ -186,7 +189,8 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
   char *path = find_include (pp, f, fname, angled, &data, &len);
   if (!path)
     {
-      error_at (pp, where, "#include file %c%s%c not found", angled ? '<' : '"',
+      error_at (pp, where, SL_DIAG_PP_INCLUDE_NOT_FOUND,
+                "#include file %c%s%c not found", angled ? '<' : '"',
                 fname, angled ? '>' : '"');
       g_free (fname);
       return;
@@ -222,10 +226,12 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
         }
       g_string_append (chain, path);
       if (cycle)
-        error_at (pp, where, "#include cycle without include guards: %s",
+        error_at (pp, where, SL_DIAG_PP_INCLUDE_CYCLE,
+                  "#include cycle without include guards: %s",
                   chain->str);
       else
-        error_at (pp, where, "#include nested more than %d levels deep: %s",
+        error_at (pp, where, SL_DIAG_PP_INCLUDE_DEPTH,
+                  "#include nested more than %d levels deep: %s",
                   SL_PP_MAX_INCLUDE_DEPTH, chain->str);
       g_string_free (chain, TRUE);
       g_free (data);
@@ -281,7 +287,7 @@ do_line (Pp *pp, File *f, GPtrArray *toks, guint start)
     }
   if (line < 1)
     {
-      error_at (pp, num ? num : dir,
+      error_at (pp, num ? num : dir, SL_DIAG_PP_LINE_NUMBER,
                 "#line expects a line number from 1 to %d%s%s%s", INT_MAX,
                 num ? ", not '" : "", num ? num->text : "", num ? "'" : "");
       g_ptr_array_free (x, TRUE);
@@ -293,7 +299,8 @@ do_line (Pp *pp, File *f, GPtrArray *toks, guint start)
       const Tok *name = x->pdata[i];
       if (name->kind != TK_STRING)
         {
-          error_at (pp, name, "invalid file name '%s' in #line directive",
+          error_at (pp, name, SL_DIAG_PP_LINE_FILE,
+                    "invalid file name '%s' in #line directive",
                     name->text);
           g_ptr_array_free (x, TRUE);
           return;
@@ -321,7 +328,8 @@ top_cond (Pp *pp, File *f, const Tok *dir)
 {
   if (pp->conds->len <= f->cond_base)
     {
-      error_at (pp, dir, "#%s without #if", dir->text);
+      error_at (pp, dir, SL_DIAG_PP_CONDITIONAL_WITHOUT_IF,
+                "#%s without #if", dir->text);
       return NULL;
     }
   return &g_array_index (pp->conds, Cond, pp->conds->len - 1);
@@ -366,7 +374,8 @@ sl_pp_directive (Pp *pp, File *f, GPtrArray *toks)
               const Tok *id = toks->len > 2 ? toks->pdata[2] : NULL;
               if (!id || id->kind != TK_IDENT)
                 {
-                  error_at (pp, id ? id : d, "#%s expects a macro name", name);
+                  error_at (pp, id ? id : d, SL_DIAG_PP_EXPECTED_MACRO_NAME,
+                            "#%s expects a macro name", name);
                   v = FALSE;
                 }
               else
@@ -391,7 +400,8 @@ sl_pp_directive (Pp *pp, File *f, GPtrArray *toks)
       gboolean is_else = name[2] == 's';
       if (c->seen_else)
         {
-          error_at (pp, d, "#%s after #else", name);
+          error_at (pp, d, SL_DIAG_PP_CONDITIONAL_AFTER_ELSE,
+                    "#%s after #else", name);
           c->active = FALSE;
           sl_pp_update_skipping (pp);
           return;
@@ -435,12 +445,14 @@ sl_pp_directive (Pp *pp, File *f, GPtrArray *toks)
     {
       const Tok *id = toks->len > 2 ? toks->pdata[2] : NULL;
       if (!id || id->kind != TK_IDENT)
-        error_at (pp, id ? id : d, "#undef expects a macro name");
+        error_at (pp, id ? id : d, SL_DIAG_PP_EXPECTED_MACRO_NAME,
+                  "#undef expects a macro name");
       else
         {
           const Macro *m = g_hash_table_lookup (pp->macros, id->text);
           if (m && m->builtin)
-            warning_at (pp, id, "undefining builtin macro '%s'", id->text);
+            warning_at (pp, id, SL_DIAG_PP_UNDEF_BUILTIN,
+                        "undefining builtin macro '%s'", id->text);
           g_hash_table_remove (pp->macros, id->text);
           extra_tokens (pp, toks, 3, "undef");
         }
@@ -454,9 +466,9 @@ sl_pp_directive (Pp *pp, File *f, GPtrArray *toks)
   else if (!strcmp (name, "error") || !strcmp (name, "warning"))
     {
       char *msg = rest_text (toks, 2);
-      SlSeverity sev = name[0] == 'e' ? SL_SEVERITY_ERROR
-                                      : SL_SEVERITY_WARNING;
-      sl_pp_report (pp, sev, hash->file, hash->line, hash->col, "#%s%s%s",
+      SlDiagKind kind = name[0] == 'e' ? SL_DIAG_PP_ERROR_DIRECTIVE
+                                       : SL_DIAG_PP_WARNING_DIRECTIVE;
+      sl_pp_report (pp, kind, hash->file, hash->line, hash->col, "#%s%s%s",
                     name, *msg ? " " : "", msg);
       g_free (msg);
     }
@@ -478,5 +490,6 @@ sl_pp_directive (Pp *pp, File *f, GPtrArray *toks)
         sl_pp_emit_line (pp, toks);
     }
   else
-    error_at (pp, d, "unknown directive '#%s'", d->text);
+    error_at (pp, d, SL_DIAG_PP_UNKNOWN_DIRECTIVE,
+              "unknown directive '#%s'", d->text);
 }

@@ -35,8 +35,8 @@ ev_peek (Ev *e)
   return e->i < e->t->len ? e->t->pdata[e->i] : NULL;
 }
 
-static void G_GNUC_PRINTF (3, 4)
-ev_error (Ev *e, const Tok *at, const char *format, ...)
+static void G_GNUC_PRINTF (4, 5)
+ev_error (Ev *e, const Tok *at, SlDiagKind kind, const char *format, ...)
 {
   if (e->failed)
     return;
@@ -49,7 +49,7 @@ ev_error (Ev *e, const Tok *at, const char *format, ...)
   va_start (args, format);
   char *msg = g_strdup_vprintf (format, args);
   va_end (args);
-  error_at (e->pp, at, "%s", msg);
+  error_at (e->pp, at, kind, "%s", msg);
   g_free (msg);
 }
 
@@ -128,7 +128,8 @@ parse_int (Ev *e, const Tok *t, Val *out)
     base = 8;
   if (i >= len)
     {
-      ev_error (e, t, "invalid integer constant '%s' in #if", s);
+      ev_error (e, t, SL_DIAG_PP_IF_INTEGER,
+                "invalid integer constant '%s' in #if", s);
       return FALSE;
     }
   guint64 v = 0;
@@ -137,12 +138,14 @@ parse_int (Ev *e, const Tok *t, Val *out)
       int d = g_ascii_xdigit_value (s[i]);
       if (d < 0 || (unsigned) d >= base)
         {
-          ev_error (e, t, "invalid integer constant '%s' in #if", s);
+          ev_error (e, t, SL_DIAG_PP_IF_INTEGER,
+                    "invalid integer constant '%s' in #if", s);
           return FALSE;
         }
       if (v > (G_MAXUINT64 - (guint64) d) / base)
         {
-          ev_error (e, t, "integer constant '%s' is too large", s);
+          ev_error (e, t, SL_DIAG_PP_IF_INTEGER_RANGE,
+                    "integer constant '%s' is too large", s);
           return FALSE;
         }
       v = v * base + (guint64) d;
@@ -162,6 +165,7 @@ ev_unary (Ev *e, gboolean live)
   if (!t)
     {
       ev_error (e, e->t->len ? e->t->pdata[e->t->len - 1] : NULL,
+                SL_DIAG_PP_IF_TRUNCATED,
                 "#%s expression ends too early", e->dir->text);
       return zero;
     }
@@ -173,6 +177,7 @@ ev_unary (Ev *e, gboolean live)
           Val v = ev_cond (e, live);
           if (!is_punct (ev_peek (e), ")"))
             ev_error (e, ev_peek (e) ? ev_peek (e) : t,
+                      SL_DIAG_PP_IF_MISSING_PAREN,
                       "missing ')' in #if expression");
           else
             e->i++;
@@ -208,12 +213,14 @@ ev_unary (Ev *e, gboolean live)
   if (t->kind == TK_CHAR)
     {
       if (!parse_char (t->text, &v))
-        ev_error (e, t, "invalid character constant %s in #if", t->text);
+        ev_error (e, t, SL_DIAG_PP_IF_CHARACTER,
+                  "invalid character constant %s in #if", t->text);
       return v;
     }
   if (t->kind == TK_IDENT)
     return zero;   /* identifiers left after expansion count as 0 */
-  ev_error (e, t, "token '%s' is not valid in #if expressions", t->text);
+  ev_error (e, t, SL_DIAG_PP_IF_TOKEN,
+            "token '%s' is not valid in #if expressions", t->text);
   return zero;
 }
 
@@ -249,7 +256,8 @@ apply (Ev *e, const Tok *op, Val l, Val r, gboolean live)
       if (r.v == 0)
         {
           if (live)
-            ev_error (e, op, "division by zero in #if");
+            ev_error (e, op, SL_DIAG_PP_IF_DIVISION_BY_ZERO,
+                      "division by zero in #if");
           res.v = 0;
         }
       else if (u)
@@ -338,7 +346,7 @@ ev_cond (Ev *e, gboolean live)
   if (!is_punct (ev_peek (e), ":"))
     {
       ev_error (e, ev_peek (e) ? ev_peek (e) : question,
-                "expected ':' in #if expression");
+                SL_DIAG_PP_IF_MISSING_COLON, "expected ':' in #if expression");
       return c;
     }
   e->i++;
@@ -355,7 +363,8 @@ sl_pp_eval_if (Pp *pp, GPtrArray *toks, guint start)
   const Tok *dir = toks->pdata[1];
   if (start >= toks->len)
     {
-      error_at (pp, dir, "#%s with no expression", dir->text);
+      error_at (pp, dir, SL_DIAG_PP_IF_EMPTY,
+                "#%s with no expression", dir->text);
       return FALSE;
     }
   GPtrArray *rest = g_ptr_array_new ();
@@ -372,14 +381,16 @@ sl_pp_eval_if (Pp *pp, GPtrArray *toks, guint start)
   if (e.failed)
     ;
   else if (x->len == 0)
-    ev_error (&e, dir, "#%s with no expression", dir->text);
+    ev_error (&e, dir, SL_DIAG_PP_IF_EMPTY,
+              "#%s with no expression", dir->text);
   else
     {
       v = ev_cond (&e, TRUE);
       if (!e.failed && e.i < x->len)
         {
           const Tok *t = x->pdata[e.i];
-          ev_error (&e, t, "missing binary operator before token '%s'",
+          ev_error (&e, t, SL_DIAG_PP_IF_MISSING_OPERATOR,
+                    "missing binary operator before token '%s'",
                     t->text);
         }
     }

@@ -17,6 +17,7 @@
 #ifndef SL_PP_INTERNAL_H
 #define SL_PP_INTERNAL_H
 
+#include "base/diag.h"
 #include "preprocess/preprocess.h"
 #include "base/arena.h"
 
@@ -153,22 +154,22 @@ typedef struct
 
 /* ---- preprocess.c -------------------------------------------------------- */
 
-void        sl_pp_report (Pp *pp, SlSeverity sev, const char *file, int line,
+/* The kind (a row of base/diag_codes.def) gives the code and severity. */
+void        sl_pp_report (Pp *pp, SlDiagKind kind, const char *file, int line,
                           int col, const char *format, ...)
   G_GNUC_PRINTF (6, 7);
 const char *sl_pp_intern (Pp *pp, const char *s);
 
-#define error_at(pp, t, ...) \
-  sl_pp_report ((pp), SL_SEVERITY_ERROR, (t)->file, (t)->line, (t)->col, \
-                __VA_ARGS__)
-#define warning_at(pp, t, ...) \
-  sl_pp_report ((pp), SL_SEVERITY_WARNING, (t)->file, (t)->line, (t)->col, \
-                __VA_ARGS__)
+/* error_at and warning_at differ only in what they tell the reader: the
+ * kind decides the severity. */
+#define error_at(pp, t, kind, ...) \
+  sl_pp_report ((pp), (kind), (t)->file, (t)->line, (t)->col, __VA_ARGS__)
+#define warning_at(pp, t, kind, ...) \
+  sl_pp_report ((pp), (kind), (t)->file, (t)->line, (t)->col, __VA_ARGS__)
 
 /* An error after which no output is returned. */
-#define fatal_at(pp, file, line, col, ...) \
-  do { sl_pp_report ((pp), SL_SEVERITY_ERROR, (file), (line), (col), \
-                     __VA_ARGS__); \
+#define fatal_at(pp, file, line, col, kind, ...) \
+  do { sl_pp_report ((pp), (kind), (file), (line), (col), __VA_ARGS__); \
        (pp)->fatal = TRUE; } while (0)
 
 static inline gboolean

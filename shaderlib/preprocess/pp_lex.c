@@ -16,7 +16,7 @@ Tok *
 sl_pp_tok_new (Pp *pp)
 {
   if (sl_arena_total (pp->line) > MAX_LINE_MEMORY && !pp->fatal)
-    fatal_at (pp, pp->main_name, 0, 0,
+    fatal_at (pp, pp->main_name, 0, 0, SL_DIAG_PP_LINE_MEMORY,
               "macro expansion of one line needs more than %zu MiB",
               MAX_LINE_MEMORY >> 20);
   Tok *t = SL_NEW (pp->line, Tok);
@@ -109,7 +109,8 @@ sl_pp_file_new (Pp *pp, const char *data, size_t len, const char *name,
   int wline = where ? where->line : 0, wcol = where ? where->col : 0;
   if (len > MAX_FILE_SIZE)
     {
-      fatal_at (pp, wfile, wline, wcol, "source \"%s\" is larger than %zu MiB",
+      fatal_at (pp, wfile, wline, wcol, SL_DIAG_PP_SOURCE_TOO_LARGE,
+                "source \"%s\" is larger than %zu MiB",
                 name, MAX_FILE_SIZE >> 20);
       return NULL;
     }
@@ -127,7 +128,7 @@ sl_pp_file_new (Pp *pp, const char *data, size_t len, const char *name,
                         NULL, &written, &err);
       if (!text)
         {
-          fatal_at (pp, wfile, wline, wcol,
+          fatal_at (pp, wfile, wline, wcol, SL_DIAG_PP_UTF16,
                     "cannot decode UTF-16 source \"%s\": %s",
                     name, err->message);
           g_error_free (err);
@@ -150,7 +151,7 @@ sl_pp_file_new (Pp *pp, const char *data, size_t len, const char *name,
     if (text[i] == 0)
       text[i] = ' ', had_nul = TRUE;
   if (had_nul)
-    sl_pp_report (pp, SL_SEVERITY_WARNING, wfile, wline, wcol,
+    sl_pp_report (pp, SL_DIAG_PP_NULL_CHARACTERS, wfile, wline, wcol,
                   "\"%s\" contains null characters; they were read as spaces",
                   name);
   if (!g_utf8_validate (text, n, NULL))
@@ -159,7 +160,7 @@ sl_pp_file_new (Pp *pp, const char *data, size_t len, const char *name,
       g_free (text);
       text = valid;
       n = strlen (text);
-      sl_pp_report (pp, SL_SEVERITY_WARNING, wfile, wline, wcol,
+      sl_pp_report (pp, SL_DIAG_PP_INVALID_UTF8, wfile, wline, wcol,
                     "\"%s\" is not valid UTF-8; bad bytes were replaced", name);
     }
 
@@ -298,7 +299,8 @@ sl_pp_lex_line (Pp *pp, File *f, GPtrArray *toks)
             {
               if (f->pos >= f->len)
                 {
-                  sl_pp_report (pp, SL_SEVERITY_ERROR, f->name, line, col,
+                  sl_pp_report (pp, SL_DIAG_PP_UNTERMINATED_COMMENT,
+                                f->name, line, col,
                                 "unterminated comment");
                   break;
                 }
@@ -328,7 +330,7 @@ sl_pp_lex_line (Pp *pp, File *f, GPtrArray *toks)
       if (toks->len >= MAX_LINE_TOKENS)
         {
           if (!too_long && !pp->skipping)
-            sl_pp_report (pp, SL_SEVERITY_ERROR, f->name,
+            sl_pp_report (pp, SL_DIAG_PP_LINE_TOKENS, f->name,
                           f->phys + f->delta, f->col,
                           "line has more than %d tokens; the rest is ignored",
                           MAX_LINE_TOKENS);
@@ -349,7 +351,8 @@ sl_pp_lex_line (Pp *pp, File *f, GPtrArray *toks)
       t->flags = ws ? TF_WS : 0;
       if (unterminated && !pp->skipping)
         {
-          error_at (pp, t, "missing terminating %c character", c);
+          error_at (pp, t, SL_DIAG_PP_MISSING_TERMINATOR,
+                    "missing terminating %c character", c);
           t->flags |= TF_BAD;
         }
       for (size_t i = 0; i < n; i++)

@@ -176,7 +176,7 @@ paste (Pp *pp, const Tok *a, const Tok *b, const Tok *where)
   size_t used = sl_pp_scan_token (text, n, &kind, &unterminated);
   if (used != n || unterminated)
     {
-      error_at (pp, where,
+      error_at (pp, where, SL_DIAG_PP_PASTE,
                 "pasting \"%s\" and \"%s\" does not give a valid preprocessing token",
                 a->text, b->text);
       g_free (text);
@@ -328,7 +328,7 @@ expansion_hs (Pp *pp, const HideSet *base, const Macro *m, const Tok *name)
 {
   const HideSet *hs = hs_add (pp, base, m);
   if (hs_len (hs) > SL_PP_MAX_EXPANSION && !pp->fatal)
-    fatal_at (pp, name->file, name->line, name->col,
+    fatal_at (pp, name->file, name->line, name->col, SL_DIAG_PP_EXPANSION_DEPTH,
               "macro expansion nested too deeply (more than %d levels) "
               "while expanding '%s'", SL_PP_MAX_EXPANSION, m->name);
   return hs;
@@ -391,14 +391,16 @@ invoke (Pp *pp, Input *in, const Macro *m, const Tok *name)
   if (!rparen)
     {
       if (!pp->fatal)
-        error_at (pp, name, "unterminated argument list invoking macro '%s'",
+        error_at (pp, name, SL_DIAG_PP_UNTERMINATED_ARGUMENTS,
+                  "unterminated argument list invoking macro '%s'",
                   m->name);
       free_args (args, n_list);
       return;
     }
   if (too_many)
     {
-      error_at (pp, name, "too many arguments for macro '%s' (limit %d)",
+      error_at (pp, name, SL_DIAG_PP_ARGUMENT_LIMIT,
+                "too many arguments for macro '%s' (limit %d)",
                 m->name, MAX_MACRO_ARGS);
       free_args (args, n_list);
       return;
@@ -409,7 +411,8 @@ invoke (Pp *pp, Input *in, const Macro *m, const Tok *name)
   if (m->variadic ? n < m->n_params - 1 : n != m->n_params)
     {
       int want = m->variadic ? m->n_params - 1 : m->n_params;
-      error_at (pp, name, "macro '%s' expects %s%d argument%s, got %d",
+      error_at (pp, name, SL_DIAG_PP_ARGUMENT_COUNT,
+                "macro '%s' expects %s%d argument%s, got %d",
                 m->name, m->variadic ? "at least " : "", want,
                 want == 1 ? "" : "s", n);
       free_args (args, n_list);
@@ -447,7 +450,8 @@ eval_defined (Pp *pp, Input *in, const Tok *op)
   gboolean value = FALSE;
   if (!n || n->kind != TK_IDENT)
     {
-      error_at (pp, op, "operator 'defined' requires an identifier");
+      error_at (pp, op, SL_DIAG_PP_DEFINED_SYNTAX,
+                "operator 'defined' requires an identifier");
       if (n)
         g_ptr_array_add (in->stack, n);
     }
@@ -459,7 +463,8 @@ eval_defined (Pp *pp, Input *in, const Tok *op)
           Tok *c = in_next (in);
           if (!is_punct (c, ")"))
             {
-              error_at (pp, op, "missing ')' after 'defined'");
+              error_at (pp, op, SL_DIAG_PP_DEFINED_PAREN,
+                        "missing ')' after 'defined'");
               if (c)
                 g_ptr_array_add (in->stack, c);
             }
@@ -477,7 +482,7 @@ sl_pp_expand_stream (Pp *pp, Input *in, GPtrArray *collect)
                                     : NULL;
       if (!pp->fatal)
         fatal_at (pp, t ? t->file : pp->main_name, t ? t->line : 0,
-                  t ? t->col : 0,
+                  t ? t->col : 0, SL_DIAG_PP_ARGUMENT_DEPTH,
                   "macro arguments nested too deeply (more than %d levels)",
                   SL_PP_MAX_EXPANSION);
       pp->depth--;
@@ -565,18 +570,21 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
   const Tok *at = toks->pdata[start - 1];
   if (start >= toks->len)
     {
-      error_at (pp, at, "no macro name given in #define directive");
+      error_at (pp, at, SL_DIAG_PP_DEFINE_NO_NAME,
+                "no macro name given in #define directive");
       return;
     }
   const Tok *n = toks->pdata[start];
   if (n->kind != TK_IDENT)
     {
-      error_at (pp, n, "macro names must be identifiers, not '%s'", n->text);
+      error_at (pp, n, SL_DIAG_PP_MACRO_NAME,
+                "macro names must be identifiers, not '%s'", n->text);
       return;
     }
   if (strcmp (n->text, "defined") == 0)
     {
-      error_at (pp, n, "'defined' cannot be used as a macro name");
+      error_at (pp, n, SL_DIAG_PP_DEFINE_DEFINED,
+                "'defined' cannot be used as a macro name");
       return;
     }
 
@@ -597,7 +605,8 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
         {
           if (i >= toks->len)
             {
-              error_at (pp, n, "missing ')' in parameter list of macro '%s'",
+              error_at (pp, n, SL_DIAG_PP_PARAMETER_PAREN,
+                        "missing ')' in parameter list of macro '%s'",
                         n->text);
               break;
             }
@@ -617,12 +626,13 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
               for (guint k = 0; k < params->len; k++)
                 if (strcmp (params->pdata[k], t->text) == 0)
                   {
-                    error_at (pp, t, "duplicate macro parameter '%s'", t->text);
+                    error_at (pp, t, SL_DIAG_PP_PARAMETER_DUPLICATE,
+                              "duplicate macro parameter '%s'", t->text);
                     goto bad;
                   }
               if (params->len >= MAX_MACRO_ARGS)
                 {
-                  error_at (pp, t,
+                  error_at (pp, t, SL_DIAG_PP_PARAMETER_LIMIT,
                             "macro '%s' has too many parameters (limit %d)",
                             n->text, MAX_MACRO_ARGS);
                   goto bad;
@@ -631,7 +641,8 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
             }
           else
             {
-              error_at (pp, t, "expected a parameter name, found '%s'",
+              error_at (pp, t, SL_DIAG_PP_EXPECTED_PARAMETER,
+                        "expected a parameter name, found '%s'",
                         t->text);
               goto bad;
             }
@@ -645,7 +656,7 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
             }
           if (!is_punct (sep, ",") || m->variadic)
             {
-              error_at (pp, sep,
+              error_at (pp, sep, SL_DIAG_PP_PARAMETER_SEPARATOR,
                         "expected ',' or ')' in parameter list, found '%s'",
                         sep->text);
               goto bad;
@@ -686,7 +697,7 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
       const Tok *b = &m->body[k];
       if (is_punct (b, "##") && (k == 0 || k == m->n_body - 1))
         {
-          error_at (pp, b,
+          error_at (pp, b, SL_DIAG_PP_PASTE_AT_END,
                     "'##' cannot appear at either end of a macro expansion");
           sl_pp_macro_free (m);
           return;
@@ -694,7 +705,8 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
       if (m->function_like && is_punct (b, "#")
           && (k + 1 >= m->n_body || m->body[k + 1].param < 0))
         {
-          error_at (pp, b, "'#' is not followed by a macro parameter");
+          error_at (pp, b, SL_DIAG_PP_STRINGIFY,
+                    "'#' is not followed by a macro parameter");
           sl_pp_macro_free (m);
           return;
         }
@@ -702,11 +714,13 @@ sl_pp_define (Pp *pp, GPtrArray *toks, guint start)
 
   const Macro *old = g_hash_table_lookup (pp->macros, m->name);
   if (old && old->builtin)
-    warning_at (pp, n, "redefining builtin macro '%s'", m->name);
+    warning_at (pp, n, SL_DIAG_PP_REDEFINE_BUILTIN,
+                "redefining builtin macro '%s'", m->name);
   else if (old && !macro_same (old, m))
     {
-      warning_at (pp, n, "'%s' redefined", m->name);
-      sl_pp_report (pp, SL_SEVERITY_NOTE, old->file, old->line, old->col,
+      warning_at (pp, n, SL_DIAG_PP_REDEFINED, "'%s' redefined", m->name);
+      sl_pp_report (pp, SL_DIAG_PP_PREVIOUS_DEFINITION,
+                    old->file, old->line, old->col,
                     "previous definition of '%s' is here", old->name);
     }
   g_hash_table_replace (pp->macros, m->name, m);

@@ -15,7 +15,7 @@ static void
 out_check (Pp *pp)
 {
   if (pp->out->len > pp->max_output && !pp->fatal)
-    fatal_at (pp, pp->main_name, 0, 0,
+    fatal_at (pp, pp->main_name, 0, 0, SL_DIAG_PP_OUTPUT_TOO_LARGE,
               "preprocessed output is larger than %zu bytes", pp->max_output);
 }
 

@@ -24,23 +24,19 @@
 #include <stdarg.h>
 
 void
-sl_pp_report (Pp *pp, SlSeverity sev, const char *file, int line, int col,
+sl_pp_report (Pp *pp, SlDiagKind kind, const char *file, int line, int col,
               const char *format, ...)
 {
   if (pp->fatal)
     return;
   va_list args;
   va_start (args, format);
-  char *msg = g_strdup_vprintf (format, args);
+  sl_diag_v (pp->diags, kind, file, line, col, format, args);
   va_end (args);
-  const char *code = sev == SL_SEVERITY_ERROR ? "E-PP"
-                     : sev == SL_SEVERITY_WARNING ? "W-PP" : "";
-  sl_diagnostics_add (pp->diags, sev, file, line, col, code, "%s", msg);
-  g_free (msg);
-  if (sev == SL_SEVERITY_ERROR && ++pp->n_errors >= MAX_ERRORS)
+  if (sl_diag_severity (kind) == SL_SEVERITY_ERROR && ++pp->n_errors >= MAX_ERRORS)
     {
-      sl_diagnostics_add (pp->diags, SL_SEVERITY_ERROR, file, line, col,
-                          "E-PP", "too many errors; preprocessing stopped");
+      sl_diag (pp->diags, SL_DIAG_PP_TOO_MANY_ERRORS, file, line, col,
+               "too many errors; preprocessing stopped");
       pp->fatal = TRUE;
     }
 }
@@ -67,7 +63,7 @@ pop_file (Pp *pp)
   for (guint i = f->cond_base; i < pp->conds->len; i++)
     {
       const Cond *c = &g_array_index (pp->conds, Cond, i);
-      sl_pp_report (pp, SL_SEVERITY_ERROR, f->name, line, col,
+      sl_pp_report (pp, SL_DIAG_PP_UNTERMINATED_CONDITIONAL, f->name, line, col,
                     "unterminated %s (opened at line %d)", c->kind, c->line);
     }
   g_array_set_size (pp->conds, f->cond_base);
@@ -133,7 +129,7 @@ predefine (Pp *pp, const char *def)
   const char *eq = strchr (def, '=');
   if (!g_ascii_isalpha (def[0]) && def[0] != '_')
     {
-      sl_pp_report (pp, SL_SEVERITY_ERROR, "<command-line>", 0, 0,
+      sl_pp_report (pp, SL_DIAG_PP_PREDEFINED_MACRO, "<command-line>", 0, 0,
                     "invalid predefined macro \"%s\"", def);
       return;
     }
@@ -148,7 +144,7 @@ predefine (Pp *pp, const char *def)
   if (sl_pp_lex_line (pp, f, pp->line_a) && pp->line_a->len > 2)
     sl_pp_define (pp, pp->line_a, 2);
   else
-    sl_pp_report (pp, SL_SEVERITY_ERROR, "<command-line>", 0, 0,
+    sl_pp_report (pp, SL_DIAG_PP_PREDEFINED_MACRO, "<command-line>", 0, 0,
                   "invalid predefined macro \"%s\"", def);
   sl_pp_file_free (f);
 }

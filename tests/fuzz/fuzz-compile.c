@@ -29,7 +29,7 @@ static void
 abort_on_internal_error (const SlDiagnostics *diags)
 {
   for (int i = 0; i < sl_diagnostics_count (diags); i++)
-    if (!strcmp (sl_diagnostics_get (diags, i)->code, "E-INTERNAL"))
+    if (g_str_has_prefix (sl_diagnostics_get (diags, i)->code, SL_CODE_INTERNAL_PREFIX))
       abort ();
 }
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A non-terminating HLSL loop is stopped at the documented iteration cap
-# and reported as a diagnostic (not hung on): the W-LOOP warning naming
+# and reported as a diagnostic (not hung on): the W-VM-LOOP warning naming
 # the cap, once, and the pixels still written (x = 65536 iterations, so
 # red is 1), exit status 0 as for any warning.
 tool=$1 shader=$2

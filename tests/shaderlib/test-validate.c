@@ -45,7 +45,7 @@ assert_internal_error (const SlDiagnostics *diags, const char *stage)
   g_assert_cmpint (sl_diagnostics_count (diags), ==, 1);
   const SlDiagnostic *d = sl_diagnostics_get (diags, 0);
   g_assert_cmpint (d->severity, ==, SL_SEVERITY_ERROR);
-  g_assert_cmpstr (d->code, ==, "E-INTERNAL");
+  g_assert_cmpstr (d->code, ==, "E-INTERNAL-IR-READ-BEFORE-DEF");
   char *want = g_strdup_printf ("internal error after %s: ", stage);
   if (!g_str_has_prefix (d->message, want))
     g_error ("expected a message starting '%s', got '%s'", want, d->message);

@@ -7,7 +7,8 @@
  * form identical to the tokens makes the encoder, the decoder and the
  * disassembler near-trivial and lets one validator (d9_validate) apply the
  * per-version rules to both inputs.  d3d9_lower.c turns a validated list
- * into the shared IR. */
+ * into the shared IR.  d3d9_shader.c holds the tables and names every
+ * view shares, d3d9_validate.c the validator, d3d9_print.c the printer. */
 #ifndef SL_D3D9_H
 #define SL_D3D9_H
 
@@ -165,12 +166,41 @@ const char *d9_version_name    (D9Version v);
 bool        d9_profile_caps    (const char *name, D9Caps2x *caps);
 void        d9_version_token   (D9Version v, int *major, int *minor);
 
+/* d3d9_shader.c: names shared by the assembler, validator and printer. */
+typedef struct
+{
+  const char *prefix;
+  uint8_t     type;
+  uint16_t    index;       /* fixed index for named registers */
+  bool        numbered;
+} D9RegName;
+
+#define D9_N_REG_NAMES    14
+#define D9_N_COMPARE_NAMES 7
+#define D9_N_USAGE_NAMES  14
+/* Longest prefixes first so "oC" wins over "o…" and "vPos" over "v". */
+extern const D9RegName d9_reg_names[D9_N_REG_NAMES];
+/* ifc/breakc/setp comparisons by D9Insn.compare ("" for 0). */
+extern const char *const d9_compare_names[D9_N_COMPARE_NAMES];
+/* dcl usage names in D3DDECLUSAGE order. */
+extern const char *const d9_usage_names[D9_N_USAGE_NAMES];
+/* Appends a register's name ("r3", "vPos", "c2[aL]"). */
+void        d9_reg_text        (GString *out, const D9Param *p);
+/* How many registers of @type the shader's version has; 0 = none. */
+int         d9_reg_count       (const D9Shader *sh, int type, bool as_dst);
+/* The text of a source modifier as messages and the printer spell it. */
+const char *d9_srcmod_suffix   (int modifier);
+/* Shortest swizzle text that expands to @swz (buf holds 5 bytes). */
+void        d9_swizzle_text    (char *buf, uint8_t swz);
+
 /* d3d9_asm.c: text → instructions (validated). */
 D9Shader   *d9_assemble        (const char *text, size_t length, const char *file,
                                 SlDiagnostics *diags);
-/* Per-version rules; reports each violation, returns false if any. */
+/* d3d9_validate.c: per-version rules; reports each violation, returns
+ * false if any. */
 bool        d9_validate        (D9Shader *shader, SlDiagnostics *diags);
-/* Canonical assembly text that d9_assemble reads back unchanged. */
+/* d3d9_print.c: canonical assembly text that d9_assemble reads back
+ * unchanged. */
 char       *d9_print           (const D9Shader *shader);
 /* Lookup by mnemonic; -1 when unknown. */
 int         d9_find_op         (const char *name, D9Version v, int n_operands);

@@ -10,6 +10,7 @@
  * the lowering turns into parameters.  Every read is bounds-checked: a
  * truncated or hostile file gives a diagnostic, never a crash. */
 #include "asm/d3d9/d3d9.h"
+#include "base/diag.h"
 
 #include <string.h>
 
@@ -289,8 +290,8 @@ d9_parse_ctab (D9Shader *sh, const uint8_t *data, size_t size, SlDiagnostics *di
     }
   return true;
 bad:
-  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, sh->file, 0, 0, "E-BYTECODE",
-                      "malformed CTAB constant table");
+  sl_diag (diags, SL_DIAG_D3D9_BYTECODE_CTAB, sh->file, 0, 0,
+           "malformed CTAB constant table");
   return false;
 }
 
@@ -412,8 +413,8 @@ d9_decode (const uint8_t *bytes, size_t length, const char *file, SlDiagnostics 
       int id = find_by_code (code, (tok >> 16) & 0xff, sh->version);
       if (id < 0)
         {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, sh->file, in.line, in.column, "E-BYTECODE",
-                              "unknown opcode %u", code);
+          sl_diag (diags, SL_DIAG_D3D9_BYTECODE_OPCODE, sh->file, in.line, in.column,
+                   "unknown opcode %u", code);
           goto fail_quiet;
         }
       in.id = (uint8_t) id;
@@ -469,9 +470,9 @@ d9_decode (const uint8_t *bytes, size_t length, const char *file, SlDiagnostics 
 #undef NEXT
       if (!v1 && len != (pos - at) / 4 - 1)
         {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, sh->file, in.line, in.column, "E-BYTECODE",
-                              "%s: length field says %zu tokens, the operands take %zu", oi->name, len,
-                              (pos - at) / 4 - 1);
+          sl_diag (diags, SL_DIAG_D3D9_BYTECODE_LENGTH, sh->file, in.line, in.column,
+                   "%s: length field says %zu tokens, the operands take %zu", oi->name, len,
+                   (pos - at) / 4 - 1);
           goto fail_quiet;
         }
       g_array_append_val (sh->insns, in);
@@ -480,7 +481,7 @@ d9_decode (const uint8_t *bytes, size_t length, const char *file, SlDiagnostics 
     goto fail_quiet;
   return sh;
 fail:
-  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, sh->file, 0, 0, "E-BYTECODE", "%s (at byte %zu)", why, pos);
+  sl_diag (diags, SL_DIAG_D3D9_BYTECODE_MALFORMED, sh->file, 0, 0, "%s (at byte %zu)", why, pos);
 fail_quiet:
   d9_shader_free (sh);
   return NULL;

@@ -26,6 +26,7 @@
  * from any depth; rep/loop become LOOP with an explicit counter capped at
  * D3D's 255 iterations. */
 #include "asm/d3d9/d3d9.h"
+#include "base/diag.h"
 
 #include <string.h>
 
@@ -56,16 +57,14 @@ typedef struct
   const D9Insn   *cur;
 } L;
 
-static void G_GNUC_PRINTF (2, 3)
-lerr (L *l, const char *fmt, ...)
+static void G_GNUC_PRINTF (3, 4)
+lerr (L *l, SlDiagKind kind, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
+  sl_diag_v (l->diags, kind, l->sh->file, l->cur ? l->cur->line : 0, l->cur ? l->cur->column : 0,
+             fmt, ap);
   va_end (ap);
-  sl_diagnostics_add (l->diags, SL_SEVERITY_ERROR, l->sh->file, l->cur ? l->cur->line : 0,
-                      l->cur ? l->cur->column : 0, "E-ASM", "%s", msg);
-  g_free (msg);
   l->failed = true;
 }
 
@@ -349,7 +348,7 @@ sample (L *l, int slot, int dim, SlSampleMode mode, const uint32_t *srcs, int n_
   if (slot < 0 || slot >= SL_MAX_SLOTS)
     {
       lerror_slot:
-      lerr (l, "texture stage %d is out of range", slot);
+      lerr (l, SL_DIAG_D3D9_TEXTURE_STAGE, "texture stage %d is out of range", slot);
       for (int k = 0; k < 4; k++)
         out[k] = kf (l, 0);
       return;
@@ -454,7 +453,8 @@ call (L *l, int label)
     return;
   if (l->call_depth >= MAX_CALL_DEPTH)
     {
-      lerr (l, "calls nest deeper than %d (recursive call of l%d?)", MAX_CALL_DEPTH, label);
+      lerr (l, SL_DIAG_D3D9_CALL_DEPTH,
+            "calls nest deeper than %d (recursive call of l%d?)", MAX_CALL_DEPTH, label);
       return;
     }
   const D9Insn *saved = l->cur;
@@ -651,7 +651,7 @@ lower_insn (L *l, const D9Insn *in)
         int need = single ? 0 : two ? 1 : 2;
         if (l->n_pad != need)
           {
-            lerr (l, "%s needs %d preceding %s instruction%s", oi->name, need,
+            lerr (l, SL_DIAG_D3D9_TEXM_SEQUENCE, "%s needs %d preceding %s instruction%s", oi->name, need,
                   two ? "texm3x2pad" : "texm3x3pad", need == 1 ? "" : "s");
             l->n_pad = 0;
             return;
@@ -806,7 +806,7 @@ lower_insn (L *l, const D9Insn *in)
         commit (l);
         if (l->n_loops == 8)
           {
-            lerr (l, "loops nest too deeply");
+            lerr (l, SL_DIAG_D3D9_LOOP_DEPTH, "loops nest too deeply");
             return;
           }
         /* Counter and aL are VARs; the count clamps to D3D's range. */
@@ -854,7 +854,7 @@ lower_insn (L *l, const D9Insn *in)
       sl_ir_ctrl (l->ir, SL_OP_RETURN, SL_IR_NONE, 0);
       return;
     default:
-      lerr (l, "%s is not supported", oi->name);
+      lerr (l, SL_DIAG_D3D9_UNSUPPORTED, "%s is not supported", oi->name);
       return;
     }
   write_dst (l, in, r);
@@ -1003,7 +1003,7 @@ d9_lower (const D9Shader *sh, SlProgramInfo *info, SlDiagnostics *diags)
       l.ir->n_outputs = t + 1;
     }
   if (l.ir->overflow)
-    lerr (&l, "shader is too large");
+    lerr (&l, SL_DIAG_D3D9_SHADER_TOO_LARGE, "shader is too large");
 
   /* Which constants the code reads. */
   for (guint i = 0; i < l.ir->insns->len; i++)

@@ -20,6 +20,7 @@
  * Offsets inside RDEF and signatures are relative to the chunk's data.
  * The reader checks every offset and length against the buffer. */
 #include "asm/sm4/sm4.h"
+#include "base/diag.h"
 
 #include <string.h>
 
@@ -162,7 +163,7 @@ decode_program (Sm4Shader *sh, Blob b, const char *file, SlDiagnostics *diags)
 {
   if (b.size < 8 || b.size % 4)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC", "the shader chunk is too short");
+      sl_diag (diags, SL_DIAG_DXBC_CHUNK_SHORT, file, 0, 0, "the shader chunk is too short");
       return false;
     }
   const uint32_t *tok = (const uint32_t *) b.data;
@@ -171,20 +172,20 @@ decode_program (Sm4Shader *sh, Blob b, const char *file, SlDiagnostics *diags)
   sh->minor = ver & 15;
   if ((ver >> 16) != 0)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
-                          "only pixel shaders are supported (program type %u)", ver >> 16);
+      sl_diag (diags, SL_DIAG_DXBC_NOT_PIXEL_SHADER, file, 0, 0,
+               "only pixel shaders are supported (program type %u)", ver >> 16);
       return false;
     }
   if (!((sh->major == 4 && sh->minor <= 1) || (sh->major == 5 && sh->minor == 0)))
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
-                          "unsupported shader model %d.%d (expected 4.0, 4.1 or 5.0)", sh->major, sh->minor);
+      sl_diag (diags, SL_DIAG_DXBC_SHADER_MODEL, file, 0, 0,
+               "unsupported shader model %d.%d (expected 4.0, 4.1 or 5.0)", sh->major, sh->minor);
       return false;
     }
   if (len < 2 || len > b.size / 4)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
-                          "the program length %u does not fit the chunk", len);
+      sl_diag (diags, SL_DIAG_DXBC_PROGRAM_LENGTH, file, 0, 0,
+               "the program length %u does not fit the chunk", len);
       return false;
     }
   Ts t = { .tok = (const uint32_t *) b.data, .n = len, .pos = 2 };
@@ -202,8 +203,8 @@ decode_program (Sm4Shader *sh, Blob b, const char *file, SlDiagnostics *diags)
           uint32_t n = next (&t);
           if (t.bad || n < 2 || n - 2 > t.n - t.pos)
             {
-              sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
-                                  "token %zu: bad custom data length", start);
+              sl_diag (diags, SL_DIAG_DXBC_CUSTOM_DATA, file, 0, 0,
+                       "token %zu: bad custom data length", start);
               return false;
             }
           if (cls == 3)
@@ -222,14 +223,14 @@ decode_program (Sm4Shader *sh, Blob b, const char *file, SlDiagnostics *diags)
       int row = sm4_op_from_opcode (opcode);
       if (row < 0)
         {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
-                              "token %zu: unsupported opcode %u", start, opcode);
+          sl_diag (diags, SL_DIAG_DXBC_OPCODE, file, 0, 0,
+                   "token %zu: unsupported opcode %u", start, opcode);
           return false;
         }
       if (ilen < 1 || ilen > t.n - start)
         {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
-                              "token %zu: bad instruction length %zu", start, ilen);
+          sl_diag (diags, SL_DIAG_DXBC_INSTRUCTION_LENGTH, file, 0, 0,
+                   "token %zu: bad instruction length %zu", start, ilen);
           return false;
         }
       const Sm4OpInfo *info = &sm4_ops[row];
@@ -296,9 +297,9 @@ decode_program (Sm4Shader *sh, Blob b, const char *file, SlDiagnostics *diags)
         }
       if (t.bad || t.pos != start + ilen)
         {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
-                              "token %zu: %s: %s", start, info->mnemonic,
-                              t.bad ? t.why : "operands do not match the instruction length");
+          sl_diag (diags, SL_DIAG_DXBC_OPERANDS, file, 0, 0,
+                   "token %zu: %s: %s", start, info->mnemonic,
+                   t.bad ? t.why : "operands do not match the instruction length");
           g_free (in.data);
           return false;
         }
@@ -397,25 +398,25 @@ sm4_dxbc_read (const void *data, size_t length, const char *filename, SlDiagnost
   uint32_t total, count;
   if (length < 32 || memcmp (data, "DXBC", 4) || !rd32 (all, 24, &total) || !rd32 (all, 28, &count))
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC", "not a DXBC container");
+      sl_diag (diags, SL_DIAG_DXBC_NOT_CONTAINER, file, 0, 0, "not a DXBC container");
       return NULL;
     }
   if (total > length)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
-                          "the container is truncated (%zu bytes, header says %u)", length, total);
+      sl_diag (diags, SL_DIAG_DXBC_TRUNCATED, file, 0, 0,
+               "the container is truncated (%zu bytes, header says %u)", length, total);
       return NULL;
     }
   if (count > 64)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
-                          "the header lists %u chunks; the limit is 64", count);
+      sl_diag (diags, SL_DIAG_DXBC_CHUNK_LIMIT, file, 0, 0,
+               "the header lists %u chunks; the limit is 64", count);
       return NULL;
     }
   if (32 + 4 * (size_t) count > length)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC",
-                          "the chunk table (%u entries) runs past the end of the file", count);
+      sl_diag (diags, SL_DIAG_DXBC_CHUNK_TABLE, file, 0, 0,
+               "the chunk table (%u entries) runs past the end of the file", count);
       return NULL;
     }
   Sm4Shader *sh = sm4_shader_new ();
@@ -426,7 +427,7 @@ sm4_dxbc_read (const void *data, size_t length, const char *filename, SlDiagnost
       rd32 (all, 32 + 4 * (size_t) i, &off);
       if (!rd32 (all, off + 4, &size) || (size_t) off + 8 + size > length)
         {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC", "chunk %u lies outside the file", i);
+          sl_diag (diags, SL_DIAG_DXBC_CHUNK_RANGE, file, 0, 0, "chunk %u lies outside the file", i);
           sm4_shader_free (sh);
           return NULL;
         }
@@ -443,7 +444,7 @@ sm4_dxbc_read (const void *data, size_t length, const char *filename, SlDiagnost
     }
   if (!shdr.data)
     {
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, file, 0, 0, "E-DXBC", "the container has no SHDR or SHEX chunk");
+      sl_diag (diags, SL_DIAG_DXBC_NO_SHADER_CHUNK, file, 0, 0, "the container has no SHDR or SHEX chunk");
       sm4_shader_free (sh);
       return NULL;
     }

@@ -18,6 +18,7 @@
  * `_indexable(...)(...)` suffixes of SM5 listings are accepted and dropped:
  * the resource declaration already says the same. */
 #include "asm/sm4/sm4.h"
+#include "base/diag.h"
 #include "base/readers.h"
 
 #include "vm/scalar_ops.h"
@@ -103,18 +104,16 @@ typedef struct
   bool           failed;
 } Rd;
 
-static void rerror (Rd *r, const char *at, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+static void rerror (Rd *r, const char *at, SlDiagKind kind, const char *fmt, ...) G_GNUC_PRINTF (4, 5);
 
 static void
-rerror (Rd *r, const char *at, const char *fmt, ...)
+rerror (Rd *r, const char *at, SlDiagKind kind, const char *fmt, ...)
 {
+  int col = at ? (int) (at - r->line_start) + 1 : 1;
   va_list ap;
   va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
+  sl_diag_v (r->diags, kind, r->file, r->line, col, fmt, ap);
   va_end (ap);
-  int col = at ? (int) (at - r->line_start) + 1 : 1;
-  sl_diagnostics_add (r->diags, SL_SEVERITY_ERROR, r->file, r->line, col, "E-ASM", "%s", msg);
-  g_free (msg);
   r->failed = true;
 }
 
@@ -178,7 +177,7 @@ expect (Rd *r, char c)
 {
   if (accept (r, c))
     return true;
-  rerror (r, r->p, "expected '%c'", c);
+  rerror (r, r->p, SL_DIAG_SM4_EXPECTED_CHARACTER, "expected '%c'", c);
   return false;
 }
 
@@ -200,14 +199,14 @@ parse_uint (Rd *r, uint32_t *out)
   const char *s = r->p;
   if (s >= r->end || !g_ascii_isdigit (*s))
     {
-      rerror (r, s, "expected a number");
+      rerror (r, s, SL_DIAG_SM4_EXPECTED_NUMBER, "expected a number");
       return false;
     }
   char *e;
   guint64 v = g_ascii_strtoull (s, &e, 10);
   if (v > 0xffffffffu)
     {
-      rerror (r, s, "number out of range");
+      rerror (r, s, SL_DIAG_SM4_NUMBER_RANGE, "number out of range");
       return false;
     }
   r->p = e;
@@ -234,7 +233,7 @@ parse_literal (Rd *r, bool float_ctx, uint32_t *out)
   buf[n] = 0;
   if (!n)
     {
-      rerror (r, s, "expected a literal");
+      rerror (r, s, SL_DIAG_SM4_EXPECTED_LITERAL, "expected a literal");
       return false;
     }
   const char *b = buf[0] == '-' || buf[0] == '+' ? buf + 1 : buf;
@@ -274,7 +273,7 @@ parse_literal (Rd *r, bool float_ctx, uint32_t *out)
   *out = (uint32_t) v;
   return true;
 bad:
-  rerror (r, s, "'%s' is not a number", buf);
+  rerror (r, s, SL_DIAG_SM4_NOT_A_NUMBER, "'%s' is not a number", buf);
   return false;
 }
 
@@ -311,7 +310,7 @@ parse_components (Rd *r, Sm4Operand *o, bool dst)
       int k = comp_of (*r->p);
       if (k < 0 || n == 4)
         {
-          rerror (r, s, "bad component selection '.%.*s'", (int) (r->p - s) + 1, s);
+          rerror (r, s, SL_DIAG_SM4_COMPONENTS, "bad component selection '.%.*s'", (int) (r->p - s) + 1, s);
           return false;
         }
       c[n++] = k;
@@ -319,7 +318,7 @@ parse_components (Rd *r, Sm4Operand *o, bool dst)
     }
   if (!n)
     {
-      rerror (r, s, "expected components after '.'");
+      rerror (r, s, SL_DIAG_SM4_EXPECTED_COMPONENTS, "expected components after '.'");
       return false;
     }
   if (dst)
@@ -330,7 +329,7 @@ parse_components (Rd *r, Sm4Operand *o, bool dst)
         {
           if (i && c[i] <= c[i - 1])
             {
-              rerror (r, s, "write mask components must be in xyzw order");
+              rerror (r, s, SL_DIAG_SM4_WRITE_MASK_ORDER, "write mask components must be in xyzw order");
               return false;
             }
           o->mask |= 1u << c[i];
@@ -367,7 +366,7 @@ parse_index (Rd *r, Sm4Operand *o, int k)
   int n = ident (r, &id);
   if (n < 2 || (id[0] != 'r' && id[0] != 'v') || !g_ascii_isdigit (id[1]))
     {
-      rerror (r, s, "a relative index must be r# or v# with one component");
+      rerror (r, s, SL_DIAG_SM4_RELATIVE_INDEX, "a relative index must be r# or v# with one component");
       return false;
     }
   o->has_rel[k] = true;
@@ -381,7 +380,7 @@ parse_index (Rd *r, Sm4Operand *o, int k)
   if (r->p >= r->end || *r->p != '.' || r->p + 1 >= r->end || comp_of (r->p[1]) < 0
       || (r->p + 2 < r->end && g_ascii_isalpha (r->p[2])))
     {
-      rerror (r, s, "a relative index must select one component");
+      rerror (r, s, SL_DIAG_SM4_RELATIVE_INDEX_COMPONENT, "a relative index must select one component");
       return false;
     }
   o->rel[k].comp = comp_of (r->p[1]);
@@ -410,7 +409,7 @@ parse_operand (Rd *r, Sm4Operand *o, bool dst, bool float_ctx)
   int n = ident (r, &id);
   if (!n)
     {
-      rerror (r, start, "expected an operand");
+      rerror (r, start, SL_DIAG_SM4_EXPECTED_OPERAND, "expected an operand");
       return false;
     }
   char name[16] = "";
@@ -439,7 +438,7 @@ parse_operand (Rd *r, Sm4Operand *o, bool dst, bool float_ctx)
           if (c == 4)
             {
               skip_blank (r);   /* at the fifth component */
-              rerror (r, r->p, "an immediate has 1 or 4 components");
+              rerror (r, r->p, SL_DIAG_SM4_IMMEDIATE_COMPONENTS, "an immediate has 1 or 4 components");
               return false;
             }
           if (!parse_literal (r, float_ctx, &o->imm[c++]))
@@ -450,7 +449,8 @@ parse_operand (Rd *r, Sm4Operand *o, bool dst, bool float_ctx)
         return false;
       if (c != 1 && c != 4)
         {
-          rerror (r, start, "an immediate has 1 or 4 components, not %d", c);
+          rerror (r, start, SL_DIAG_SM4_IMMEDIATE_COMPONENTS,
+                  "an immediate has 1 or 4 components, not %d", c);
           return false;
         }
       o->n_comp = c;
@@ -495,7 +495,7 @@ parse_operand (Rd *r, Sm4Operand *o, bool dst, bool float_ctx)
     }
   else
     {
-      rerror (r, start, "unknown register '%.*s'", n, id);
+      rerror (r, start, SL_DIAG_SM4_UNKNOWN_REGISTER, "unknown register '%.*s'", n, id);
       return false;
     }
   if (o->modifier & SM4_MOD_ABS)
@@ -503,7 +503,7 @@ parse_operand (Rd *r, Sm4Operand *o, bool dst, bool float_ctx)
       return false;
   if (o->modifier && dst)
     {
-      rerror (r, start, "a destination takes no modifier");
+      rerror (r, start, SL_DIAG_SM4_DESTINATION_MODIFIER, "a destination takes no modifier");
       return false;
     }
   return true;
@@ -588,7 +588,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
           int f = find_named (global_flags, id, n);
           if (f < 0)
             {
-              rerror (r, id, "unknown global flag '%.*s'", n, id);
+              rerror (r, id, SL_DIAG_SM4_GLOBAL_FLAG, "unknown global flag '%.*s'", n, id);
               return false;
             }
           in->ctrl |= (uint32_t) f;
@@ -600,7 +600,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
         return false;
       if (in->ops[0].type != SM4_REG_CB || in->ops[0].has_rel[1])
         {
-          rerror (r, r->operand, "dcl_constantbuffer needs cbN[size]");
+          rerror (r, r->operand, SL_DIAG_SM4_DCL_CONSTANT_BUFFER, "dcl_constantbuffer needs cbN[size]");
           return false;
         }
       in->n_ops = 1;
@@ -613,7 +613,8 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
             in->ctrl = 1;
           else
             {
-              rerror (r, id, "expected immediateIndexed or dynamicIndexed");
+              rerror (r, id, SL_DIAG_SM4_DCL_CONSTANT_BUFFER_ACCESS,
+                      "expected immediateIndexed or dynamicIndexed");
               return false;
             }
         }
@@ -623,7 +624,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
         return false;
       if (in->ops[0].type != SM4_REG_SAMPLER)
         {
-          rerror (r, r->operand, "dcl_sampler needs a sampler register sN");
+          rerror (r, r->operand, SL_DIAG_SM4_DCL_SAMPLER, "dcl_sampler needs a sampler register sN");
           return false;
         }
       in->n_ops = 1;
@@ -638,7 +639,8 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
         in->ctrl = SM4_SAMPLER_MONO;
       else
         {
-          rerror (r, id, "unknown sampler mode '%.*s' (expected mode_default, mode_comparison or mode_mono)", n, id);
+          rerror (r, id, SL_DIAG_SM4_SAMPLER_MODE,
+                  "unknown sampler mode '%.*s' (expected mode_default, mode_comparison or mode_mono)", n, id);
           return false;
         }
       return true;
@@ -647,7 +649,8 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
         int d = suffix_len > 1 ? find_named (dims, suffix + 1, suffix_len - 1) : -1;
         if (d < 0)
           {
-            rerror (r, suffix, "expected dcl_resource_texture1d, _texture2d, _texture3d or _texturecube");
+            rerror (r, suffix, SL_DIAG_SM4_DCL_RESOURCE_KIND,
+                    "expected dcl_resource_texture1d, _texture2d, _texture3d or _texturecube");
             return false;
           }
         in->ctrl = (uint32_t) d;
@@ -660,7 +663,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
             int t = find_named (ret_types, id, n);
             if (t < 0)
               {
-                rerror (r, id, "unknown return type '%.*s'", n, id);
+                rerror (r, id, SL_DIAG_SM4_RETURN_TYPE, "unknown return type '%.*s'", n, id);
                 return false;
               }
             rt |= (uint32_t) t << (4 * c);
@@ -674,7 +677,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
           return false;
         if (in->ops[0].type != SM4_REG_RESOURCE)
           {
-            rerror (r, r->operand, "dcl_resource needs a resource register tN");
+            rerror (r, r->operand, SL_DIAG_SM4_DCL_RESOURCE, "dcl_resource needs a resource register tN");
             return false;
           }
         in->ops[0].n_comp = 0;
@@ -708,7 +711,8 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
           return false;
         if (in->ops[0].type != SM4_REG_INPUT)
           {
-            rerror (r, r->operand, "%s needs an input register vN", sm4_ops[in->op].mnemonic);
+            rerror (r, r->operand, SL_DIAG_SM4_DCL_INPUT,
+                    "%s needs an input register vN", sm4_ops[in->op].mnemonic);
             return false;
           }
         in->n_ops = 1;
@@ -732,7 +736,8 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
                 int sv = find_named (sysvals, id, n);
                 if (sv < 0)
                   {
-                    rerror (r, n ? id : name_at, "unknown system value '%.*s'", n, id);
+                    rerror (r, n ? id : name_at, SL_DIAG_SM4_SYSTEM_VALUE,
+                            "unknown system value '%.*s'", n, id);
                     return false;
                   }
                 w = (uint32_t) sv;
@@ -756,12 +761,13 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
                 mode = k;
             if (mode < 0)
               {
-                rerror (r, n ? id : mode_at, "unknown interpolation mode '%.*s'", n, id);
+                rerror (r, n ? id : mode_at, SL_DIAG_SM4_INTERPOLATION,
+                        "unknown interpolation mode '%.*s'", n, id);
                 return false;
               }
             if (in->ctrl && in->ctrl != (uint32_t) mode)
               {
-                rerror (r, id, "interpolation mode given twice");
+                rerror (r, id, SL_DIAG_SM4_INTERPOLATION_TWICE, "interpolation mode given twice");
                 return false;
               }
             in->ctrl = (uint32_t) mode;
@@ -773,7 +779,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
         return false;
       if (in->ops[0].type != SM4_REG_OUTPUT && in->ops[0].type != SM4_REG_DEPTH)
         {
-          rerror (r, r->operand, "dcl_output needs oN or oDepth");
+          rerror (r, r->operand, SL_DIAG_SM4_DCL_OUTPUT, "dcl_output needs oN or oDepth");
           return false;
         }
       in->n_ops = 1;
@@ -794,7 +800,7 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
         uint32_t w[3];
         if (n < 2 || id[0] != 'x' || !g_ascii_isdigit (id[1]))
           {
-            rerror (r, s, "dcl_indexableTemp needs xN[size], components");
+            rerror (r, s, SL_DIAG_SM4_DCL_INDEXABLE_TEMP, "dcl_indexableTemp needs xN[size], components");
             return false;
           }
         w[0] = 0;   /* digits within the identifier: the source need not end in a NUL */
@@ -805,7 +811,8 @@ parse_decl (Rd *r, Sm4Insn *in, const char *suffix, int suffix_len)
           return false;
         if (w[2] < 1 || w[2] > 4 || w[1] < 1 || w[1] > 4096)
           {
-            rerror (r, s, "dcl_indexableTemp: size must be 1..4096 and components 1..4");
+            rerror (r, s, SL_DIAG_SM4_DCL_INDEXABLE_TEMP_RANGE,
+                    "dcl_indexableTemp: size must be 1..4096 and components 1..4");
             return false;
           }
         set_data (in, w, 3);
@@ -863,7 +870,7 @@ parse_insn (Rd *r, Sm4Insn *in)
   int n = ident (r, &word);
   if (!n)
     {
-      rerror (r, start, "expected an instruction");
+      rerror (r, start, SL_DIAG_SM4_EXPECTED_INSTRUCTION, "expected an instruction");
       return false;
     }
   int best = -1;
@@ -885,7 +892,7 @@ parse_insn (Rd *r, Sm4Insn *in)
     }
   if (best < 0)
     {
-      rerror (r, start, "unknown instruction '%.*s'", n, word);
+      rerror (r, start, SL_DIAG_SM4_UNKNOWN_INSTRUCTION, "unknown instruction '%.*s'", n, word);
       return false;
     }
   memset (in, 0, sizeof *in);
@@ -945,7 +952,7 @@ parse_insn (Rd *r, Sm4Insn *in)
                 return false;
               if ((int32_t) v < -8 || (int32_t) v > 7)
                 {
-                  rerror (r, at, "texel offsets range from -8 to 7");
+                  rerror (r, at, SL_DIAG_SM4_OFFSET_RANGE, "texel offsets range from -8 to 7");
                   return false;
                 }
               in->offset[c] = (int8_t) (int32_t) v;
@@ -968,7 +975,8 @@ parse_insn (Rd *r, Sm4Insn *in)
         }
       else
         {
-          rerror (r, suf, "'%.*s' does not take the suffix '_%.*s'", (int) best_len, word, seg_len, seg);
+          rerror (r, suf, SL_DIAG_SM4_SUFFIX,
+                  "'%.*s' does not take the suffix '_%.*s'", (int) best_len, word, seg_len, seg);
           return false;
         }
 #undef SEG
@@ -977,7 +985,7 @@ parse_insn (Rd *r, Sm4Insn *in)
     }
   if (tested && !have_test)
     {
-      rerror (r, start, "%s needs _z or _nz", info->mnemonic);
+      rerror (r, start, SL_DIAG_SM4_TEST_SUFFIX, "%s needs _z or _nz", info->mnemonic);
       return false;
     }
 
@@ -1274,17 +1282,18 @@ sm4_assemble (const char *text, size_t length, const char *filename, SlDiagnosti
       sh->major = id[3] - '0';
       sh->minor = id[5] - '0';
       if (!((sh->major == 4 && sh->minor <= 1) || (sh->major == 5 && sh->minor == 0)))
-        rerror (&r, vstart, "unsupported version %.*s (expected ps_4_0, ps_4_1 or ps_5_0)", n, id);
+        rerror (&r, vstart, SL_DIAG_SM4_VERSION,
+                "unsupported version %.*s (expected ps_4_0, ps_4_1 or ps_5_0)", n, id);
     }
   else if (n >= 6 && id[2] == '_' && g_ascii_isdigit (id[3]) && id[3] >= '4')
-    rerror (&r, vstart, "only pixel shaders are supported, not %.*s", n, id);
+    rerror (&r, vstart, SL_DIAG_SM4_NOT_PIXEL_SHADER, "only pixel shaders are supported, not %.*s", n, id);
   else
-    rerror (&r, vstart, "expected a version line such as ps_4_0");
+    rerror (&r, vstart, SL_DIAG_SM4_EXPECTED_VERSION, "expected a version line such as ps_4_0");
   if (r.failed)
     goto fail;
   if (!at_eol (&r))
     {
-      rerror (&r, r.p, "unexpected text after the version");
+      rerror (&r, r.p, SL_DIAG_SM4_VERSION_TRAILING, "unexpected text after the version");
       goto fail;
     }
   for (;;)
@@ -1312,7 +1321,7 @@ sm4_assemble (const char *text, size_t length, const char *filename, SlDiagnosti
         }
       if (!at_eol (&r))
         {
-          rerror (&r, r.p, "unexpected text after the instruction");
+          rerror (&r, r.p, SL_DIAG_SM4_INSTRUCTION_TRAILING, "unexpected text after the instruction");
           g_free (in.data);
           while (r.p < r.end && *r.p != '\n')
             r.p++;

@@ -23,6 +23,7 @@
  * (position, uv…) pixel shader inputs. */
 #include "asm/sm4/sm4.h"
 
+#include "base/diag.h"
 #include "vm/scalar_ops.h"
 
 #include <string.h>
@@ -80,7 +81,7 @@ at_insn (Lw *l, const Sm4Insn *in)
  * it would otherwise repeat up to four times: each error is reported
  * once per instruction and column. */
 static void
-vlerr (Lw *l, int column, const char *fmt, va_list ap)
+vlerr (Lw *l, SlDiagKind kind, int column, const char *fmt, va_list ap)
 {
   char *msg = g_strdup_vprintf (fmt, ap);
   char *key = g_strdup_printf ("%d:%s", column, msg);
@@ -93,31 +94,32 @@ vlerr (Lw *l, int column, const char *fmt, va_list ap)
         return;
       }
   g_ptr_array_add (l->said, key);
-  sl_diagnostics_add (l->diags, SL_SEVERITY_ERROR, l->file, l->line, column, "E-SM4", "%s", msg);
+  sl_diag (l->diags, kind, l->file, l->line, column, "%s", msg);
   g_free (msg);
 }
 
-static void lerr (Lw *l, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+static void lerr (Lw *l, SlDiagKind kind, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
 
 static void
-lerr (Lw *l, const char *fmt, ...)
+lerr (Lw *l, SlDiagKind kind, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  vlerr (l, l->column, fmt, ap);
+  vlerr (l, kind, l->column, fmt, ap);
   va_end (ap);
 }
 
 /* An error about operand @o: at the operand when the listing gave its
  * column (bytecode operands have none), else at the instruction. */
-static void oerr (Lw *l, const Sm4Operand *o, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+static void oerr (Lw *l, const Sm4Operand *o, SlDiagKind kind, const char *fmt, ...)
+  G_GNUC_PRINTF (4, 5);
 
 static void
-oerr (Lw *l, const Sm4Operand *o, const char *fmt, ...)
+oerr (Lw *l, const Sm4Operand *o, SlDiagKind kind, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  vlerr (l, o->column ? o->column : l->column, fmt, ap);
+  vlerr (l, kind, o->column ? o->column : l->column, fmt, ap);
   va_end (ap);
 }
 
@@ -137,7 +139,7 @@ static void
 check_nesting (Lw *l, const GArray *cf)
 {
   if (cf->len == MAX_CF_DEPTH)
-    lerr (l, "flow control blocks nest more than %d deep", MAX_CF_DEPTH);
+    lerr (l, SL_DIAG_SM4_FLOW_DEPTH, "flow control blocks nest more than %d deep", MAX_CF_DEPTH);
 }
 
 static SlKind
@@ -178,7 +180,7 @@ rel_value (Lw *l, const Sm4Operand *o, int k)
     {
       if (ri->index >= l->n_r)
         {
-          oerr (l, o, "r%u is not declared (dcl_temps %d)", ri->index, l->n_r);
+          oerr (l, o, SL_DIAG_SM4_UNDECLARED_TEMP, "r%u is not declared (dcl_temps %d)", ri->index, l->n_r);
           return sl_ir_const_i (l->ir, 0);
         }
       base = l->r[ri->index * 4 + ri->comp];
@@ -187,7 +189,7 @@ rel_value (Lw *l, const Sm4Operand *o, int k)
     {
       if (ri->index >= MAX_IO || !l->v_decl[ri->index])
         {
-          oerr (l, o, "v%u is not declared (dcl_input_ps)", ri->index);
+          oerr (l, o, SL_DIAG_SM4_UNDECLARED_INPUT, "v%u is not declared (dcl_input_ps)", ri->index);
           return sl_ir_const_i (l->ir, 0);
         }
       base = l->v[ri->index][ri->comp];
@@ -216,7 +218,7 @@ xtemp (Lw *l, const Sm4Operand *o)
   uint32_t n = o->idx[0];
   if (n >= MAX_X || !l->x[n].vals)
     {
-      oerr (l, o, "x%u is not declared (dcl_indexableTemp)", n);
+      oerr (l, o, SL_DIAG_SM4_UNDECLARED_INDEXABLE, "x%u is not declared (dcl_indexableTemp)", n);
       return NULL;
     }
   return &l->x[n];
@@ -237,7 +239,7 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
     case SM4_REG_TEMP:
       if (o->idx[0] >= (uint32_t) l->n_r)
         {
-          oerr (l, o, "r%u is not declared (dcl_temps %d)", o->idx[0], l->n_r);
+          oerr (l, o, SL_DIAG_SM4_UNDECLARED_TEMP, "r%u is not declared (dcl_temps %d)", o->idx[0], l->n_r);
           return sl_ir_const_u (ir, 0);
         }
       v = l->r[o->idx[0] * 4 + k];
@@ -245,7 +247,7 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
     case SM4_REG_INPUT:
       if (o->idx[0] >= MAX_IO || !l->v_decl[o->idx[0]])
         {
-          oerr (l, o, "v%u is not declared (dcl_input_ps)", o->idx[0]);
+          oerr (l, o, SL_DIAG_SM4_UNDECLARED_INPUT, "v%u is not declared (dcl_input_ps)", o->idx[0]);
           return sl_ir_const_u (ir, 0);
         }
       v = l->v[o->idx[0]][k];
@@ -253,7 +255,7 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
     case SM4_REG_OUTPUT:
       if (o->idx[0] >= 8 || !l->o_mask[o->idx[0]])
         {
-          oerr (l, o, "o%u is not declared (dcl_output)", o->idx[0]);
+          oerr (l, o, SL_DIAG_SM4_UNDECLARED_OUTPUT, "o%u is not declared (dcl_output)", o->idx[0]);
           return sl_ir_const_u (ir, 0);
         }
       v = l->o[o->idx[0]][k];
@@ -269,7 +271,8 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
           v = x->vals[o->idx[1] * 4 + k];
         else
           {
-            oerr (l, o, "x%u[%u] is out of range (size %d)", o->idx[0], o->idx[1], x->size);
+            oerr (l, o, SL_DIAG_SM4_INDEXABLE_RANGE,
+                  "x%u[%u] is out of range (size %d)", o->idx[0], o->idx[1], x->size);
             return sl_ir_const_u (ir, 0);
           }
       }
@@ -279,14 +282,16 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
         uint32_t s = o->idx[0];
         if (s >= MAX_CB || !l->cb_decl[s])
           {
-            oerr (l, o, "cb%u is not declared (dcl_constantbuffer)", s);
+            oerr (l, o, SL_DIAG_SM4_UNDECLARED_CONSTANT_BUFFER,
+                  "cb%u is not declared (dcl_constantbuffer)", s);
             return sl_ir_const_u (ir, 0);
           }
         /* A literal index past the declared size would read the next
          * buffer's words (they are laid out one after another). */
         if (!o->has_rel[1] && o->idx[1] >= l->cb_regs[s])
           {
-            oerr (l, o, "cb%u[%u] is out of range (size %u)", s, o->idx[1], l->cb_regs[s]);
+            oerr (l, o, SL_DIAG_SM4_CONSTANT_BUFFER_RANGE,
+                  "cb%u[%u] is out of range (size %u)", s, o->idx[1], l->cb_regs[s]);
             return sl_ir_const_u (ir, 0);
           }
         v = sl_ir_new_value (ir, kind_of (t), SL_VALUE_TEMP);
@@ -309,7 +314,8 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
         int n = l->n_icb / 4;
         if (!l->icb)
           {
-            oerr (l, o, "icb is read but there is no dcl_immediateConstantBuffer");
+            oerr (l, o, SL_DIAG_SM4_UNDECLARED_ICB,
+                  "icb is read but there is no dcl_immediateConstantBuffer");
             return sl_ir_const_u (ir, 0);
           }
         if (o->has_rel[0])
@@ -324,13 +330,13 @@ read_src (Lw *l, const Sm4Operand *o, int c, Sm4Type t)
           v = sl_ir_const (ir, kind_of (t), l->icb[o->idx[0] * 4 + k]);
         else
           {
-            oerr (l, o, "icb[%u] is out of range (size %d)", o->idx[0], n);
+            oerr (l, o, SL_DIAG_SM4_ICB_RANGE, "icb[%u] is out of range (size %d)", o->idx[0], n);
             return sl_ir_const_u (ir, 0);
           }
       }
       break;
     default:
-      oerr (l, o, "this operand cannot be read");
+      oerr (l, o, SL_DIAG_SM4_OPERAND_NOT_READABLE, "this operand cannot be read");
       return sl_ir_const_u (ir, 0);
     }
   if (o->modifier & SM4_MOD_ABS)
@@ -363,7 +369,7 @@ write_dst (Lw *l, const Sm4Operand *o, int c, uint32_t val)
     case SM4_REG_TEMP:
       if (o->idx[0] >= (uint32_t) l->n_r)
         {
-          oerr (l, o, "r%u is not declared (dcl_temps %d)", o->idx[0], l->n_r);
+          oerr (l, o, SL_DIAG_SM4_UNDECLARED_TEMP, "r%u is not declared (dcl_temps %d)", o->idx[0], l->n_r);
           return;
         }
       sl_ir_mov (ir, l->r[o->idx[0] * 4 + c], val);
@@ -371,7 +377,7 @@ write_dst (Lw *l, const Sm4Operand *o, int c, uint32_t val)
     case SM4_REG_OUTPUT:
       if (o->idx[0] >= 8 || !l->o_mask[o->idx[0]])
         {
-          oerr (l, o, "o%u is not declared (dcl_output)", o->idx[0]);
+          oerr (l, o, SL_DIAG_SM4_UNDECLARED_OUTPUT, "o%u is not declared (dcl_output)", o->idx[0]);
           return;
         }
       sl_ir_mov (ir, l->o[o->idx[0]][c], val);
@@ -394,11 +400,12 @@ write_dst (Lw *l, const Sm4Operand *o, int c, uint32_t val)
         else if (o->idx[1] < (uint32_t) x->size)
           sl_ir_mov (ir, x->vals[o->idx[1] * 4 + c], val);
         else
-          oerr (l, o, "x%u[%u] is out of range (size %d)", o->idx[0], o->idx[1], x->size);
+          oerr (l, o, SL_DIAG_SM4_INDEXABLE_RANGE,
+                "x%u[%u] is out of range (size %d)", o->idx[0], o->idx[1], x->size);
         return;
       }
     default:
-      oerr (l, o, "this operand cannot be written");
+      oerr (l, o, SL_DIAG_SM4_OPERAND_NOT_WRITABLE, "this operand cannot be written");
       return;
     }
 }
@@ -469,7 +476,8 @@ texture_slot (Lw *l, const Sm4Operand *t)
 {
   if (t->type != SM4_REG_RESOURCE || t->idx[0] >= SL_MAX_SLOTS || !l->tex_decl[t->idx[0]])
     {
-      oerr (l, t, "t%u is not a declared texture (dcl_resource_texture*)", t->idx[0]);
+      oerr (l, t, SL_DIAG_SM4_UNDECLARED_TEXTURE,
+            "t%u is not a declared texture (dcl_resource_texture*)", t->idx[0]);
       return -1;
     }
   return (int) t->idx[0];
@@ -486,14 +494,16 @@ lower_sample (Lw *l, const Sm4Insn *in)
     return;
   if (so->type != SM4_REG_SAMPLER || so->idx[0] >= SL_MAX_SLOTS || !l->samp_decl[so->idx[0]])
     {
-      oerr (l, so, "%s: s%u is not a declared sampler (dcl_sampler)", mn, so->idx[0]);
+      oerr (l, so, SL_DIAG_SM4_UNDECLARED_SAMPLER,
+            "%s: s%u is not a declared sampler (dcl_sampler)", mn, so->idx[0]);
       return;
     }
   int ss = (int) so->idx[0];
   int mode = l->samp_mode[ss];
   if (!mode_allows (mode, in->op))
     {
-      oerr (l, so, "%s cannot use sampler s%d: it is declared %s, which serves only %s", mn, ss,
+      oerr (l, so, SL_DIAG_SM4_SAMPLER_MODE_MISMATCH,
+            "%s cannot use sampler s%d: it is declared %s, which serves only %s", mn, ss,
             mode_names[mode],
             mode == SM4_SAMPLER_DEFAULT ? "sample, sample_b, sample_l and sample_d"
             : mode == SM4_SAMPLER_COMPARISON ? "sample_c and sample_c_lz" : "sample_l");
@@ -639,20 +649,21 @@ input_imm (Lw *l, int reg, int comp, int sysval, int plain_index)
           if (reg < 32 && !(l->varying_warned & (1u << reg)))
             {
               l->varying_warned |= 1u << reg;
-              sl_diagnostics_add (l->diags, SL_SEVERITY_WARNING, l->file, l->line, l->column, "W-SM4",
-                                  "v%d: input semantic '%s%d' has no source; it reads 0", reg,
-                                  e->semantic, e->index);
+              sl_diag (l->diags, SL_DIAG_SM4_INPUT_NO_SOURCE, l->file, l->line, l->column,
+                       "v%d: input semantic '%s%d' has no source; it reads 0", reg,
+                       e->semantic, e->index);
             }
           return -1;
         }
-      lerr (l, "v%d: unsupported input semantic '%s%d'", reg, e->semantic, e->index);
+      lerr (l, SL_DIAG_SM4_INPUT_SEMANTIC,
+            "v%d: unsupported input semantic '%s%d'", reg, e->semantic, e->index);
       return -1;
     }
   if (l->sh->inputs->len)
     return -2;
   if (plain_index >= 8)
     {
-      lerr (l, "v%d: only 8 texture coordinate inputs exist", reg);
+      lerr (l, SL_DIAG_SM4_TEXCOORD_LIMIT, "v%d: only 8 texture coordinate inputs exist", reg);
       return -1;
     }
   return SL_INPUT_TEXCOORD + 4 * plain_index + comp;
@@ -674,7 +685,10 @@ declare (Lw *l)
         case SM4_DCL_TEMPS:
           if (l->r || in->data[0] > MAX_REGS)
             {
-              lerr (l, l->r ? "dcl_temps appears twice" : "dcl_temps: at most %d temporaries", MAX_REGS);
+              if (l->r)
+                lerr (l, SL_DIAG_SM4_TEMPS_TWICE, "dcl_temps appears twice");
+              else
+                lerr (l, SL_DIAG_SM4_TEMP_LIMIT, "dcl_temps: at most %d temporaries", MAX_REGS);
               break;
             }
           l->n_r = (int) in->data[0];
@@ -691,9 +705,9 @@ declare (Lw *l)
             if (n >= MAX_X || l->x[n].vals)
               {
                 if (n >= MAX_X)
-                  lerr (l, "x%u: at most %d indexable temporaries", n, MAX_X);
+                  lerr (l, SL_DIAG_SM4_INDEXABLE_LIMIT, "x%u: at most %d indexable temporaries", n, MAX_X);
                 else
-                  lerr (l, "x%u is declared twice", n);
+                  lerr (l, SL_DIAG_SM4_INDEXABLE_TWICE, "x%u is declared twice", n);
                 break;
               }
             l->x[n].size = (int) in->data[1];
@@ -712,13 +726,14 @@ declare (Lw *l)
             uint32_t n = o->idx[0];
             if (n >= MAX_IO)
               {
-                lerr (l, "v%u: at most %d input registers", n, MAX_IO);
+                lerr (l, SL_DIAG_SM4_INPUT_LIMIT, "v%u: at most %d input registers", n, MAX_IO);
                 break;
               }
             int sv = in->op == SM4_DCL_INPUT_PS || in->op == SM4_DCL_INPUT ? 0 : (int) in->data[0];
             if (sv != 0 && sv != 1 && sv != 9)
               {
-                lerr (l, "v%u: system value %u is not available to pixel shaders here", n, in->data[0]);
+                lerr (l, SL_DIAG_SM4_SYSTEM_VALUE_UNAVAILABLE,
+                      "v%u: system value %u is not available to pixel shaders here", n, in->data[0]);
                 break;
               }
             if (!l->v_decl[n])
@@ -742,7 +757,7 @@ declare (Lw *l)
                   l->v[n][c] = sv == 9 ? sl_ir_op1 (ir, SL_OP_FTOB, SL_KIND_BOOL, d) : d;
                 }
             if (n_missing)
-              lerr (l, "v%u.%s is not in the input signature", n, missing);
+              lerr (l, SL_DIAG_SM4_INPUT_SIGNATURE, "v%u.%s is not in the input signature", n, missing);
             if (sv == 0)
               plain_inputs++;
           }
@@ -752,7 +767,7 @@ declare (Lw *l)
             break;
           if (o->idx[0] >= 8)
             {
-              lerr (l, "o%u: at most 8 render targets", o->idx[0]);
+              lerr (l, SL_DIAG_SM4_RENDER_TARGET_LIMIT, "o%u: at most 8 render targets", o->idx[0]);
               break;
             }
           if (!l->o_mask[o->idx[0]])
@@ -766,12 +781,13 @@ declare (Lw *l)
         case SM4_DCL_RESOURCE:
           if (o->idx[0] >= SL_MAX_SLOTS)
             {
-              lerr (l, "t%u: at most %d texture slots", o->idx[0], SL_MAX_SLOTS);
+              lerr (l, SL_DIAG_SM4_TEXTURE_LIMIT, "t%u: at most %d texture slots", o->idx[0], SL_MAX_SLOTS);
               break;
             }
           if (in->ctrl < SM4_DIM_TEXTURE1D || in->ctrl == SM4_DIM_TEXTURE2DMS || in->ctrl > SM4_DIM_TEXTURECUBE)
             {
-              lerr (l, "t%u: only texture1d, texture2d, texture3d and texturecube resources are supported",
+              lerr (l, SL_DIAG_SM4_TEXTURE_KIND,
+                    "t%u: only texture1d, texture2d, texture3d and texturecube resources are supported",
                     o->idx[0]);
               break;
             }
@@ -781,12 +797,12 @@ declare (Lw *l)
         case SM4_DCL_SAMPLER:
           if (o->idx[0] >= SL_MAX_SLOTS)
             {
-              lerr (l, "s%u: at most %d sampler slots", o->idx[0], SL_MAX_SLOTS);
+              lerr (l, SL_DIAG_SM4_SAMPLER_LIMIT, "s%u: at most %d sampler slots", o->idx[0], SL_MAX_SLOTS);
               break;
             }
           if (in->ctrl > SM4_SAMPLER_MONO)
             {
-              lerr (l, "s%u: unknown sampler mode %u", o->idx[0], in->ctrl);
+              lerr (l, SL_DIAG_SM4_SAMPLER_MODE_VALUE, "s%u: unknown sampler mode %u", o->idx[0], in->ctrl);
               break;
             }
           l->samp_decl[o->idx[0]] = true;
@@ -795,7 +811,8 @@ declare (Lw *l)
         case SM4_DCL_CONSTANT_BUFFER:
           if (o->idx[0] >= MAX_CB || o->idx[1] > 4096)
             {
-              lerr (l, "cb%u[%u]: at most %d buffers of 4096 registers", o->idx[0], o->idx[1], MAX_CB);
+              lerr (l, SL_DIAG_SM4_CONSTANT_BUFFER_LIMIT,
+                    "cb%u[%u]: at most %d buffers of 4096 registers", o->idx[0], o->idx[1], MAX_CB);
               break;
             }
           l->cb_decl[o->idx[0]] = true;
@@ -804,12 +821,13 @@ declare (Lw *l)
         case SM4_DCL_ICB:
           if (l->icb)
             {
-              lerr (l, "dcl_immediateConstantBuffer appears twice");
+              lerr (l, SL_DIAG_SM4_ICB_TWICE, "dcl_immediateConstantBuffer appears twice");
               break;
             }
           if (!in->n_data || in->n_data % 4 || in->n_data > 4096 * 4)
             {
-              lerr (l, "dcl_immediateConstantBuffer needs 1 to 4096 four-component entries");
+              lerr (l, SL_DIAG_SM4_ICB_SIZE,
+                    "dcl_immediateConstantBuffer needs 1 to 4096 four-component entries");
               break;
             }
           l->icb = in->data;
@@ -908,7 +926,8 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
                                         read_src (l, &in->ops[2], c, t), read_src (l, &in->ops[3], c, t));
                 else if (d == 0)
                   {
-                    oerr (l, &in->ops[0], "%s: the high 32 bits of the product are not supported; write null there",
+                    oerr (l, &in->ops[0], SL_DIAG_SM4_MUL_HIGH,
+                          "%s: the high 32 bits of the product are not supported; write null there",
                           info->mnemonic);
                     return;
                   }
@@ -954,7 +973,7 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
     case SM4L_ELSE:
       if (top != SM4_IF)
         {
-          lerr (l, "else without if");
+          lerr (l, SL_DIAG_SM4_ELSE_WITHOUT_IF, "else without if");
           return;
         }
       sl_ir_ctrl (ir, SL_OP_ELSE, SL_IR_NONE, 0);
@@ -963,7 +982,7 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
     case SM4L_ENDIF:
       if (top != SM4_IF && top != SM4_ELSE)
         {
-          lerr (l, "endif without if");
+          lerr (l, SL_DIAG_SM4_ENDIF_WITHOUT_IF, "endif without if");
           return;
         }
       sl_ir_ctrl (ir, SL_OP_ENDIF, SL_IR_NONE, 0);
@@ -978,7 +997,7 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
     case SM4L_ENDLOOP:
       if (top != SM4_LOOP)
         {
-          lerr (l, "endloop without loop");
+          lerr (l, SL_DIAG_SM4_ENDLOOP_WITHOUT_LOOP, "endloop without loop");
           return;
         }
       sl_ir_ctrl (ir, SL_OP_CONTEND, SL_IR_NONE, 0);
@@ -988,7 +1007,7 @@ lower_insn (Lw *l, const Sm4Insn *in, GArray *cf)
     case SM4L_BREAK: case SM4L_BREAKC: case SM4L_CONTINUE: case SM4L_CONTINUEC:
       if (!in_loop)
         {
-          lerr (l, "%s outside a loop", info->mnemonic);
+          lerr (l, SL_DIAG_SM4_OUTSIDE_LOOP, "%s outside a loop", info->mnemonic);
           return;
         }
       {
@@ -1142,7 +1161,8 @@ sm4_lower (const Sm4Shader *sh, const char *filename, SlProgramInfo *info, SlDia
       const Block *b = &g_array_index (cf, Block, cf->len - 1);
       l.line = b->line;
       l.column = b->column;
-      lerr (&l, "%s is not closed at the end of the program", b->kind == SM4_LOOP ? "loop" : "if");
+      lerr (&l, SL_DIAG_SM4_UNCLOSED_BLOCK,
+            "%s is not closed at the end of the program", b->kind == SM4_LOOP ? "loop" : "if");
     }
   g_array_free (cf, TRUE);
   sl_ir_ctrl (ir, SL_OP_FEND, SL_IR_NONE, 0);
@@ -1155,7 +1175,7 @@ sm4_lower (const Sm4Shader *sh, const char *filename, SlProgramInfo *info, SlDia
           ir->n_outputs = MAX (ir->n_outputs, n + 1);
         }
   if (ir->overflow)
-    lerr (&l, "the program is too large");
+    lerr (&l, SL_DIAG_SM4_PROGRAM_TOO_LARGE, "the program is too large");
   if (!l.failed)
     reflect (&l);
   info->n_outputs = ir->n_outputs;

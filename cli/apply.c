@@ -4,19 +4,38 @@
  *   - outputs never replace an input: every output path is compared with
  *     every input (by device and inode when it exists, else by canonical
  *     path) before anything is rendered;
- *   - each output is written to a hidden temporary file in DIR, flushed to
- *     disk and renamed over the final name, so a final name only ever holds
- *     a complete image, however the run ends;
+ *   - each output is written to a hidden temporary file in its folder,
+ *     created exclusively (never an existing file, never through a link),
+ *     flushed to disk and renamed over the final name, so a final name
+ *     only ever holds a complete image, however the run ends; every write
+ *     is checked and a failed output's temporary file is removed;
  *   - a re-run skips outputs that exist and are newer than both their input
  *     and the filter file (so it resumes after a crash or kill), and first
  *     removes the temporary files that dead runs on this host left behind;
  *   - a bad file is reported and the run goes on; every failure is listed
  *     again at the end and the exit status is 1.
+ *
+ * Nothing of a photograph is lost but what the filter changes.  The filter
+ * sees the values the file stores, as perceptual R'G'B'A of the image's own
+ * colour space (as GIMP hands a filter the pixels of a tagged image), and
+ * the output embeds the input's own ICC profile, byte for byte
+ * (icc-embed.c), or none for an untagged input; --convert-to converts to
+ * another profile first (colour-convert.c).  EXIF, XMP, IPTC and comments
+ * are carried over (image-meta.c) unless --strip-metadata.
+ *
+ * Several copies can share one list of inputs: --shard K/N takes the
+ * inputs whose output name hashes to K (shard.c), so copies started by a
+ * Slurm job array, GNU parallel or a Kubernetes Indexed Job process every
+ * file exactly once, and --manifest records each input as a JSON line
+ * (manifest.c).  Inputs come from the command line and from lists
+ * (--list-inputs, for more names than a command line holds).
+ *
  * Images are independent, so -j N runs N of them at once, each rendering
- * with a share of the CPUs.  GEGL's codecs and the image-io warning capture
- * are process-wide, so loading and saving take one lock while rendering,
- * the expensive part, runs in parallel.  The filter is compiled once; each
- * image gets its own binding since the viewport is the image's size.
+ * with a share of the CPUs.  GEGL's codecs, gexiv2 and the image-io warning
+ * capture are process-wide, so loading and saving take one lock while
+ * rendering, the expensive part, runs in parallel.  The filter is compiled
+ * once; each image gets its own binding since the viewport is the image's
+ * size.
  */
 #include "config.h"
 
@@ -37,9 +56,19 @@
 #include "shaderlib.h"
 #include "messages.h"
 #include "image-save.h"
+#include "image-write.h"
 #include "render.h"
 #include "filter-path.h"
 #include "shader-file.h"
+#include "icc-file.h"
+#include "icc-embed.h"
+#include "colour-convert.h"
+#include "image-meta.h"
+#include "png-text.h"
+#include "safe-file.h"
+#include "shard.h"
+#include "manifest.h"
+#include "progress.h"
 
 #define PROGRAM     "gegl-shaders"
 #define EXIT_OK     0
@@ -59,10 +88,11 @@ typedef enum
 typedef struct
 {
   char     *input;
-  char     *output;   /* NULL when the item failed before it started */
+  char     *output;   /* NULL when the item failed before it was planned */
   int       depth;    /* for gs_image_save(); -1 = take the input's */
   ItemState state;
   char     *error;
+  double    seconds;
 } Item;
 
 typedef struct
@@ -75,25 +105,65 @@ typedef struct
   gboolean   linear;
   gboolean   force;
   gboolean   help;
+  gboolean   list_filters;
+  gboolean   quiet;
+  gboolean   strip_metadata;
+  gboolean   null_separated;
+  char      *convert_to;
+  char      *shard_spec;
+  char      *root;
+  char     **list_files;
+  char      *manifest_path;
   /* the run */
   char      *filter_path;
   gint64     filter_mtime;
   SlProgram *program;
   char      *params;       /* "NAME=V; NAME=V,V" for the binding */
-  GPtrArray *items;        /* Item*, owned */
+  GPtrArray *names;        /* every input named, before sharding */
+  GPtrArray *items;        /* Item*, owned: this shard's inputs */
+  guint      shard_index, shard_count;   /* count 0: no --shard */
+  GsColourTarget *target;
+  GsManifest *manifest;
+  char      *manifest_error;
   gint       next_item;    /* atomic */
   int        render_threads;
-  GMutex     io_lock;      /* GEGL codecs and the warning capture */
+  GMutex     io_lock;      /* GEGL codecs, gexiv2, the warning capture */
   GMutex     report_lock;
-  int        n_finished, n_done, n_skipped, n_failed;
+  int        n_finished, n_done, n_skipped, n_failed, n_processed;
+  gboolean   dropped_warned;
   gboolean   tty;
+  gint64     started;
   char      *hostname;
+  char      *software;
 } Apply;
+
+/* Every line apply prints that may hold a file name goes out escaped
+ * (gs_safe_display_name()): a name with a newline or a terminal escape
+ * cannot forge or hide a line of a scheduler's log. */
+static void
+print_error_line (const char *format,
+                  ...) G_GNUC_PRINTF (1, 2);
+
+static void
+print_error_line (const char *format,
+                  ...)
+{
+  va_list args;
+  char   *text, *shown;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  shown = gs_safe_display_name (text);
+  gs_print_error ("%s", shown);
+  g_free (shown);
+  g_free (text);
+}
 
 static int
 usage_error (const char *message)
 {
-  gs_print_error ("%s", message);
+  print_error_line ("%s", message);
   fprintf (stderr, _("Try '%s help apply'.\n"), PROGRAM);
   return EXIT_USAGE;
 }
@@ -125,9 +195,35 @@ make_context (Apply *a)
       N_("Bits per channel for PNG, PPM and integer TIFF (8 or 16; "
          "default: the input's)"), N_("BITS") },
     { "linear", 0, 0, G_OPTION_ARG_NONE, &a->linear,
-      N_("Work in linear RGBA instead of perceptual R'G'B'A"), NULL },
+      N_("Give the filter linear RGBA of the image's space instead of the "
+         "values the file stores"), NULL },
+    { "convert-to", 0, 0, G_OPTION_ARG_FILENAME, &a->convert_to,
+      N_("Convert each image to the ICC profile PROFILE (a file, or 'srgb') "
+         "before the filter; the outputs embed it"), N_("PROFILE") },
+    { "strip-metadata", 0, 0, G_OPTION_ARG_NONE, &a->strip_metadata,
+      N_("Do not copy EXIF, XMP, IPTC and comments into the outputs"), NULL },
+    { "root", 0, 0, G_OPTION_ARG_FILENAME, &a->root,
+      N_("The inputs lie below ROOT: each output keeps its path below it "
+         "(folders are created)"), N_("ROOT") },
+    { "list-inputs", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a->list_files,
+      N_("Also process the files named in LIST, one a line ('-': standard "
+         "input)"), N_("LIST") },
+    { "null", '0', 0, G_OPTION_ARG_NONE, &a->null_separated,
+      N_("Names in --list-inputs are separated by NUL bytes, not lines"),
+      NULL },
+    { "shard", 0, 0, G_OPTION_ARG_STRING, &a->shard_spec,
+      N_("Process only share K (from 0) of N of the inputs; auto/N reads K "
+         "from Slurm or Kubernetes"), N_("K/N") },
+    { "manifest", 0, 0, G_OPTION_ARG_FILENAME, &a->manifest_path,
+      N_("Append one JSON line per input (input, output, status, seconds, "
+         "error) to FILE"), N_("FILE") },
     { "force", 0, 0, G_OPTION_ARG_NONE, &a->force,
       N_("Redo outputs that look complete"), NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet,
+      N_("Print only failures and the final count (for schedulers' logs)"),
+      NULL },
+    { "list", 0, 0, G_OPTION_ARG_NONE, &a->list_filters,
+      N_("List the filters apply finds by name, and where, and exit"), NULL },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &a->help,
       N_("Show this help"), NULL },
     { NULL }
@@ -142,8 +238,9 @@ make_context (Apply *a)
   g_option_context_set_summary (context,
     _("Apply FILTER (a shader file, or the name of a shipped filter) to "
       "every FILE,\nsetting its parameters from NAME=VALUE operands, and "
-      "write the results\ninto DIR under the same names.  A re-run skips "
-      "the outputs already written.\nExit status: 0 when every file was "
+      "write the results\ninto DIR under the same names, with the input's "
+      "colour profile and metadata.\nA re-run skips the outputs already "
+      "written.  '--' ends the options.\nExit status: 0 when every file was "
       "written or skipped, 1 when any failed,\n2 on usage errors."));
   group = g_option_group_new (NULL, NULL, NULL, NULL, NULL);
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
@@ -219,7 +316,7 @@ find_filter (const char *name)
       g_string_append_printf (known, "%s%s", known->len ? ", " : "",
                               file->stem);
     }
-  gs_print_error (_("no filter or shader file '%s' (shipped filters: %s)"),
+  print_error_line (_("no filter or shader file '%s' (shipped filters: %s)"),
                   name, known->len ? known->str : _("none found"));
   g_string_free (known, TRUE);
   g_ptr_array_unref (files);
@@ -239,7 +336,7 @@ compile_filter (const char *path)
 
   if (!gs_shader_file_read (path, &source, &length, &error))
     {
-      gs_print_error ("%s", error->message);
+      print_error_line ("%s", error->message);
       g_error_free (error);
       return NULL;
     }
@@ -254,10 +351,46 @@ compile_filter (const char *path)
     fputs (text, stderr);
   g_free (text);
   if (program == NULL && sl_diagnostics_error_count (diags) == 0)
-    gs_print_error (_("%s: compilation failed without a diagnostic"), path);
+    print_error_line (_("%s: compilation failed without a diagnostic"), path);
   sl_diagnostics_free (diags);
   g_free (source);
   return program;
+}
+
+static gint
+compare_stems (gconstpointer a,
+               gconstpointer b)
+{
+  const GsFilterFile *fa = *(GsFilterFile *const *) a;
+  const GsFilterFile *fb = *(GsFilterFile *const *) b;
+
+  return strcmp (fa->stem, fb->stem);
+}
+
+/* `apply --list`: what a FILTER name can name, from the search path that
+ * GIMP and `gegl` use, sorted by name. */
+static int
+list_filters (void)
+{
+  GPtrArray *files = gs_filter_list (build_tree_filters ());
+  int        width = 0;
+
+  g_ptr_array_sort (files, compare_stems);
+  for (guint i = 0; i < files->len; i++)
+    width = MAX (width, (int) strlen (((GsFilterFile *) files->pdata[i])->stem));
+  for (guint i = 0; i < files->len; i++)
+    {
+      GsFilterFile *file = files->pdata[i];
+      char         *path = gs_safe_display_name (file->path);
+
+      printf ("%-*s  %s\n", width, file->stem, path);
+      g_free (path);
+    }
+  if (files->len == 0)
+    fprintf (stderr, _("%s: no filters found; see 'Writing a filter' in the "
+                       "README for the folders searched\n"), PROGRAM);
+  g_ptr_array_unref (files);
+  return EXIT_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -291,19 +424,57 @@ extension_of (const char *path)
 }
 
 /* The canonical form of a path that may not exist yet: its folder
- * resolved, its last component kept. */
+ * resolved, its last component kept.  @dirs caches resolved folders, as
+ * a million inputs usually live in a few. */
 static char *
-canonical_path (const char *path)
+canonical_path (const char *path,
+                GHashTable *dirs)
 {
-  char *dir = g_path_get_dirname (path);
-  char *base = g_path_get_basename (path);
-  char *real = realpath (dir, NULL);
-  char *result = g_build_filename (real ? real : dir, base, NULL);
+  char       *dir = g_path_get_dirname (path);
+  char       *base = g_path_get_basename (path);
+  const char *real = dirs ? g_hash_table_lookup (dirs, dir) : NULL;
+  char       *result;
 
-  free (real);
+  if (real == NULL)
+    {
+      char *resolved = realpath (dir, NULL);
+
+      real = resolved ? resolved : dir;
+      if (dirs != NULL)
+        {
+          g_hash_table_insert (dirs, g_strdup (dir), g_strdup (real));
+          real = g_hash_table_lookup (dirs, dir);
+        }
+      result = g_build_filename (real, base, NULL);
+      free (resolved);
+    }
+  else
+    result = g_build_filename (real, base, NULL);
   g_free (dir);
   g_free (base);
   return result;
+}
+
+/* 64-bit FNV-1a: the set of every input's canonical path is kept as
+ * hashes, 8 bytes a file whatever the list's length.  A collision can
+ * only make apply refuse an output, never overwrite an input. */
+static guint64
+path_hash (const char *path)
+{
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+
+  for (const guchar *p = (const guchar *) path; *p; p++)
+    h = (h ^ *p) * G_GUINT64_CONSTANT (0x100000001b3);
+  return h;
+}
+
+static gint
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
 }
 
 static void
@@ -325,50 +496,121 @@ fail_item (Item       *item,
   item->state = ITEM_FAILED;
 }
 
-/* Names every output and refuses, per file, anything that could destroy
- * data: an output that is an input (this one or another), two inputs
- * mapping to one output, a format that cannot be written. */
+/* The output's path below the output folder: the input's base name, or
+ * its path below --root; with --format, under the new extension.  NULL
+ * (and @why set) when the input is not below the root. */
+static char *
+output_key (const Apply *a,
+            const char  *input,
+            const char  *root_abs,
+            char       **why)
+{
+  char       *rel;
+  char       *key;
+  const char *ext;
+
+  if (root_abs != NULL)
+    {
+      char  *abs = g_canonicalize_filename (input, NULL);
+      gsize  n = strlen (root_abs);
+
+      if (strncmp (abs, root_abs, n) != 0
+          || (abs[n] != G_DIR_SEPARATOR && n > 1) || abs[n] == '\0')
+        {
+          *why = g_strdup_printf (_("'%s' is not below --root '%s'"), input,
+                                  a->root);
+          g_free (abs);
+          return NULL;
+        }
+      rel = g_strdup (abs + n + (n > 1));
+      g_free (abs);
+    }
+  else
+    rel = g_path_get_basename (input);
+  if (a->format == NULL)
+    return rel;
+  ext = extension_of (rel);
+  key = ext ? g_strndup (rel, ext - 1 - rel) : g_strdup (rel);
+  g_free (rel);
+  rel = g_strconcat (key, ".", a->format, NULL);
+  g_free (key);
+  return rel;
+}
+
+/* Names every output, keeps this shard's inputs, and refuses, per file,
+ * anything that could destroy data: an output that is an input (this one
+ * or another, in any shard), two inputs mapping to one output, a format
+ * that cannot be written.  Two inputs with one output have one key, so
+ * they always land in the same shard, which reports them. */
 static void
 plan_outputs (Apply *a)
 {
-  GHashTable *inputs = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                              g_free, NULL);
-  GHashTable *outputs = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *dirs = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                            g_free, g_free);
+  GHashTable *outputs = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                               g_free, NULL);
+  GArray     *inputs = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
+                                          a->names->len);
+  char       *root_abs = a->root ? g_canonicalize_filename (a->root, NULL)
+                                 : NULL;
 
-  for (guint i = 0; i < a->items->len; i++)
+  for (guint i = 0; i < a->names->len; i++)
     {
-      Item *item = a->items->pdata[i];
+      char   *canon = canonical_path (a->names->pdata[i], dirs);
+      guint64 h = path_hash (canon);
 
-      g_hash_table_add (inputs, canonical_path (item->input));
+      g_array_append_val (inputs, h);
+      g_free (canon);
     }
-  for (guint i = 0; i < a->items->len; i++)
+  g_array_sort (inputs, compare_u64);
+
+  for (guint i = 0; i < a->names->len; i++)
     {
-      Item       *item = a->items->pdata[i];
-      char       *base = g_path_get_basename (item->input);
-      const char *ext = extension_of (base);
-      char       *name, *canon;
+      const char *input = a->names->pdata[i];
+      char       *why = NULL;
+      char       *key = output_key (a, input, root_abs, &why);
+      Item       *item;
+      char       *canon;
+      const char *ext;
+      guint64     h;
       GStatBuf    in_st, out_st;
 
-      if (a->format != NULL)
+      if (key != NULL && a->shard_count > 0
+          && gs_shard_of (key, a->shard_count) != a->shard_index)
         {
-          char *stem = ext ? g_strndup (base, ext - 1 - base) : g_strdup (base);
-
-          name = g_strconcat (stem, ".", a->format, NULL);
-          g_free (stem);
+          g_free (key);
+          continue;
         }
-      else
-        name = g_strdup (base);
-      item->output = g_build_filename (a->output_dir, name, NULL);
+      /* Not below the root: no key, so every shard would report it;
+       * only shard 0 does. */
+      if (key == NULL && a->shard_count > 0 && a->shard_index != 0)
+        {
+          g_free (why);
+          continue;
+        }
+      item = g_new0 (Item, 1);
+      item->input = g_strdup (input);
+      g_ptr_array_add (a->items, item);
+      if (key == NULL)
+        {
+          fail_item (item, "%s", why);
+          g_free (why);
+          continue;
+        }
+      item->output = g_build_filename (a->output_dir, key, NULL);
+      ext = extension_of (input);
       item->depth = a->depth != 0 ? a->depth : -1;
       if (a->format != NULL && a->depth == 0
           && (ext == NULL || g_ascii_strcasecmp (ext, a->format) != 0))
         item->depth = 0;   /* another format: its own default depth */
-      canon = canonical_path (item->output);
+      canon = canonical_path (item->output, dirs);
+      h = path_hash (canon);
 
       if (!gs_image_save_supported (item->output))
         fail_item (item, _("cannot write '%s' files; choose an output format "
                            "with --format"), ext ? ext : _("extension-less"));
-      else if (g_hash_table_contains (inputs, canon)
+      else if (bsearch (&h, inputs->data, inputs->len, sizeof h, compare_u64)
+               != NULL
                || (g_stat (item->output, &out_st) == 0
                    && g_stat (item->input, &in_st) == 0
                    && out_st.st_dev == in_st.st_dev
@@ -380,23 +622,19 @@ plan_outputs (Apply *a)
         fail_item (item, _("another input is also written to '%s'"),
                    item->output);
       else
-        g_hash_table_insert (outputs, canon, item);
-      if (item->state == ITEM_FAILED)
-        g_free (canon);
-      g_free (name);
-      g_free (base);
-    }
-  /* The output table borrows the canonical names; free them here. */
-  {
-    GHashTableIter iter;
-    gpointer       key;
-
-    g_hash_table_iter_init (&iter, outputs);
-    while (g_hash_table_iter_next (&iter, &key, NULL))
+        {
+          g_hash_table_add (outputs, canon);
+          canon = NULL;
+        }
+      g_free (canon);
       g_free (key);
-  }
+    }
   g_hash_table_destroy (outputs);
-  g_hash_table_destroy (inputs);
+  g_hash_table_destroy (dirs);
+  g_array_free (inputs, TRUE);
+  g_free (root_abs);
+  /* The names are not needed any more; a million of them is memory. */
+  g_ptr_array_set_size (a->names, 0);
 }
 
 static gint64
@@ -410,24 +648,68 @@ mtime_of (const char *path)
 }
 
 /* Written atomically, so an output that exists is whole; it is up to date
- * when no newer input or filter could have changed it. */
+ * when no newer input or filter could have changed it.  Only a regular
+ * file counts: a link planted under the output's name (to anything) is
+ * replaced, never taken for this run's output. */
 static gboolean
 output_is_complete (const Apply *a,
                     const Item  *item)
 {
-  gint64 out = mtime_of (item->output);
+  GStatBuf st;
+  gint64   out;
 
-  return out >= 0 && out >= mtime_of (item->input)
-         && out >= a->filter_mtime;
+  if (g_lstat (item->output, &st) != 0 || !S_ISREG (st.st_mode))
+    return FALSE;
+  out = (gint64) st.st_mtime;
+  return out >= mtime_of (item->input) && out >= a->filter_mtime;
+}
+
+/* The host and process of a temporary name's "HOST-PID[-rHEX].EXT" part;
+ * FALSE for a name that is not one of ours. */
+static gboolean
+parse_temp_owner (const char *rest_in,
+                  char      **host,
+                  long       *pid)
+{
+  char *rest = g_strdup (rest_in);
+  char *dot = strrchr (rest, '.');
+  char *dash, *end;
+
+  if (dot != NULL)
+    *dot = '\0';
+  dash = strrchr (rest, '-');
+  /* The random part that makes a name unguessable. */
+  if (dash != NULL && dash[1] == 'r' && dash[2] != '\0'
+      && strspn (dash + 2, "0123456789abcdef") == strlen (dash + 2))
+    {
+      *dash = '\0';
+      dash = strrchr (rest, '-');
+    }
+  if (dash == NULL)
+    {
+      g_free (rest);
+      return FALSE;
+    }
+  *dash = '\0';
+  errno = 0;
+  *pid = strtol (dash + 1, &end, 10);
+  if (errno != 0 || *end != '\0' || *pid <= 0 || dash[1] == '\0')
+    {
+      g_free (rest);
+      return FALSE;
+    }
+  *host = rest;
+  return TRUE;
 }
 
 /* Removes temporary files of runs that died on this host.  A temp name is
- * ".NAME.gs-tmp-HOST-PID.EXT"; a live PID (another run still writing) and
- * other hosts' files (a shared folder) are left alone. */
+ * ".NAME.gs-tmp-HOST-PID-rHEX.EXT"; a live PID (another run still writing)
+ * and other hosts' files (a shared folder) are left alone. */
 static void
-remove_stale_temps (const Apply *a)
+remove_stale_temps (const Apply *a,
+                    const char  *folder)
 {
-  GDir       *dir = g_dir_open (a->output_dir, 0, NULL);
+  GDir       *dir = g_dir_open (folder, 0, NULL);
   const char *entry;
 
   if (dir == NULL)
@@ -435,105 +717,192 @@ remove_stale_temps (const Apply *a)
   while ((entry = g_dir_read_name (dir)) != NULL)
     {
       const char *mark = strstr (entry, TMP_MARK);
-      char       *rest, *dot, *dash, *end;
+      char       *host = NULL;
       long        pid;
 
-      if (entry[0] != '.' || mark == NULL)
+      if (entry[0] != '.' || mark == NULL
+          || !parse_temp_owner (mark + strlen (TMP_MARK), &host, &pid))
         continue;
-      rest = g_strdup (mark + strlen (TMP_MARK));
-      dot = strrchr (rest, '.');
-      if (dot != NULL)
-        *dot = '\0';
-      dash = strrchr (rest, '-');
-      if (dash != NULL)
+      if (g_str_equal (host, a->hostname)
+          && kill ((pid_t) pid, 0) != 0 && errno == ESRCH)
         {
-          *dash = '\0';
-          errno = 0;
-          pid = strtol (dash + 1, &end, 10);
-          if (errno == 0 && *end == '\0' && pid > 0
-              && g_str_equal (rest, a->hostname)
-              && kill ((pid_t) pid, 0) != 0 && errno == ESRCH)
-            {
-              char *path = g_build_filename (a->output_dir, entry, NULL);
+          char *path = g_build_filename (folder, entry, NULL);
 
-              g_unlink (path);
-              g_free (path);
-            }
+          g_unlink (path);
+          g_free (path);
         }
-      g_free (rest);
+      g_free (host);
     }
   g_dir_close (dir);
+}
+
+/* Every folder this shard writes into, cleaned once before the run. */
+static void
+remove_all_stale_temps (const Apply *a)
+{
+  GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                            g_free, NULL);
+
+  for (guint i = 0; i < a->items->len; i++)
+    {
+      Item *item = a->items->pdata[i];
+      char *dir;
+
+      if (item->output == NULL)
+        continue;
+      dir = g_path_get_dirname (item->output);
+      if (g_hash_table_add (seen, dir))
+        remove_stale_temps (a, dir);
+    }
+  g_hash_table_destroy (seen);
 }
 
 /* ------------------------------------------------------------------ */
 /* Processing one image                                                */
 /* ------------------------------------------------------------------ */
 
-/* Outputs are distinct, so host, PID and output name make a temp name no
- * other writer uses, even with several machines on one shared folder. */
+/* Creates the temporary file for @item.  Host and PID say whose it is
+ * (remove_stale_temps()); the random part makes the name unguessable, so
+ * nobody can plant a link under it beforehand, and the file is created
+ * exclusively, so an existing name is never written through. */
 static char *
-temp_path_for (const Apply *a,
-               const Item  *item)
+create_temp_for (const Apply *a,
+                 const Item  *item,
+                 GError     **error)
 {
+  char       *dir = g_path_get_dirname (item->output);
   char       *base = g_path_get_basename (item->output);
   const char *ext = extension_of (base);
-  char       *name, *path;
+  char       *path = NULL;
 
-  /* The extension stays last: it picks the encoder. */
-  name = g_strdup_printf (".%s" TMP_MARK "%s-%ld.%s", base, a->hostname,
-                          (long) getpid (), ext ? ext : "tmp");
-  path = g_build_filename (a->output_dir, name, NULL);
-  g_free (name);
+  for (int attempt = 0; attempt < 16; attempt++)
+    {
+      char   *name;
+      GError *local = NULL;
+
+      g_clear_error (error);
+      /* The extension stays last: it picks the encoder. */
+      name = g_strdup_printf (".%s" TMP_MARK "%s-%ld-r%08x.%s", base,
+                              a->hostname, (long) getpid (),
+                              g_random_int (), ext ? ext : "tmp");
+      path = g_build_filename (dir, name, NULL);
+      g_free (name);
+      if (gs_safe_file_create (path, &local))
+        break;
+      g_propagate_error (error, local);
+      g_clear_pointer (&path, g_free);
+      if (!g_error_matches (*error, G_FILE_ERROR, G_FILE_ERROR_EXIST))
+        break;
+    }
+  g_free (dir);
   g_free (base);
   return path;
 }
 
-static gboolean
-flush_to_disk (const char *path)
+/* Converts @image in place between perceptual and linear RGBA of its
+ * own space. */
+static void
+convert_encoding (GsImage *image,
+                  gboolean to_linear)
 {
-  int fd = g_open (path, O_RDONLY, 0);
-  int ok;
+  const Babl *space = image->space ? image->space : babl_space ("sRGB");
+  const Babl *perceptual = babl_format_with_space ("R'G'B'A float", space);
+  const Babl *linear = babl_format_with_space ("RGBA float", space);
+  const Babl *fish = to_linear ? babl_fish (perceptual, linear)
+                               : babl_fish (linear, perceptual);
+  gsize       row = (gsize) image->width * 4;
+  float      *tmp = g_new (float, row);
 
-  if (fd < 0)
-    return FALSE;
-  ok = fsync (fd) == 0 || errno == EINVAL;
-  close (fd);
-  return ok;
+  for (int y = 0; y < image->height; y++)
+    {
+      float *p = image->pixels + (gsize) y * row;
+
+      babl_process (fish, p, tmp, image->width);
+      memcpy (p, tmp, row * sizeof (float));
+    }
+  g_free (tmp);
 }
 
-static void
-process_item (Apply *a,
-              Item  *item)
+/* Loads the input as the filter sees it; sets *@profile to the profile
+ * the output embeds (not referenced when NULL). */
+static GsImage *
+load_input (Apply   *a,
+            Item    *item,
+            GBytes **profile)
 {
-  GsImage       *input, *target = NULL;
-  GError        *error = NULL;
-  SlBinding     *binding = NULL;
-  SlDiagnostics *diags = sl_diagnostics_new ();
-  SlTexture      texture;
-  char          *temp = NULL;
-  gboolean       ok;
+  GsImage *input = NULL;
+  GBytes  *own = NULL;
+  GError  *error = NULL;
+  gboolean convert = a->target != NULL;
 
+  *profile = NULL;
   g_mutex_lock (&a->io_lock);
-  input = gs_image_load (item->input, gs_image_working_format (a->linear),
-                         &error);
+  if (gs_icc_read_file (item->input, &own, &error))
+    input = gs_image_load_native (item->input, a->linear && !convert, &error);
   g_mutex_unlock (&a->io_lock);
   if (input == NULL)
     {
       fail_item (item, "%s", error->message);
       g_error_free (error);
-      goto out;
+      goto fail;
     }
+  if (!gs_colour_profile_is_rgb (own))
+    {
+      fail_item (item, _("its colour profile is not an RGB profile; apply "
+                         "works on RGB images"));
+      goto fail;
+    }
+  if (convert)
+    {
+      if (!gs_colour_convert (input, own, a->target, &error))
+        {
+          fail_item (item, "%s", error->message);
+          g_error_free (error);
+          goto fail;
+        }
+      if (a->linear)
+        convert_encoding (input, TRUE);
+      *profile = g_bytes_ref (gs_colour_target_profile (a->target));
+    }
+  else
+    *profile = own ? g_bytes_ref (own) : NULL;
+  if (own != NULL)
+    g_bytes_unref (own);
+  return input;
+
+fail:
+  if (own != NULL)
+    g_bytes_unref (own);
+  gs_image_free (input);
+  return NULL;
+}
+
+/* Runs the filter over @input into a new image, or NULL (item failed). */
+static GsImage *
+render (Apply   *a,
+        Item    *item,
+        GsImage *input)
+{
+  GsImage       *target;
+  GError        *error = NULL;
+  SlBinding     *binding;
+  SlDiagnostics *diags;
+  SlTexture      texture;
+  gboolean       ok;
+
   target = gs_image_new (input->width, input->height, &error);
   if (target == NULL)
     {
       fail_item (item, "%s", error->message);
       g_error_free (error);
-      goto out;
+      return NULL;
     }
+  target->space = input->space;
   /* Discarded pixels keep the input, as the GEGL op does. */
   memcpy (target->pixels, input->pixels,
           (gsize) input->width * input->height * 4 * sizeof (float));
 
+  diags = sl_diagnostics_new ();
   binding = sl_binding_new (a->program);
   sl_binding_set_auto_mips (binding, true);
   sl_binding_set_viewport (binding, input->width, input->height);
@@ -550,18 +919,145 @@ process_item (Apply *a,
       char *text = sl_diagnostics_format (diags);
 
       g_strchomp (text);
+      /* One line per image in the log. */
+      for (char *nl = strchr (text, '\n'); nl; nl = strchr (nl, '\n'))
+        *nl = ';';
       fail_item (item, _("rendering failed: %s"),
                  *text ? text : _("no diagnostic"));
       g_free (text);
+      g_clear_pointer (&target, gs_image_free);
+    }
+  sl_binding_free (binding);
+  sl_diagnostics_free (diags);
+  return target;
+}
+
+static gboolean
+has_extension (const char *path,
+               const char *ext)
+{
+  const char *e = extension_of (path);
+
+  return e != NULL && g_ascii_strcasecmp (e, ext) == 0;
+}
+
+/* The saver, the exact profile, the metadata: everything that makes the
+ * temporary file the finished output.  Called with the I/O lock held;
+ * may change @target's encoding. */
+static gboolean
+write_output (Apply      *a,
+              Item       *item,
+              GsImage    *target,
+              int         depth,
+              const char *temp,
+              GBytes     *profile,
+              gboolean   *dropped,
+              GError    **error)
+{
+  GsMetaUpdate update = { 0 };
+  GsImage      labelled = *target;
+  gboolean     linear = a->linear;
+
+  /* The savers get perceptual values (PFM excepted: it stores the
+   * working values verbatim).  PNG, JPEG and TIFF store them as they are
+   * in the buffer's space, and gs_icc_embed() then writes the exact
+   * profile; PNG's buffer is labelled sRGB, as GEGL's PNG saver derives
+   * a cHRM chunk from other spaces that libpng may refuse, and the
+   * profile replaces that chunk anyway.  Savers of formats without a
+   * profile convert from the true space to their own (sRGB, linear). */
+  if (linear && !has_extension (temp, "pfm"))
+    {
+      convert_encoding (target, FALSE);
+      labelled = *target;
+      linear = FALSE;
+    }
+  if (has_extension (temp, "png"))
+    labelled.space = NULL;
+  if (!gs_image_write (&labelled, temp, linear, depth, error))
+    return FALSE;
+  if (!gs_icc_embed (temp, profile, error))
+    return FALSE;
+  if (a->strip_metadata)
+    return TRUE;
+  update.width = target->width;
+  update.height = target->height;
+  update.software = a->software;
+  update.converted = a->target != NULL;
+  update.to_srgb = a->target != NULL && gs_colour_target_is_srgb (a->target);
+  update.profile_description = a->target != NULL
+                               ? gs_colour_target_description (a->target)
+                               : NULL;
+  return gs_meta_carry (item->input, temp, &update, dropped, error)
+         && gs_png_text_carry (item->input, temp, a->software, error);
+}
+
+static void
+warn_dropped (Apply      *a,
+              const Item *item)
+{
+  const char *ext = extension_of (item->output);
+
+  g_mutex_lock (&a->report_lock);
+  if (!a->dropped_warned)
+    {
+      if (a->tty && !a->quiet)
+        fputs ("\r\033[K", stderr);
+      fprintf (stderr, _("%s: warning: %s files cannot hold EXIF, XMP or "
+                         "IPTC; the inputs' metadata is not carried over\n"),
+               PROGRAM, ext ? ext : "");
+      a->dropped_warned = TRUE;
+    }
+  g_mutex_unlock (&a->report_lock);
+}
+
+static void
+process_item (Apply *a,
+              Item  *item)
+{
+  GsImage  *input, *target = NULL;
+  GBytes   *profile = NULL;
+  GError   *error = NULL;
+  char     *temp = NULL;
+  char     *dir;
+  gboolean  ok, dropped = FALSE;
+
+  input = load_input (a, item, &profile);
+  if (input == NULL)
+    return;
+  target = render (a, item, input);
+  if (target == NULL)
+    goto out;
+
+  dir = g_path_get_dirname (item->output);
+  if (g_mkdir_with_parents (dir, 0777) != 0)
+    {
+      int saved = errno;
+
+      fail_item (item, _("cannot create '%s': %s"), dir, g_strerror (saved));
+      g_free (dir);
       goto out;
     }
-
-  temp = temp_path_for (a, item);
+  g_free (dir);
+  temp = create_temp_for (a, item, &error);
+  if (temp == NULL)
+    {
+      fail_item (item, _("cannot write '%s': %s"), item->output,
+                 error->message);
+      g_error_free (error);
+      goto out;
+    }
   g_mutex_lock (&a->io_lock);
-  ok = gs_image_save (target, temp, a->linear,
-                      item->depth >= 0 ? item->depth : input->source_depth,
-                      &error);
+  ok = write_output (a, item, target,
+                     item->depth >= 0 ? item->depth : input->source_depth,
+                     temp, profile, &dropped, &error);
   g_mutex_unlock (&a->io_lock);
+  if (ok && dropped)
+    warn_dropped (a, item);
+  /* The saver, the profile and the metadata have each rewritten the
+   * file; what counts is that the last version is whole and on disk. */
+  if (ok)
+    ok = gs_image_check_complete (temp, &error)
+         && gs_safe_file_sync (temp, &error);
   if (!ok)
     {
       /* Name the real output, not the temporary file. */
@@ -571,7 +1067,7 @@ process_item (Apply *a,
       g_unlink (temp);
       goto out;
     }
-  if (!flush_to_disk (temp) || g_rename (temp, item->output) != 0)
+  if (g_rename (temp, item->output) != 0)
     {
       int saved = errno;
 
@@ -584,9 +1080,8 @@ process_item (Apply *a,
 
 out:
   g_free (temp);
-  if (binding != NULL)
-    sl_binding_free (binding);
-  sl_diagnostics_free (diags);
+  if (profile != NULL)
+    g_bytes_unref (profile);
   gs_image_free (target);
   gs_image_free (input);
 }
@@ -595,11 +1090,47 @@ out:
 /* Progress                                                            */
 /* ------------------------------------------------------------------ */
 
+static const char *
+state_name (ItemState state)
+{
+  switch (state)
+    {
+    case ITEM_DONE:    return "written";
+    case ITEM_SKIPPED: return "skipped";
+    default:           return "failed";
+    }
+}
+
+/* Called with the report lock held. */
+static void
+record (Apply *a,
+        Item  *item)
+{
+  GsManifestEntry entry;
+  GError         *error = NULL;
+
+  if (a->manifest == NULL || a->manifest_error != NULL)
+    return;
+  entry.input = item->input;
+  entry.output = item->output;
+  entry.status = state_name (item->state);
+  entry.seconds = item->seconds;
+  entry.error = item->state == ITEM_FAILED ? item->error : NULL;
+  if (!gs_manifest_add (a->manifest, &entry, &error))
+    {
+      /* Reported at the end, and the run fails: a scheduler that merges
+       * manifests must not trust this one. */
+      a->manifest_error = g_strdup (error->message);
+      g_error_free (error);
+    }
+}
+
 static void
 report (Apply *a,
         Item  *item)
 {
-  int total = (int) a->items->len;
+  int   total = (int) a->items->len;
+  char *input, *output, *why;
 
   g_mutex_lock (&a->report_lock);
   a->n_finished++;
@@ -609,40 +1140,55 @@ report (Apply *a,
     a->n_skipped++;
   else
     a->n_failed++;
+  if (item->state != ITEM_SKIPPED)
+    a->n_processed++;
+  record (a, item);
+  if (a->quiet)
+    {
+      g_mutex_unlock (&a->report_lock);
+      return;
+    }
+  input = gs_safe_display_name (item->input);
+  output = item->output ? gs_safe_display_name (item->output) : NULL;
+  why = item->error ? gs_safe_display_name (item->error) : NULL;
   if (a->tty)
     {
-      const int width = 30;
-      int       filled = total ? a->n_finished * width / total : width;
-      char     *base = g_path_get_basename (item->input);
+      GsProgress p;
+      char      *line;
 
+      p.finished = a->n_finished;
+      p.total = total;
+      p.failed = a->n_failed;
+      p.processed = a->n_processed;
+      p.elapsed = (g_get_monotonic_time () - a->started) / 1e6;
+      line = gs_progress_line (&p);
       if (item->state == ITEM_FAILED)
-        fprintf (stderr, "\r\033[K%s: %s\n", item->input, item->error);
-      fprintf (stderr, "\r\033[K[");
-      for (int i = 0; i < width; i++)
-        fputc (i < filled ? '#' : '.', stderr);
-      fprintf (stderr, _("] %d/%d, %d failed  %.40s"), a->n_finished, total,
-               a->n_failed, base);
-      g_free (base);
+        fprintf (stderr, "\r\033[K%s: %s\n", input, why);
+      fprintf (stderr, "\r\033[K%s", line);
       fflush (stderr);
+      g_free (line);
     }
   else
     {
       switch (item->state)
         {
         case ITEM_DONE:
-          printf (_("[%d/%d] wrote %s\n"), a->n_finished, total, item->output);
+          printf (_("[%d/%d] wrote %s\n"), a->n_finished, total, output);
           break;
         case ITEM_SKIPPED:
           printf (_("[%d/%d] skipped %s (up to date)\n"), a->n_finished, total,
-                  item->output);
+                  output);
           break;
         default:
           printf (_("[%d/%d] FAILED %s: %s\n"), a->n_finished, total,
-                  item->input, item->error);
+                  input, why);
           break;
         }
       fflush (stdout);
     }
+  g_free (input);
+  g_free (output);
+  g_free (why);
   g_mutex_unlock (&a->report_lock);
 }
 
@@ -653,12 +1199,14 @@ worker_run (gpointer data)
 
   for (;;)
     {
-      int   i = g_atomic_int_add (&a->next_item, 1);
-      Item *item;
+      int    i = g_atomic_int_add (&a->next_item, 1);
+      Item  *item;
+      gint64 t0;
 
       if (i >= (int) a->items->len)
         break;
       item = a->items->pdata[i];
+      t0 = g_get_monotonic_time ();
       if (item->state == ITEM_PENDING)
         {
           if (!a->force && output_is_complete (a, item))
@@ -666,6 +1214,7 @@ worker_run (gpointer data)
           else
             process_item (a, item);
         }
+      item->seconds = (g_get_monotonic_time () - t0) / 1e6;
       report (a, item);
     }
   return NULL;
@@ -676,10 +1225,63 @@ worker_run (gpointer data)
 /* ------------------------------------------------------------------ */
 
 static int
-parse_arguments (Apply  *a,
-                 int     argc,
-                 char  **argv,
-                 char  **filter,
+check_options (Apply *a)
+{
+  if (a->jobs < 1 || a->jobs > MAX_JOBS)
+    {
+      char *message = g_strdup_printf (_("--jobs must be between 1 and %d"),
+                                       MAX_JOBS);
+      int   status = usage_error (message);
+
+      g_free (message);
+      return status;
+    }
+  if (a->depth != 0 && a->depth != 8 && a->depth != 16)
+    return usage_error (_("--depth must be 8 or 16"));
+  if (a->format != NULL)
+    {
+      char    *probe;
+      gboolean ok;
+
+      if (*a->format == '.')
+        memmove (a->format, a->format + 1, strlen (a->format));
+      probe = g_strconcat ("x.", a->format, NULL);
+      ok = gs_image_save_supported (probe);
+      g_free (probe);
+      if (!ok)
+        return usage_error (_("--format must be one of png, pfm, exr, tif, "
+                              "jpg, ppm, webp, hdr"));
+    }
+  if (a->root != NULL && !g_file_test (a->root, G_FILE_TEST_IS_DIR))
+    {
+      char *message = g_strdup_printf (_("--root '%s' is not a folder"),
+                                       a->root);
+      int   status = usage_error (message);
+
+      g_free (message);
+      return status;
+    }
+  if (a->shard_spec != NULL)
+    {
+      GError *error = NULL;
+
+      if (!gs_shard_parse (a->shard_spec, &a->shard_index, &a->shard_count,
+                           &error))
+        {
+          int status = usage_error (error->message);
+
+          g_error_free (error);
+          return status;
+        }
+    }
+  return -1;
+}
+
+static int
+parse_arguments (Apply     *a,
+                 int        argc,
+                 char     **argv,
+                 char     **filter,
                  GPtrArray *params)
 {
   GOptionContext *context = make_context (a);
@@ -688,6 +1290,7 @@ parse_arguments (Apply  *a,
   char          **args = copy;
   int             n = argc;
   int             status = -1;
+  gboolean        options_ended = FALSE;
 
   memcpy (copy, argv, argc * sizeof (char *));
   if (!g_option_context_parse (context, &n, &args, &error))
@@ -700,47 +1303,46 @@ parse_arguments (Apply  *a,
       gs_apply_print_help (stdout);
       status = EXIT_OK;
     }
-  else if (n < 2)
-    status = usage_error (_("missing FILTER"));
+  else if (a->list_filters)
+    status = list_filters ();
   else
     {
-      *filter = g_strdup (args[1]);
-      for (int i = 2; i < n; i++)
-        if (is_assignment (args[i]))
-          g_ptr_array_add (params, g_strdup (args[i]));
-        else
-          {
-            Item *item = g_new0 (Item, 1);
+      GPtrArray *operands = g_ptr_array_new ();
 
-            item->input = g_strdup (args[i]);
-            g_ptr_array_add (a->items, item);
+      /* GOption leaves a "--" in place when operands follow it. */
+      for (int i = 1; i < n; i++)
+        if (!options_ended && g_str_equal (args[i], "--"))
+          options_ended = TRUE;
+        else
+          g_ptr_array_add (operands, args[i]);
+      if (operands->len < 1)
+        status = usage_error (_("missing FILTER"));
+      else
+        {
+          *filter = g_strdup (operands->pdata[0]);
+          for (guint i = 1; i < operands->len; i++)
+            if (is_assignment (operands->pdata[i]))
+              g_ptr_array_add (params, g_strdup (operands->pdata[i]));
+            else
+              g_ptr_array_add (a->names, g_strdup (operands->pdata[i]));
+        }
+      g_ptr_array_unref (operands);
+      for (int i = 0; status < 0 && a->list_files && a->list_files[i]; i++)
+        if (!gs_read_input_list (a->list_files[i], a->null_separated,
+                                 a->names, &error))
+          {
+            print_error_line ("%s", error->message);
+            g_error_free (error);
+            status = EXIT_ERROR;
           }
-      if (a->items->len == 0)
+      if (status >= 0)
+        ;
+      else if (a->names->len == 0 && a->list_files == NULL)
         status = usage_error (_("no input FILE given"));
       else if (a->output_dir == NULL)
         status = usage_error (_("missing -o DIR"));
-      else if (a->jobs < 1 || a->jobs > MAX_JOBS)
-        {
-          char *message = g_strdup_printf (_("--jobs must be between 1 and "
-                                             "%d"), MAX_JOBS);
-
-          status = usage_error (message);
-          g_free (message);
-        }
-      else if (a->depth != 0 && a->depth != 8 && a->depth != 16)
-        status = usage_error (_("--depth must be 8 or 16"));
-      else if (a->format != NULL)
-        {
-          char *probe;
-
-          if (*a->format == '.')
-            memmove (a->format, a->format + 1, strlen (a->format));
-          probe = g_strconcat ("x.", a->format, NULL);
-          if (!gs_image_save_supported (probe))
-            status = usage_error (_("--format must be one of png, pfm, exr, "
-                                    "tif, jpg, ppm, webp, hdr"));
-          g_free (probe);
-        }
+      else
+        status = check_options (a);
     }
   g_free (copy);
   g_option_context_free (context);
@@ -752,10 +1354,10 @@ static gboolean
 check_params (Apply *a)
 {
   SlBinding     *binding = sl_binding_new (a->program);
-  sl_binding_set_auto_mips (binding, true);
   SlDiagnostics *diags = sl_diagnostics_new ();
   gboolean       ok;
 
+  sl_binding_set_auto_mips (binding, true);
   ok = sl_binding_set_params_string (binding, a->params, diags)
        && sl_diagnostics_error_count (diags) == 0;
   if (!ok)
@@ -765,7 +1367,7 @@ check_params (Apply *a)
       if (text != NULL && *text != '\0')
         fputs (text, stderr);
       else
-        gs_print_error (_("invalid parameters '%s'"), a->params);
+        print_error_line (_("invalid parameters '%s'"), a->params);
       g_free (text);
     }
   sl_diagnostics_free (diags);
@@ -778,15 +1380,92 @@ apply_clear (Apply *a)
 {
   g_free (a->output_dir);
   g_free (a->format);
+  g_free (a->convert_to);
+  g_free (a->shard_spec);
+  g_free (a->root);
+  g_strfreev (a->list_files);
+  g_free (a->manifest_path);
   g_free (a->filter_path);
   g_free (a->params);
   g_free (a->hostname);
+  g_free (a->software);
+  g_free (a->manifest_error);
+  gs_colour_target_free (a->target);
   if (a->program != NULL)
     sl_program_unref (a->program);
   if (a->items != NULL)
     g_ptr_array_free (a->items, TRUE);
+  if (a->names != NULL)
+    g_ptr_array_free (a->names, TRUE);
   g_mutex_clear (&a->io_lock);
   g_mutex_clear (&a->report_lock);
+}
+
+/* Everything that can fail before the first image: the filter, its
+ * parameters, the target profile, the output folder, the manifest. */
+static int
+prepare (Apply     *a,
+         const char *filter,
+         GPtrArray *params)
+{
+  GError *error = NULL;
+
+  a->filter_path = find_filter (filter);
+  if (a->filter_path == NULL)
+    return EXIT_ERROR;
+  a->program = compile_filter (a->filter_path);
+  a->filter_mtime = mtime_of (a->filter_path);
+  if (a->program == NULL)
+    return EXIT_ERROR;
+  if (params->len > 0)
+    {
+      g_ptr_array_add (params, NULL);
+      a->params = g_strjoinv ("; ", (char **) params->pdata);
+      if (!check_params (a))
+        return EXIT_ERROR;
+    }
+  if (a->convert_to != NULL)
+    {
+      a->target = gs_colour_target_new (a->convert_to, &error);
+      if (a->target == NULL)
+        {
+          print_error_line ("%s", error->message);
+          g_error_free (error);
+          return EXIT_ERROR;
+        }
+      if (a->linear && gs_colour_target_space (a->target) == NULL
+          && !gs_colour_target_is_srgb (a->target))
+        {
+          print_error_line (_("--linear needs a matrix profile to linearise "
+                            "with; '%s' is not one"), a->convert_to);
+          return EXIT_ERROR;
+        }
+    }
+  if (g_mkdir_with_parents (a->output_dir, 0777) != 0)
+    {
+      int saved = errno;
+
+      print_error_line (_("cannot create '%s': %s"), a->output_dir,
+                      g_strerror (saved));
+      return EXIT_ERROR;
+    }
+  if (a->manifest_path != NULL)
+    {
+      char *shard = a->shard_count > 0
+                    ? g_strdup_printf ("%u/%u", a->shard_index, a->shard_count)
+                    : NULL;
+
+      a->manifest = gs_manifest_open (a->manifest_path, shard, a->hostname,
+                                      &error);
+      g_free (shard);
+      if (a->manifest == NULL)
+        {
+          print_error_line ("%s", error->message);
+          g_error_free (error);
+          return EXIT_ERROR;
+        }
+    }
+  return -1;
 }
 
 int
@@ -799,59 +1478,51 @@ gs_apply_main (int    argc,
   int        status;
   GThread  **threads;
   char       host[256];
+  GError    *error = NULL;
 
   a.jobs = 1;
   a.items = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
+  a.names = g_ptr_array_new_with_free_func (g_free);
   g_mutex_init (&a.io_lock);
   g_mutex_init (&a.report_lock);
+  if (gethostname (host, sizeof host) != 0)
+    g_strlcpy (host, "localhost", sizeof host);
+  host[sizeof host - 1] = '\0';
+  a.hostname = g_strdup (host);
+  a.software = g_strdup (PROGRAM " " GEGL_SHADERS_VERSION);
 
   status = parse_arguments (&a, argc, argv, &filter, params);
   if (status < 0)
     {
-      a.filter_path = find_filter (filter);
-      if (a.filter_path == NULL)
-        status = EXIT_ERROR;
-    }
-  if (status < 0)
-    {
-      a.program = compile_filter (a.filter_path);
-      a.filter_mtime = mtime_of (a.filter_path);
-      if (a.program == NULL)
-        status = EXIT_ERROR;
-    }
-  if (status < 0 && params->len > 0)
-    {
-      g_ptr_array_add (params, NULL);
-      a.params = g_strjoinv ("; ", (char **) params->pdata);
-      if (!check_params (&a))
-        status = EXIT_ERROR;
-    }
-  if (status < 0 && g_mkdir_with_parents (a.output_dir, 0777) != 0)
-    {
-      int saved = errno;
-
-      gs_print_error (_("cannot create '%s': %s"), a.output_dir,
-                   g_strerror (saved));
-      status = EXIT_ERROR;
+      /* babl reads the target profile, GEGL the images. */
+      gegl_init (NULL, NULL);
+      status = prepare (&a, filter, params);
+      if (status >= 0)
+        gegl_exit ();
     }
   g_ptr_array_free (params, TRUE);
   g_free (filter);
   if (status >= 0)
     {
+      gs_manifest_close (a.manifest, NULL);
       apply_clear (&a);
       return status;
     }
 
-  if (gethostname (host, sizeof host) != 0)
-    g_strlcpy (host, "localhost", sizeof host);
-  host[sizeof host - 1] = '\0';
-  a.hostname = g_strdup (host);
   a.tty = isatty (STDERR_FILENO) && g_getenv ("GS_NO_PROGRESS_BAR") == NULL;
   plan_outputs (&a);
-  remove_stale_temps (&a);
+  remove_all_stale_temps (&a);
+  if (a.shard_count > 0 && !a.quiet)
+    {
+      printf (_("shard %u/%u: %u inputs\n"), a.shard_index, a.shard_count,
+              a.items->len);
+      fflush (stdout);
+    }
 
-  gegl_init (NULL, NULL);
-  a.jobs = MIN (a.jobs, (int) a.items->len);
+  if (!a.strip_metadata)
+    gs_meta_init ();
+  a.started = g_get_monotonic_time ();
+  a.jobs = MAX (1, MIN (a.jobs, (int) a.items->len));
   a.render_threads = MAX (1, (int) g_get_num_processors () / a.jobs);
   threads = g_new0 (GThread *, a.jobs);
   /* The calling thread is one of the workers; a thread that cannot be
@@ -864,7 +1535,7 @@ gs_apply_main (int    argc,
       g_thread_join (threads[i]);
   g_free (threads);
 
-  if (a.tty)
+  if (a.tty && !a.quiet && a.items->len > 0)
     fputc ('\n', stderr);
   printf (_("%d written, %d skipped, %d failed\n"), a.n_done, a.n_skipped,
           a.n_failed);
@@ -874,9 +1545,19 @@ gs_apply_main (int    argc,
       Item *item = a.items->pdata[i];
 
       if (item->state == ITEM_FAILED)
-        gs_print_error ("%s: %s", item->input, item->error);
+        print_error_line ("%s: %s", item->input, item->error);
     }
   status = a.n_failed > 0 ? EXIT_ERROR : EXIT_OK;
+  if (!gs_manifest_close (a.manifest, &error) && a.manifest_error == NULL)
+    {
+      a.manifest_error = g_strdup (error->message);
+      g_error_free (error);
+    }
+  if (a.manifest_error != NULL)
+    {
+      print_error_line ("%s", a.manifest_error);
+      status = EXIT_ERROR;
+    }
   apply_clear (&a);
   gegl_exit ();
   return status;

@@ -5,7 +5,10 @@
  * are loaded relative to the effect file and then the include folders
  * (or replaced with --texture NAME=IMG), and the technique is rendered in
  * bands on several threads: the first band's call renders the
- * intermediate passes once, the others wait for it and reuse them. */
+ * intermediate passes once, the others wait for it and reuse them.
+ * Run-time limits (loop cap, instruction budget) are reported as for a
+ * single shader: each warning once however many bands hit it, and the
+ * pixels are probed and written (exit 0). */
 #include "config.h"
 
 #include <stdio.h>
@@ -141,6 +144,21 @@ typedef struct
   gboolean     ok;
 } Job;
 
+/* Every band that runs away says so; the user is told once. */
+static gboolean
+has_diagnostic (const SlDiagnostics *diags, const SlDiagnostic *d)
+{
+  for (int i = 0; i < sl_diagnostics_count (diags); i++)
+    {
+      const SlDiagnostic *e = sl_diagnostics_get (diags, i);
+      if (e->severity == d->severity && e->line == d->line && e->column == d->column
+          && g_strcmp0 (e->code, d->code) == 0 && g_strcmp0 (e->file, d->file) == 0
+          && g_strcmp0 (e->message, d->message) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static gpointer
 worker (gpointer data)
 {
@@ -166,7 +184,8 @@ worker (gpointer data)
   for (int i = 0; i < sl_diagnostics_count (diags); i++)
     {
       const SlDiagnostic *d = sl_diagnostics_get (diags, i);
-      sl_diagnostics_add (job->diags, d->severity, d->file, d->line, d->column, d->code, "%s", d->message);
+      if (!has_diagnostic (job->diags, d))
+        sl_diagnostics_add (job->diags, d->severity, d->file, d->line, d->column, d->code, "%s", d->message);
     }
   if (!ok)
     job->ok = FALSE;
@@ -326,7 +345,9 @@ gs_effect_run (const GsEffectArgs *a)
       g_error_free (error);
       goto out;
     }
-  gboolean ok = render_threads (run, target, a->jobs, diags);
+  /* A band that only hit a run-time limit still wrote its pixels. */
+  gboolean ok = render_threads (run, target, a->jobs, diags)
+                || sl_diagnostics_error_count (diags) == 0;
   print_diags (diags);
   if (!ok)
     goto out;

@@ -3,9 +3,19 @@
  * Saving wraps our buffer in a linear GeglBuffer (no copy) and runs it
  * through GEGL's saver for the extension; GEGL's codecs only warn when
  * they fail, so the warnings are captured (host/image-io.c) and turned
- * into the GError.  PFM is written here, since GEGL has no PFM codec: it
- * carries the working values verbatim, which makes it the format for
- * exact round trips.
+ * into the GError.  The pixels are labelled with the image's own space
+ * (GsImage.space), so a saver converts nothing it can store as is, and
+ * those that take one embed that space's profile; cli/icc-embed.c then
+ * puts the exact profile bytes in.  PFM is written here, since GEGL has
+ * no PFM codec: it carries the working values verbatim, which makes it
+ * the format for exact round trips.  PPM and JPEG are encoded here too
+ * (image-write.c), as GEGL's savers of those cannot report a full disk.
+ *
+ * gs_image_save() makes a file complete or absent: it writes a temporary
+ * file next to the final name (created exclusively, never through a
+ * link), checks that it came out whole, flushes it and renames it over
+ * the final name; on any failure neither the temporary file nor a
+ * previous output under the final name is left behind.
  */
 #include "config.h"
 
@@ -13,10 +23,14 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <gegl.h>
+
+#include "image-write.h"
+#include "safe-file.h"
 
 static gboolean
 has_extension (const char *path,
@@ -96,13 +110,14 @@ gs_image_save_supported (const char *path)
 }
 
 gboolean
-gs_image_save (const GsImage *image,
-               const char    *path,
-               gboolean       linear,
-               int            depth,
-               GError       **error)
+gs_image_write (const GsImage *image,
+                const char    *path,
+                gboolean       linear,
+                int            depth,
+                GError       **error)
 {
   const char   *operation;
+  const Babl   *format;
   GeglRectangle rect = { 0, 0, image->width, image->height };
   GeglBuffer   *buffer;
   GeglNode     *graph, *source, *saver;
@@ -134,14 +149,26 @@ gs_image_save (const GsImage *image,
                    _("cannot write '%s': %s"), path, g_strerror (ENOENT));
       return FALSE;
     }
-  /* Remove a stale file so that a saver failing silently cannot leave the
-   * previous result looking like this run's output. */
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  format = image->space != NULL
+           ? babl_format_with_space (linear ? "RGBA float" : "R'G'B'A float",
+                                     image->space)
+           : gs_image_working_format (linear);
+  if (g_str_equal (operation, "gegl:ppm-save"))
+    return gs_image_write_ppm (image, format, path, depth, error);
+  if (g_str_equal (operation, "gegl:jpg-save"))
+    return gs_image_write_jpeg (image, format, path, error);
+  /* The savers that write through GIO create their file exclusively
+   * (a link planted meanwhile makes them fail, never followed), so the
+   * caller's empty file goes first: over an existing file GIO would
+   * write a temporary file of its own that a killed run leaves behind.
+   * The EXR saver opens without O_EXCL, so it writes into the caller's
+   * file, and the name is never free for someone else to take. */
+  if (! g_str_equal (operation, "gegl:exr-save")
+      && g_file_test (path, G_FILE_TEST_IS_REGULAR))
     g_unlink (path);
 
   gs_image_io_capture_begin ();
-  buffer = gegl_buffer_linear_new_from_data (image->pixels,
-                                             gs_image_working_format (linear),
+  buffer = gegl_buffer_linear_new_from_data (image->pixels, format,
                                              &rect,
                                              (gint) (image->width * 4 * sizeof (float)),
                                              NULL, NULL);
@@ -154,8 +181,7 @@ gs_image_save (const GsImage *image,
                                "operation", operation,
                                "path", path,
                                NULL);
-  if (g_str_equal (operation, "gegl:png-save")
-      || g_str_equal (operation, "gegl:ppm-save"))
+  if (g_str_equal (operation, "gegl:png-save"))
     gegl_node_set (saver, "bitdepth", depth == 16 ? 16 : 8, NULL);
   else if (g_str_equal (operation, "gegl:tiff-save") && depth > 0)
     gegl_node_set (saver, "bitdepth", depth, "fp", 0, NULL);
@@ -174,4 +200,80 @@ gs_image_save (const GsImage *image,
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+gs_image_save (const GsImage *image,
+               const char    *path,
+               gboolean       linear,
+               int            depth,
+               GError       **error)
+{
+  char       *dir = g_path_get_dirname (path);
+  char       *base = g_path_get_basename (path);
+  const char *dot = strrchr (base, '.');
+  char       *temp = NULL;
+  GError     *local = NULL;
+  gboolean    ok = FALSE;
+
+  if (! gs_image_save_supported (path))
+    {
+      g_free (dir);
+      g_free (base);
+      return gs_image_write (image, path, linear, depth, error);
+    }
+  /* The extension stays last: it picks the encoder. */
+  for (int attempt = 0; attempt < 16 && temp == NULL; attempt++)
+    {
+      char *name = g_strdup_printf (".%s.gs-tmp-%ld-r%08x%s", base,
+                                    (long) getpid (), g_random_int (),
+                                    dot ? dot : "");
+
+      temp = g_build_filename (dir, name, NULL);
+      g_free (name);
+      g_clear_error (&local);
+      if (! gs_safe_file_create (temp, &local))
+        {
+          g_clear_pointer (&temp, g_free);
+          if (! g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_EXIST))
+            break;
+        }
+    }
+  if (temp == NULL)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
+                   _("cannot write '%s': %s"), path, local->message);
+      g_error_free (local);
+    }
+  else if (! gs_image_write (image, temp, linear, depth, &local)
+           || ! gs_image_check_complete (temp, &local)
+           || ! gs_safe_file_sync (temp, &local))
+    {
+      /* Name the file asked for, not the temporary one. */
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
+                   _("cannot write '%s': %s"), path, local->message);
+      g_error_free (local);
+    }
+  else if (g_rename (temp, path) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
+                   _("cannot write '%s': %s"), path, g_strerror (saved));
+    }
+  else
+    ok = TRUE;
+  if (! ok)
+    {
+      if (temp != NULL)
+        g_unlink (temp);
+      /* A previous result must not look like this run's output. */
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR)
+          && ! g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        g_unlink (path);
+    }
+  g_free (temp);
+  g_free (dir);
+  g_free (base);
+  return ok;
 }

@@ -10,8 +10,19 @@
 G_BEGIN_DECLS
 
 /* Picks the encoder from the extension of @path; @depth (8, 16 or 0 for the
- * format's default) only matters for PNG and TIFF. */
+ * format's default) only matters for PNG, PPM and TIFF.  @path ends up
+ * holding the complete image or, on failure, nothing at all: written
+ * under a temporary name, checked, flushed and renamed. */
 gboolean  gs_image_save    (const GsImage *image,
+                            const char    *path,
+                            gboolean       linear,
+                            int            depth,
+                            GError       **error);
+
+/* Encodes into @path itself (absent, or an empty file the caller created
+ * exclusively), for callers that finish the file before renaming it;
+ * gs_image_check_complete() (image-write.h) tells whether it is whole. */
+gboolean  gs_image_write   (const GsImage *image,
                             const char    *path,
                             gboolean       linear,
                             int            depth,

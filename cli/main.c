@@ -22,6 +22,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 
 #include <glib.h>
@@ -1148,6 +1149,11 @@ main (int    argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   gs_image_io_install_log_capture ();
+#ifdef SIGXFSZ
+  /* Past a file-size limit a write fails with EFBIG, which every output
+   * reports, instead of the signal ending the whole batch. */
+  signal (SIGXFSZ, SIG_IGN);
+#endif
 
   if (argc < 2)
     {

@@ -323,28 +323,22 @@ out:
 /* GEGL                                                                */
 /* ------------------------------------------------------------------ */
 
-GsImage *
-gs_image_load (const char  *path,
-               const Babl  *format,
-               GError     **error)
+/* The checks every load makes before decoding, with one wording. */
+static gboolean
+check_readable (const char *path,
+                GError    **error)
 {
-  GeglNode     *graph, *load, *sink;
-  GeglBuffer   *buffer = NULL;
-  GeglRectangle box;
-  GsImage      *image;
-  char         *warnings;
-
   if (! g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_OPEN,
                    _("cannot open '%s': %s"), path, g_strerror (ENOENT));
-      return NULL;
+      return FALSE;
     }
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_OPEN,
                    _("cannot open '%s': %s"), path, g_strerror (EISDIR));
-      return NULL;
+      return FALSE;
     }
   if (g_access (path, R_OK) != 0)
     {
@@ -352,11 +346,25 @@ gs_image_load (const char  *path,
 
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_OPEN,
                    _("cannot open '%s': %s"), path, g_strerror (saved));
-      return NULL;
+      return FALSE;
     }
+  return TRUE;
+}
 
-  if (has_extension (path, "pfm"))
-    return load_pfm (path, error);
+/* Decodes @path with GEGL into @format pixels, or, when @format is NULL,
+ * into the perceptual (@linear: linear) float RGBA of the space the
+ * decoder attached to the buffer, which then becomes image->space. */
+static GsImage *
+load_gegl (const char  *path,
+           const Babl  *format,
+           gboolean     linear,
+           GError     **error)
+{
+  GeglNode     *graph, *load, *sink;
+  GeglBuffer   *buffer = NULL;
+  GeglRectangle box;
+  GsImage      *image;
+  char         *warnings;
 
   /* The size is checked before anything is decoded: a header may claim
    * more pixels than the decoder could ever hold. */
@@ -380,9 +388,20 @@ gs_image_load (const char  *path,
       if (buffer != NULL
           && gegl_rectangle_equal (gegl_buffer_get_extent (buffer), &box))
         {
-          const Babl *type = babl_format_get_type (gegl_buffer_get_format (buffer), 0);
+          const Babl *stored = gegl_buffer_get_format (buffer);
+          const Babl *type = babl_format_get_type (stored, 0);
+          const Babl *wanted = format;
 
-          gs_pixel_fetch (buffer, &box, 1.0, format, image->pixels,
+          if (wanted == NULL)
+            {
+              const Babl *space = babl_format_get_space (stored);
+
+              wanted = babl_format_with_space (linear ? "RGBA float"
+                                                      : "R'G'B'A float",
+                                               space);
+              image->space = space == babl_space ("sRGB") ? NULL : space;
+            }
+          gs_pixel_fetch (buffer, &box, 1.0, wanted, image->pixels,
                           GEGL_ABYSS_NONE);
           image->source_depth = type == babl_type ("u8") ? 8
                                 : type == babl_type ("u16") ? 16 : 0;
@@ -400,4 +419,28 @@ gs_image_load (const char  *path,
                  warnings ? ": " : "", warnings ? warnings : "");
   g_free (warnings);
   return image;
+}
+
+GsImage *
+gs_image_load (const char  *path,
+               const Babl  *format,
+               GError     **error)
+{
+  if (! check_readable (path, error))
+    return NULL;
+  if (has_extension (path, "pfm"))
+    return load_pfm (path, error);
+  return load_gegl (path, format, FALSE, error);
+}
+
+GsImage *
+gs_image_load_native (const char  *path,
+                      gboolean     linear,
+                      GError     **error)
+{
+  if (! check_readable (path, error))
+    return NULL;
+  if (has_extension (path, "pfm"))
+    return load_pfm (path, error);
+  return load_gegl (path, NULL, linear, error);
 }

@@ -26,6 +26,10 @@ typedef struct
    * 0 for float, unknown or not loaded: the depth gs_image_save() takes to
    * write the same kind of file back. */
   int    source_depth;
+  /* The babl space the pixels are encoded in; NULL for sRGB.  Set by
+   * gs_image_load_native(); gs_image_save() writes the pixels as values
+   * of this space. */
+  const Babl *space;
 } GsImage;
 
 /* The largest image any host allocates, 4 GiB of float RGBA: beyond it an
@@ -62,6 +66,15 @@ const Babl *gs_image_working_format (gboolean linear);
 GsImage    *gs_image_load    (const char  *path,
                               const Babl  *format,
                               GError     **error);
+
+/* Loads @path in the file's own colour space: the values the file stores,
+ * as perceptual R'G'B'A float of the space its decoder reports (so an
+ * 8-bit k is still exactly k/255, whatever the profile), or, with
+ * @linear, as linear RGBA float of that space.  Sets image->space (NULL
+ * for sRGB, and for PFM, whose values are read verbatim). */
+GsImage    *gs_image_load_native (const char  *path,
+                                  gboolean     linear,
+                                  GError     **error);
 
 /* Routes GLib warnings into the capture buffer while one is active, so GEGL
  * codec complaints end up in the error message instead of on the terminal.

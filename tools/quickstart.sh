@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 
 PACKAGES="meson ninja-build pkg-config gcc libglib2.0-dev libgegl-dev libbabl-dev gegl \
-gettext python3 python3-gi gir1.2-gegl-0.4 valgrind"
+gettext python3 python3-gi gir1.2-gegl-0.4 valgrind \
+libgexiv2-dev liblcms2-dev zlib1g-dev libjpeg-dev libimage-exiftool-perl slurm-wlm munge parallel"
 
 install_packages () {
   missing=""

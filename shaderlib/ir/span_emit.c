@@ -422,6 +422,20 @@ sl_span_emit (const SlIr *ir)
         case SL_OP_OUTPUT:
           vi.a = reg_for_src (&e, in->src[0]);
           vi.imm = in->imm;
+          /* At the top level an OUTPUT runs once, so the VM may read the
+           * register in place when nothing writes it again: a constant,
+           * or a temporary whose register is never freed from here on (a
+           * last use that matches no instruction). */
+          if (depth == 0)
+            {
+              SlValueClass cls = sl_ir_value (ir, in->src[0])->cls;
+              if (cls == SL_VALUE_CONST || cls == SL_VALUE_TEMP)
+                {
+                  vi.variant = SL_VM_OUT_REF;
+                  if (cls == SL_VALUE_TEMP)
+                    e.last_use[in->src[0]] = -2;
+                }
+            }
           if ((in->imm >> 2) < 8)
             {
               prog->writes_output[in->imm >> 2][in->imm & 3] = true;
@@ -516,6 +530,21 @@ sl_span_emit (const SlIr *ir)
       release_srcs (&e, in, i);
     }
 
+  /* Straight-line code (vm.h): nothing that opens a mask scope or
+   * changes lane masks. */
+  prog->straight = true;
+  for (guint i = 0; i < e.code->len; i++)
+    switch (g_array_index (e.code, SlVmInsn, i).op)
+      {
+      case SL_VM_OP_IF: case SL_VM_OP_ELSE: case SL_VM_OP_ENDIF:
+      case SL_VM_OP_LOOP: case SL_VM_OP_ENDLOOP: case SL_VM_OP_BREAK:
+      case SL_VM_OP_CONTINUE: case SL_VM_OP_CONTEND: case SL_VM_OP_DISCARD:
+      case SL_VM_OP_FBEGIN: case SL_VM_OP_FEND: case SL_VM_OP_RETURN:
+        prog->straight = false;
+        break;
+      default:
+        break;
+      }
   prog->n_code = e.code->len;
   prog->code = (SlVmInsn *) g_array_free (e.code, FALSE);
   prog->n_samples = e.samples->len;

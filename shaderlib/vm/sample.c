@@ -16,6 +16,7 @@
  * holds their public initialisers. */
 #include "vm/vm.h"
 
+#include "vm/rgba.h"
 #include "vm/scalar_ops.h"
 
 #include <math.h>
@@ -91,9 +92,11 @@ address (int i, int n, SlAddressMode mode)
 static inline float
 safe_coord (float t)
 {
-  if (!(t == t))
-    return 0.0f;
-  return t < -8388608.0f ? -8388608.0f : (t > 8388608.0f ? 8388608.0f : t);
+  /* One select at a time: GCC vectorises span loops over these, not over
+   * an early return or nested conditionals. */
+  t = t == t ? t : 0.0f;
+  t = t < -8388608.0f ? -8388608.0f : t;
+  return t > 8388608.0f ? 8388608.0f : t;
 }
 
 static inline float
@@ -390,6 +393,262 @@ corner_offsets (Offsets off, const int32_t *xi, const int32_t *yi, const LevelVi
              : (ptrdiff_t) (yi[i] - wy0) * stride + (ptrdiff_t) (xi[i] - wx0) * 4;
 }
 
+/* floorf for |t| <= 2^23 (what safe_coord leaves), in operations every
+ * x86-64 CPU vectorises: baseline SSE2 has no rounding instruction, and
+ * GCC leaves loops that call floorf scalar there.  It differs from floorf
+ * only for -0, giving +0, which no caller can tell apart (both truncate
+ * to the same index and leave the same zero fraction). */
+static inline float
+floor_coord (float t)
+{
+  float tr = (float) (int32_t) t;
+  return tr > t ? tr - 1.0f : tr;
+}
+
+/* Point reads of level 0 for the whole span (fetch_level's arithmetic). */
+static void
+point_2d_span (const LevelView *v, const SlSamplerState *ss, float du, float dv,
+               const SlReg *cu, const SlReg *cv, SlReg *out[4])
+{
+  float fw = (float) v->w, fh = (float) v->h;
+  alignas (64) int32_t x0[SL_SPAN], y0[SL_SPAN];
+  for (int i = 0; i < SL_SPAN; i++)
+    {
+      x0[i] = (int32_t) floor_coord (safe_coord ((cu->f[i] + du) * fw));
+      y0[i] = (int32_t) floor_coord (safe_coord ((cv->f[i] + dv) * fh));
+    }
+  address_span (x0, v->w, v->wx0, v->wx1, ss->address_u);
+  address_span (y0, v->h, v->wy0, v->wy1, ss->address_v);
+  alignas (64) Offsets off;
+  alignas (64) Quad4 t;
+  corner_offsets (off, x0, y0, v);
+  gather (v->lv->texels, off, ss->border_color, t);
+  for (int k = 0; k < 4; k++)
+    memcpy (out[k]->f, t[k], sizeof t[k]);
+}
+
+/* Where each lane's bilinear footprint starts and its fractions, with the
+ * texel-centre snapping of split(). */
+typedef struct
+{
+  alignas (64) int32_t x0[SL_SPAN];
+  alignas (64) int32_t y0[SL_SPAN];
+  alignas (64) float fx[SL_SPAN];
+  alignas (64) float fy[SL_SPAN];
+  alignas (64) float gx[SL_SPAN];   /* 1 - fx */
+  alignas (64) float gy[SL_SPAN];   /* 1 - fy */
+} Footprint;
+
+/* One axis of footprint(): texel index and snapped fraction of (c + d)
+ * · size - 1/2.  Three loops, because GCC 12 vectorises each of them but
+ * not their fusion. */
+static void
+footprint_axis (const float *c, int n, float d, float size, int32_t *restrict i0,
+                float *restrict f, float *restrict g)
+{
+  float eps = MAX (1.0f / 8192.0f, size * (1.0f / 2097152.0f));
+  alignas (64) float t[SL_SPAN], fl[SL_SPAN];
+  for (int i = 0; i < n; i++)
+    t[i] = safe_coord ((c[i] + d) * size - 0.5f);
+  for (int i = 0; i < n; i++)
+    fl[i] = floor_coord (t[i]);
+  for (int i = 0; i < n; i++)
+    {
+      float a = t[i] - fl[i];
+      int32_t k = (int32_t) fl[i];
+      /* Snap fractions next to a texel centre (see the file comment). */
+      k += a > 1.0f - eps ? 1 : 0;
+      a = (a < eps) | (a > 1.0f - eps) ? 0.0f : a;
+      i0[i] = k;
+      f[i] = a;
+      g[i] = 1.0f - a;
+    }
+}
+
+/* Returns whether any lane has a fraction. */
+static bool
+footprint (Footprint *fp, const LevelView *v, float du, float dv, const SlReg *cu,
+           const SlReg *cv)
+{
+  footprint_axis (cu->f, SL_SPAN, du, (float) v->w, fp->x0, fp->fx, fp->gx);
+  /* The vertical coordinate is usually the same along each row of the
+   * span (v depends on y alone): then one lane of each row will do. */
+  uint32_t varies = 0;
+  for (int r = 0; r < 2; r++)
+    {
+      const uint32_t *row = cv->u + r * SL_SPAN_COLS;
+      for (int i = 0; i < SL_SPAN_COLS; i++)
+        varies |= row[i] ^ row[0];
+    }
+  if (varies)
+    footprint_axis (cv->f, SL_SPAN, dv, (float) v->h, fp->y0, fp->fy, fp->gy);
+  else
+    {
+      float c2[2] = { cv->f[0], cv->f[SL_SPAN_COLS] }, f2[2], g2[2];
+      int32_t i2[2];
+      footprint_axis (c2, 2, dv, (float) v->h, i2, f2, g2);
+      for (int r = 0; r < 2; r++)
+        for (int i = 0; i < SL_SPAN_COLS; i++)
+          {
+            fp->y0[r * SL_SPAN_COLS + i] = i2[r];
+            fp->fy[r * SL_SPAN_COLS + i] = f2[r];
+            fp->gy[r * SL_SPAN_COLS + i] = g2[r];
+          }
+    }
+  uint32_t any_frac = 0;
+  for (int i = 0; i < SL_SPAN; i++)
+    any_frac |= (fp->fx[i] != 0.0f) | (fp->fy[i] != 0.0f);
+  return any_frac != 0;
+}
+
+/* One row of the span whose footprints are the texels (x, y) .. (x + n,
+ * y + 1) of the window, consecutive along the row: the usual case when
+ * the texture is about the viewport's size.  Then every corner of the
+ * bilinear filter is a run of texels of one of two texture rows, split
+ * into components once each, and the four corners of a lane are lanes i
+ * and i + 1 of those runs.  needs_x1/needs_y1: some lane of the row
+ * weighs the right/lower texels. */
+typedef struct
+{
+  bool regular, needs_x1, needs_y1;
+} RowShape;
+
+static RowShape
+row_shape (const Footprint *fp, int r, const LevelView *v)
+{
+  const int32_t *x0 = fp->x0 + r * SL_SPAN_COLS, *y0 = fp->y0 + r * SL_SPAN_COLS;
+  const float *fx = fp->fx + r * SL_SPAN_COLS, *fy = fp->fy + r * SL_SPAN_COLS;
+  int32_t bad = 0;
+  uint32_t any_x = 0, any_y = 0;
+  for (int i = 0; i < SL_SPAN_COLS; i++)
+    {
+      bad |= (x0[i] - i - x0[0]) | (y0[i] - y0[0]);
+      any_x |= fx[i] != 0.0f;
+      any_y |= fy[i] != 0.0f;
+    }
+  RowShape rs = { false, any_x != 0, any_y != 0 };
+  int32_t xl = x0[0], yl = y0[0];
+  rs.regular = !bad && xl >= v->wx0 && yl >= v->wy0
+               && xl + SL_SPAN_COLS - 1 + (rs.needs_x1 ? 1 : 0) <= v->wx1
+               && yl + (rs.needs_y1 ? 1 : 0) <= v->wy1;
+  return rs;
+}
+
+/* A run of n texels of one texture row, one array per component (n + 1
+ * entries are read, one beyond for the right-hand corners). */
+typedef float TexelRun[4][SL_SPAN_COLS + 8];
+
+static void
+load_run (const LevelView *v, int x, int y, int n, TexelRun run)
+{
+  const float *p = v->lv->texels + (size_t) (y - v->wy0) * v->lv->row_stride
+                   + (size_t) (x - v->wx0) * 4;
+  sl_rgba_split (p, n, run[0], run[1], run[2], run[3]);
+}
+
+/* acc = w0 t0 + w1 t1 (+ w2 t2 + w3 t3), summed left to right as the
+ * general path does when no weight is zero. */
+static void
+blend2 (float *restrict acc, const float *w0, const float *t0, const float *w1,
+        const float *t1)
+{
+  for (int i = 0; i < SL_SPAN_COLS; i++)
+    acc[i] = w0[i] * t0[i] + w1[i] * t1[i];
+}
+
+static void
+blend4 (float *restrict acc, const float *w0, const float *t0, const float *w1,
+        const float *t1, const float *w2, const float *t2, const float *w3, const float *t3)
+{
+  for (int i = 0; i < SL_SPAN_COLS; i++)
+    acc[i] = ((w0[i] * t0[i] + w1[i] * t1[i]) + w2[i] * t2[i]) + w3[i] * t3[i];
+}
+
+/* acc += w t where w != 0, as the general path adds a corner. */
+static void
+blend_more (float *restrict acc, const float *w, const float *t)
+{
+  /* One select a loop: GCC 12 vectorises it for SSE2, not a chain. */
+  for (int i = 0; i < SL_SPAN_COLS; i++)
+    {
+      float sum = acc[i], more = sum + w[i] * t[i];
+      acc[i] = w[i] != 0.0f ? more : sum;
+    }
+}
+
+static bool
+any_zero (const float *w)
+{
+  uint32_t z = 0;
+  for (int i = 0; i < SL_SPAN_COLS; i++)
+    z |= w[i] == 0.0f;
+  return z != 0;
+}
+
+/* Bilinear reads of one regular row (row_shape()), with the arithmetic
+ * of the general path below: the same weights, the same order, a corner
+ * skipped in the lanes that weigh it zero.  The right-hand corners of a
+ * lane are lane i + 1 of the runs; a corner no lane of the row weighs is
+ * neither loaded nor added. */
+static void
+bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool any_frac,
+              SlReg *out[4])
+{
+  const int o = r * SL_SPAN_COLS;
+  const int32_t x = fp->x0[o], y = fp->y0[o];
+  const bool nx = rs.needs_x1, ny = rs.needs_y1;
+  TexelRun top, bottom;
+  load_run (v, x, y, SL_SPAN_COLS + nx, top);
+  if (!any_frac)
+    {
+      for (int k = 0; k < 4; k++)
+        memcpy (out[k]->f + o, top[k], SL_SPAN_COLS * sizeof (float));
+      return;
+    }
+  if (ny)
+    load_run (v, x, y + 1, SL_SPAN_COLS + nx, bottom);
+  const float *fx = fp->fx + o, *fy = fp->fy + o, *gx = fp->gx + o, *gy = fp->gy + o;
+  alignas (64) float w00[SL_SPAN_COLS], w10[SL_SPAN_COLS], w01[SL_SPAN_COLS],
+                     w11[SL_SPAN_COLS];
+  for (int i = 0; i < SL_SPAN_COLS; i++)
+    w00[i] = gx[i] * gy[i];
+  if (nx)
+    for (int i = 0; i < SL_SPAN_COLS; i++)
+      w10[i] = fx[i] * gy[i];
+  if (ny)
+    for (int i = 0; i < SL_SPAN_COLS; i++)
+      w01[i] = gx[i] * fy[i];
+  if (nx && ny)
+    for (int i = 0; i < SL_SPAN_COLS; i++)
+      w11[i] = fx[i] * fy[i];
+  /* Usually every lane weighs every corner it has (a fraction shared by
+   * the row): then the sums need no selects. */
+  bool zeros = (nx && any_zero (w10)) || (ny && any_zero (w01))
+               || (nx && ny && any_zero (w11));
+  for (int k = 0; k < 4; k++)
+    {
+      float *restrict acc = out[k]->f + o;
+      const float *t00 = top[k], *t10 = top[k] + 1, *t01 = bottom[k], *t11 = bottom[k] + 1;
+      if (!zeros && nx && ny)
+        blend4 (acc, w00, t00, w10, t10, w01, t01, w11, t11);
+      else if (!zeros && nx)
+        blend2 (acc, w00, t00, w10, t10);
+      else if (!zeros && ny)
+        blend2 (acc, w00, t00, w01, t01);
+      else
+        {
+          for (int i = 0; i < SL_SPAN_COLS; i++)
+            acc[i] = w00[i] * t00[i];
+          if (nx)
+            blend_more (acc, w10, t10);
+          if (ny)
+            blend_more (acc, w01, t01);
+          if (nx && ny)
+            blend_more (acc, w11, t11);
+        }
+    }
+}
+
 /* Point or bilinear reads of level 0 of a 2D texture for the whole span,
  * with the same arithmetic as fetch_level() (texel-centre snapping,
  * weights (1-fx)(1-fy), fx(1-fy), (1-fx)fy, fx fy accumulated in that
@@ -402,55 +661,35 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
   level_view (&v, tex, ss, 0);
   float fw = (float) v.w, fh = (float) v.h;
   float du = (float) s->offset[0] / fw, dv = (float) s->offset[1] / fh;
-  alignas (64) int32_t x0[SL_SPAN], y0[SL_SPAN], x1[SL_SPAN], y1[SL_SPAN];
-  alignas (64) float fx[SL_SPAN], fy[SL_SPAN];
   const float *base = v.lv->texels;
   const float *border = ss->border_color;
 
   if (ss->mag_filter == SL_FILTER_POINT)
     {
-      for (int i = 0; i < SL_SPAN; i++)
-        {
-          x0[i] = (int32_t) floorf (safe_coord ((cu->f[i] + du) * fw));
-          y0[i] = (int32_t) floorf (safe_coord ((cv->f[i] + dv) * fh));
-        }
-      address_span (x0, v.w, v.wx0, v.wx1, ss->address_u);
-      address_span (y0, v.h, v.wy0, v.wy1, ss->address_v);
-      alignas (64) Offsets off;
-      alignas (64) Quad4 t;
-      corner_offsets (off, x0, y0, &v);
-      gather (base, off, border, t);
-      for (int k = 0; k < 4; k++)
-        memcpy (out[k]->f, t[k], sizeof t[k]);
+      point_2d_span (&v, ss, du, dv, cu, cv, out);
       return;
     }
 
-  float ex = MAX (1.0f / 8192.0f, fw * (1.0f / 2097152.0f));
-  float ey = MAX (1.0f / 8192.0f, fh * (1.0f / 2097152.0f));
-  uint32_t any_frac = 0;
+  Footprint fp;
+  bool any_frac = footprint (&fp, &v, du, dv, cu, cv);
+  RowShape rows[2] = { row_shape (&fp, 0, &v), row_shape (&fp, 1, &v) };
+  if (rows[0].regular && rows[1].regular)
+    {
+      bilinear_row (&v, &fp, 0, rows[0], any_frac, out);
+      bilinear_row (&v, &fp, 1, rows[1], any_frac, out);
+      return;
+    }
+
+  /* The general case: every corner of every lane addressed and gathered
+   * on its own. */
+  alignas (64) int32_t x0[SL_SPAN], y0[SL_SPAN], x1[SL_SPAN], y1[SL_SPAN];
   for (int i = 0; i < SL_SPAN; i++)
     {
-      float tx = safe_coord ((cu->f[i] + du) * fw - 0.5f);
-      float ty = safe_coord ((cv->f[i] + dv) * fh - 0.5f);
-      float flx = floorf (tx), fly = floorf (ty);
-      float ax = tx - flx, ay = ty - fly;
-      int32_t ix = (int32_t) flx, iy = (int32_t) fly;
-      /* Snap fractions next to a texel centre (see the file comment). */
-      ix += ax > 1.0f - ex ? 1 : 0;
-      iy += ay > 1.0f - ey ? 1 : 0;
-      ax = (ax < ex || ax > 1.0f - ex) ? 0.0f : ax;
-      ay = (ay < ey || ay > 1.0f - ey) ? 0.0f : ay;
-      x0[i] = ix;
-      y0[i] = iy;
-      x1[i] = ix + 1;
-      y1[i] = iy + 1;
-      fx[i] = ax;
-      fy[i] = ay;
+      x0[i] = fp.x0[i];
+      y0[i] = fp.y0[i];
+      x1[i] = fp.x0[i] + 1;
+      y1[i] = fp.y0[i] + 1;
     }
-  /* A loop of its own: GCC 12 does not vectorise the loop above with this
-   * reduction inside. */
-  for (int i = 0; i < SL_SPAN; i++)
-    any_frac |= (fx[i] != 0.0f) | (fy[i] != 0.0f);
   address_span (x0, v.w, v.wx0, v.wx1, ss->address_u);
   address_span (y0, v.h, v.wy0, v.wy1, ss->address_v);
 
@@ -469,20 +708,15 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
   address_span (y1, v.h, v.wy0, v.wy1, ss->address_v);
 
   alignas (64) Quad4 t;
-  alignas (64) float wgt[SL_SPAN], gx[SL_SPAN], gy[SL_SPAN];
+  alignas (64) float wgt[SL_SPAN];
   for (int i = 0; i < SL_SPAN; i++)
-    {
-      gx[i] = 1.0f - fx[i];
-      gy[i] = 1.0f - fy[i];
-    }
-  for (int i = 0; i < SL_SPAN; i++)
-    wgt[i] = gx[i] * gy[i];
+    wgt[i] = fp.gx[i] * fp.gy[i];
   for (int k = 0; k < 4; k++)
     for (int i = 0; i < SL_SPAN; i++)
       acc[k][i] = wgt[i] * acc[k][i];
   /* Corners (x1,y0), (x0,y1), (x1,y1) with weights fx·gy, gx·fy, fx·fy. */
   const int32_t *cx[3] = { x1, x0, x1 }, *cy[3] = { y0, y1, y1 };
-  const float *wxs[3] = { fx, gx, fx }, *wys[3] = { gy, fy, fy };
+  const float *wxs[3] = { fp.fx, fp.gx, fp.fx }, *wys[3] = { fp.gy, fp.fy, fp.fy };
   for (int n = 0; n < 3; n++)
     {
       corner_offsets (off, cx[n], cy[n], &v);
@@ -524,15 +758,9 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
       if (x0 >= v.wx0 && x0 + SL_SPAN_COLS - 1 <= v.wx1)
         {
           const float *p = row + (size_t) (x0 - v.wx0) * 4;
-          float *o0 = out[0]->f + r * SL_SPAN_COLS, *o1 = out[1]->f + r * SL_SPAN_COLS;
-          float *o2 = out[2]->f + r * SL_SPAN_COLS, *o3 = out[3]->f + r * SL_SPAN_COLS;
-          for (int c = 0; c < SL_SPAN_COLS; c++)
-            {
-              o0[c] = p[4 * c + 0];
-              o1[c] = p[4 * c + 1];
-              o2[c] = p[4 * c + 2];
-              o3[c] = p[4 * c + 3];
-            }
+          int o = r * SL_SPAN_COLS;
+          sl_rgba_split (p, SL_SPAN_COLS, out[0]->f + o, out[1]->f + o, out[2]->f + o,
+                         out[3]->f + o);
           continue;
         }
       for (int c = 0; c < SL_SPAN_COLS; c++)

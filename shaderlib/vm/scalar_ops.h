@@ -210,14 +210,11 @@ sl_approx_rint (float x)
   return (x + 12582912.0f) - 12582912.0f;
 }
 
+/* 2^f for f in [-0.5, 0.5]: Taylor series of e^(f ln 2) to degree 7,
+ * truncation error below 2^-27 relative on this interval. */
 static inline float
-sl_scalar_EXP2 (float a)
+sl_approx_exp2_poly (float f)
 {
-  float x = a == a ? (a < -151.0f ? -151.0f : (a > 129.0f ? 129.0f : a)) : 0.0f;
-  float n = sl_approx_rint (x);
-  float f = x - n;                              /* [-0.5, 0.5] */
-  /* Taylor series of 2^f = e^(f ln 2) to degree 7: truncation error
-   * below 2^-27 relative on this interval. */
   float p = 1.5252733804059841e-05f;            /* (ln 2)^7 / 7! */
   p = p * f + 1.5403530393381609e-04f;
   p = p * f + 1.3333558146428443e-03f;
@@ -226,8 +223,30 @@ sl_scalar_EXP2 (float a)
   p = p * f + 2.4022650695910071e-01f;
   p = p * f + 6.9314718055994531e-01f;
   p = p * f + 1.0f;
-  float r = sl_approx_scale (p, (int32_t) n);
+  return p;
+}
+
+static inline float
+sl_scalar_EXP2 (float a)
+{
+  float x = a == a ? (a < -151.0f ? -151.0f : (a > 129.0f ? 129.0f : a)) : 0.0f;
+  float n = sl_approx_rint (x);
+  float f = x - n;                              /* [-0.5, 0.5] */
+  float r = sl_approx_scale (sl_approx_exp2_poly (f), (int32_t) n);
   return a == a ? r : a;
+}
+
+/* sl_scalar_EXP2 where |a| <= 125, to the bit: no clamp or NaN can
+ * apply, and p 2^n (p within [2^-0.5, 2^0.5]) is a normal float, so one
+ * exact scaling equals the two of sl_approx_scale.  The span VM uses it
+ * when every lane of a span is in range (it is about half the work). */
+#define SL_APPROX_EXP2_ORDINARY 125.0f
+static inline float
+sl_approx_exp2_ordinary (float a)
+{
+  float n = sl_approx_rint (a);
+  float p = sl_approx_exp2_poly (a - n);
+  return p * sl_u2f ((uint32_t) ((int32_t) n + 127) << 23);
 }
 
 static inline float
@@ -253,16 +272,12 @@ sl_scalar_EXP (float a)
 
 /* log2 of a positive normal x split as e + log2(m), m in [sqrt(1/2),
  * sqrt(2)), with log2(m) = 2/ln2 * atanh(s), s = (m - 1)/(m + 1), whose
- * odd series converges fast because |s| < 0.172.  Returns log2(m) and
- * the exponent in *e. */
+ * odd series converges fast because |s| < 0.172.  @u: the bits of x.
+ * Returns log2(m) and the exponent in *e. */
 static inline float
-sl_approx_log2_parts (float a, float *e)
+sl_approx_log2_normal_parts (uint32_t u, int32_t ex, float *e)
 {
-  uint32_t u = sl_f2u (a);
-  /* Subnormals: scale by 2^23 first. */
-  bool sub = u < 0x00800000u;
-  u = sub ? sl_f2u (a * 8388608.0f) : u;
-  int32_t ex = (int32_t) (u >> 23) - 127 - (sub ? 23 : 0);
+  ex += (int32_t) (u >> 23) - 127;
   uint32_t mu = (u & 0x007fffffu) | 0x3f800000u;   /* [1, 2) */
   bool big = mu > 0x3fb504f3u;                      /* > sqrt(2) */
   float m = sl_u2f (big ? mu - 0x00800000u : mu);   /* halved when big */
@@ -281,6 +296,16 @@ sl_approx_log2_parts (float a, float *e)
   return lead + tail;
 }
 
+/* The same for any positive x: subnormals are scaled by 2^23 first. */
+static inline float
+sl_approx_log2_parts (float a, float *e)
+{
+  uint32_t u = sl_f2u (a);
+  bool sub = u < 0x00800000u;
+  u = sub ? sl_f2u (a * 8388608.0f) : u;
+  return sl_approx_log2_normal_parts (u, sub ? -23 : 0, e);
+}
+
 static inline float
 sl_scalar_LOG2 (float a)
 {
@@ -291,6 +316,23 @@ sl_scalar_LOG2 (float a)
   r = a < 0.0f ? NAN : r;
   r = a == INFINITY ? a : r;
   return a == a ? r : a;
+}
+
+/* Whether a is a positive normal float, where the special cases of
+ * sl_scalar_LOG2 do not apply. */
+static inline bool
+sl_approx_is_ordinary (float a)
+{
+  return sl_f2u (a) - 0x00800000u < 0x7f000000u;
+}
+
+/* sl_scalar_LOG2 for a positive normal a, to the bit. */
+static inline float
+sl_approx_log2_ordinary (float a)
+{
+  float e;
+  float lm = sl_approx_log2_normal_parts (sl_f2u (a), 0, &e);
+  return e + lm;
 }
 
 static inline float
@@ -315,6 +357,13 @@ sl_scalar_POW (float a, float b)
   r = a == 1.0f ? 1.0f : r;
   return b == 0.0f ? 1.0f : r;
 }
+
+/* sl_scalar_POW (a, b) is sl_approx_exp2_ordinary (x), x = b ·
+ * sl_approx_log2_ordinary (a), to the bit, whenever a is a positive
+ * normal float and |x| <= SL_APPROX_EXP2_ORDINARY: then log2 and exp2
+ * take their ordinary paths, and for a = 1 or b = 0 x is ±0, whose exp2
+ * is exactly 1, the value the special cases select.  For a = ±0 and
+ * b > 0 it is +0.  tests/shaderlib/test-approx.c checks both. */
 
 static inline float
 sl_scalar_LDEXP (float a, float b)

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #ifndef SL_SPAN_COLS   /* overridable only to measure other widths */
-#define SL_SPAN_COLS 32
+#define SL_SPAN_COLS 64
 #endif
 #define SL_SPAN      (2 * SL_SPAN_COLS)
 
@@ -46,18 +46,26 @@ typedef enum
 
 /* Specialised forms of table-driven ops: operand b (and for MAD c) is a
  * constant held in the instruction, not a register, saving a load per
- * vector in the op's loop. */
+ * vector in the op's loop.  OUTPUT has a form of its own too. */
 enum
 {
   SL_VM_REGS = 0,     /* all operands in registers */
   SL_VM_KB,           /* b = imm (two-operand ops) */
-  SL_VM_KBC           /* MAD: b = imm, c = jump */
+  SL_VM_KBC,          /* MAD: b = imm, c = jump */
+  /* OUTPUT: the register a keeps its value to the end of the program
+   * (span_emit.c never reuses it), so the span's store reads it in place
+   * instead of a copy. */
+  SL_VM_OUT_REF = 1
 };
+
+/* The interpreter dispatches on op and variant together. */
+#define SL_VM_KEY(op, variant) ((unsigned) (op) | (unsigned) (variant) << 8)
+_Static_assert (SL_VM_OP_COUNT <= 256, "an op fits the low byte of a dispatch key");
 
 typedef struct
 {
-  uint16_t op;      /* SlVmOp */
-  uint16_t variant; /* SL_VM_REGS, SL_VM_KB or SL_VM_KBC */
+  uint8_t  op;      /* SlVmOp */
+  uint8_t  variant; /* SL_VM_REGS, SL_VM_KB, SL_VM_KBC or SL_VM_OUT_REF */
   uint32_t dst;     /* register */
   uint32_t a, b, c; /* registers */
   uint32_t imm;     /* op-specific; SAMPLE/TEXSIZE: index into samples[] */
@@ -121,6 +129,9 @@ typedef struct
   int         max_depth;       /* control-flow nesting */
   int         n_outputs;       /* colour targets */
   bool        writes_output[8][4];
+  /* No control flow and no DISCARD: every instruction runs once on every
+   * lane, so the VM needs no lane masks and every OUTPUT runs. */
+  bool        straight;
   /* cost_before[i]: the run-time budget's cost of code[0..i), n_code + 1
    * entries.  A 2D texture read costs SL_VM_SAMPLE_COST, a cube read half
    * as much again and a volume read twice as much (span_emit.c), anything
@@ -138,6 +149,17 @@ typedef struct
  * body: without it a one-instruction loop ran 4 million times per span. */
 #define SL_VM_LOOP_COST 8
 
+/* An instruction as one render call runs it: its dispatch key and the
+ * addresses of its registers in that call's register file, so the
+ * interpreter does no address arithmetic per instruction and span. */
+typedef struct
+{
+  unsigned     key;     /* SL_VM_KEY (op, variant) */
+  uint32_t     imm;
+  SlReg       *d;
+  const SlReg *a, *b, *c;
+} SlVmStep;
+
 /* Per-thread state for running span programs.  Reused between render
  * calls: fresh memory per call would cost page faults. */
 typedef struct
@@ -147,9 +169,16 @@ typedef struct
   SlReg   *stack;       /* control-flow save area */
   int      stack_size;
   SlReg  (*out)[4];     /* [8][4] staged outputs */
+  const SlReg *out_src[8][4];   /* where each output of the span is */
   SlReg   *kill;        /* discarded lanes */
   int32_t *iterations;  /* per open loop, max_depth + 1 entries */
   int      n_iterations;
+  /* x + 0.5 and (x + 0.5) / viewport width for each column of the last
+   * render call's spans (TEXCOORD and VPOS x), from its first span on. */
+  float   *column_px, *column_u;
+  int      n_columns;
+  SlVmStep *steps;      /* the program decoded for these registers */
+  int      n_steps;
   unsigned stopped;     /* SL_VM_STOPPED_* of the last sl_vm_render() */
   void    *block;       /* one 64-byte aligned allocation holding all of them */
 } SlVmState;
@@ -182,6 +211,7 @@ void  sl_span_program_free (SlSpanProgram *prog);
 char *sl_span_program_dump (const SlSpanProgram *prog);
 
 void sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog);
+void sl_vm_state_reserve_columns (SlVmState *state, int n_columns);
 void sl_vm_state_clear   (SlVmState *state);
 
 /* Runs the program over the rectangle (x, y, width, height) of the

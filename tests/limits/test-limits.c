@@ -581,9 +581,10 @@ test_loop_cap (void)
 /* Three nested loops of 60000 (each under the cap) would run 2×10^14
  * iterations; the per-span budget stops them.  The meson timeout bounds
  * how long this may take; the pixels prove the program went on after the
- * loops (w = 1), that the first span (rows 0-1, columns 0-31) ran its
- * loops until the budget was spent and that every later span then ran
- * each loop once. */
+ * loops (w = 1), that the first span (rows 0-1, columns 0 to
+ * SPAN_COLS - 1) ran its loops until the budget was spent and that every
+ * later span then ran each loop once. */
+#define SPAN_COLS 64   /* the VM's span width, SL_SPAN_COLS in vm/vm.h */
 static void
 test_budget (void)
 {
@@ -600,7 +601,7 @@ test_budget (void)
                    "instructions per pixel; its loops were stopped\n");
   for (int i = 0; i < 64 * 64; i++)
     {
-      if (i / 64 < 2 && i % 64 < 32)
+      if (i / 64 < 2 && i % 64 < SPAN_COLS)
         {
           /* Far more than one inner loop's worth, far less than all. */
           g_assert_cmpfloat (r.pixels[4 * i], >, 60000);

@@ -2,7 +2,9 @@
  * transcendental approximations (scalar_ops.h) against double-precision
  * libm over every float of each documented range (a stride keeps the run
  * short), prints the figures and fails if any exceeds the bound that
- * scalar_ops.h documents.  Also checks the special values. */
+ * scalar_ops.h documents.  Also checks the special values, and that the
+ * short forms the span VM takes for ordinary arguments give the general
+ * functions' bits. */
 #include "vm/scalar_ops.h"
 
 #include <glib.h>
@@ -71,6 +73,49 @@ static double ref_log (double a) { return log (a); }
 static float atan2_x;
 static float atan2_of (float a) { return sl_scalar_ATAN2 (a, atan2_x); }
 static double ref_atan2 (double a) { return atan2 (a, (double) atan2_x); }
+
+/* The short forms of exp2, log2 and pow (scalar_ops.h) must give the
+ * bits of the general functions wherever the VM takes them: every 97th
+ * float of their ranges, and pow over bases of every binade, zero and
+ * exponents of both signs.  Returns the number of mismatches. */
+static int
+check_ordinary (void)
+{
+  int bad = 0;
+  for (uint32_t u = 0; u <= sl_f2u (SL_APPROX_EXP2_ORDINARY); u += 97)
+    for (int sign = 0; sign < 2; sign++)
+      {
+        float x = sl_u2f (u | (sign ? 0x80000000u : 0));
+        if (sl_f2u (sl_approx_exp2_ordinary (x)) != sl_f2u (sl_scalar_EXP2 (x)) && bad++ < 5)
+          printf ("FAIL: exp2 short form at %a\n", x);
+      }
+  for (uint32_t u = 0x00800000u; u < 0x7f800000u; u += 97)
+    {
+      float a = sl_u2f (u);
+      bool same = sl_f2u (sl_approx_log2_ordinary (a)) == sl_f2u (sl_scalar_LOG2 (a));
+      if ((!sl_approx_is_ordinary (a) || !same) && bad++ < 5)
+        printf ("FAIL: log2 short form at %a\n", a);
+    }
+  static const float bs[] = { 0.45f, 0.8f, 1.0f / 2.2f, 2.2f, 3.0f, 64.0f, -1.5f, -0.0f, 0.0f, 1e-30f };
+  for (guint i = 0; i < G_N_ELEMENTS (bs); i++)
+    for (uint32_t u = 0; u < 0x7f800000u; u += 4099)
+      {
+        float a = sl_u2f (u), b = bs[i];
+        float x = b * sl_approx_log2_ordinary (a);
+        bool zero = a == 0.0f && b > 0.0f;
+        if (!zero && !(sl_approx_is_ordinary (a) && fabsf (x) <= SL_APPROX_EXP2_ORDINARY))
+          continue;
+        float got = zero ? 0.0f : sl_approx_exp2_ordinary (x);
+        if (sl_f2u (got) != sl_f2u (sl_scalar_POW (a, b)) && bad++ < 5)
+          printf ("FAIL: pow short form at %a^%a\n", a, b);
+      }
+  /* Special cases stay outside the short forms. */
+  static const float odd[] = { -1.0f, -0.0f, 0x1p-140f, INFINITY, NAN };
+  for (guint i = 0; i < G_N_ELEMENTS (odd); i++)
+    if (sl_approx_is_ordinary (odd[i]) && bad++ < 5)
+      printf ("FAIL: %a counted as ordinary\n", odd[i]);
+  return bad;
+}
 
 int
 main (void)
@@ -167,5 +212,6 @@ main (void)
   CHECK (sl_scalar_POW (0.0f, -2.0f) == INFINITY);
   CHECK (isnan (sl_scalar_POW (-2.0f, 2.0f)));
   CHECK (sl_scalar_LDEXP (3.0f, 4.0f) == 48.0f);
+  CHECK (check_ordinary () == 0);
   return fails ? 1 : 0;
 }

@@ -30,6 +30,7 @@ typedef struct
   GHashTable *intrinsics;  /* name → id+1 */
   Func       *cur_func;
   int         depth;       /* expression/statement nesting */
+  int         chain;       /* operators above the current operand (SL_MAX_EXPR_CHAIN) */
   int         loop_depth;
   bool        in_switch;   /* innermost breakable statement is a switch */
   Scope      *param_scope; /* parameters of the function being parsed */

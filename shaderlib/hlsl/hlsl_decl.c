@@ -250,17 +250,32 @@ hlsl_parse_struct (P *p)
 {
   Token *kw = next (p);  /* struct */
   /* struct A { struct B { … — the definitions recurse. */
-  if (p->depth >= SL_MAX_NESTING)
+  if (p->struct_depth >= SL_MAX_TYPE_DEPTH)
     {
       hlsl_error (p, kw->loc, SL_DIAG_HLSL_STRUCT_DEPTH,
-                  "struct definitions nested too deeply (more than %d)", SL_MAX_NESTING);
-      while (peek (p)->kind != TK_EOF)
+                  "struct definitions nested too deeply (more than %d)", SL_MAX_TYPE_DEPTH);
+      /* Skip this definition, braces and all, without recursing, so
+       * that the enclosing ones close quietly around an error type. */
+      while (!is (p, "{") && !is (p, ";") && peek (p)->kind != TK_EOF)
         next (p);
+      for (int open = 0; peek (p)->kind != TK_EOF; )
+        {
+          if (is (p, "{"))
+            open++;
+          else if (is (p, "}") && --open == 0)
+            {
+              next (p);
+              break;
+            }
+          if (open == 0)
+            break;
+          next (p);
+        }
       return p->t_error;
     }
-  p->depth++;
+  p->struct_depth++;
   Type *t = parse_struct_body (p, kw);
-  p->depth--;
+  p->struct_depth--;
   return t;
 }
 
@@ -391,6 +406,8 @@ parse_var_init (P *p, Var *v, bool unsized)
         {
           next (p);
           e = hlsl_parse_initializer_list (p, loc);
+          if (is_error (e))
+            return NULL;
           n = e->n_comps;
         }
       else
@@ -419,6 +436,8 @@ parse_var_init (P *p, Var *v, bool unsized)
     {
       next (p);
       Node *list = hlsl_parse_initializer_list (p, loc);
+      if (is_error (list))
+        return NULL;
       if (v->type->kind != TY_ERROR && list->n_comps != v->type->n_comp
           && !(list->n_comps == 1 && !v->type->n_objects))
         {

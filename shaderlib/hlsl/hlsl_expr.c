@@ -147,8 +147,14 @@ hlsl_parse_initializer_list (P *p, SlLoc loc)
           {
             hlsl_error (p, peek (p)->loc, SL_DIAG_HLSL_INITIALIZER_DEPTH,
                         "initializer braces nested too deeply (more than %d)", SL_MAX_NESTING);
+            /* The braces inside are skipped, so the list's size is
+             * unknown: the whole initializer is an error. */
             hlsl_skip_rest_of_expression (p);
-            item = error_node (p, loc);
+            while (accept (p, ","))
+              hlsl_skip_rest_of_expression (p);
+            expect (p, "}");
+            g_ptr_array_free (items, TRUE);
+            return error_node (p, loc);
           }
         else if (is (p, "{"))
           {
@@ -156,6 +162,17 @@ hlsl_parse_initializer_list (P *p, SlLoc loc)
             p->depth++;
             item = hlsl_parse_initializer_list (p, b->loc);
             p->depth--;
+            if (is_error (item))
+              {
+                /* Only the depth limit makes a list an error: this one is
+                 * one too, quietly. */
+                hlsl_skip_rest_of_expression (p);
+                while (accept (p, ","))
+                  hlsl_skip_rest_of_expression (p);
+                expect (p, "}");
+                g_ptr_array_free (items, TRUE);
+                return item;
+              }
           }
         else
           item = hlsl_parse_assign (p);

@@ -68,6 +68,7 @@ compile_effect (const GsEffectArgs *a, int width, int height)
     .defines = (const char *const *) a->defines,
     .buffer_width = width,
     .buffer_height = height,
+    .flags = a->any_path ? SL_COMPILE_ANY_PATH : 0,
   };
   SlDiagnostics *diags = sl_diagnostics_new ();
   SlEffect *fx = sl_effect_compile (&options, diags);

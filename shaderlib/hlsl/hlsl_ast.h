@@ -136,7 +136,7 @@ struct Func
 /* Intrinsic ids (N_INTRINSIC.op) */
 typedef enum
 {
-#define SL_INTRINSIC(id, name, nmin, nmax, kind, typing, lowering, arg) INTR_##id,
+#define SL_INTRINSIC(id, name, nmin, nmax, kind, sm, params, result, typing, lowering, arg) INTR_##id,
 #include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
   INTR_COUNT
@@ -152,6 +152,12 @@ typedef struct
   Func          *entry;
   int            shader_model;
   bool           reshade;   /* SL_COMPILE_RESHADE_FX leniencies */
+  /* The caller named a profile, so fxc's rules for it hold: what each
+   * profile offers (intrinsics, bitwise operators) and, below SM 4,
+   * integers computed as floats.  Without one the target is ps_3_0's
+   * registers and flow control with SM 4's integers and intrinsics, so a
+   * filter need not say which Direct3D it was written for. */
+  bool           fxc_profile;
   int            n_vars;
   int            n_errors;
 } HlslUnit;

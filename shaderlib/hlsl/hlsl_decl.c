@@ -432,6 +432,29 @@ parse_var_init (P *p, Var *v, bool unsized)
         }
       return hlsl_convert (p, e, v->type, loc, false, "initialization");
     }
+  /* An array of samplers from state blocks: { sampler_state { … }, … }.
+   * The blocks configure effects; the samplers read what the host binds. */
+  if (is (p, "{") && peek_at (p, 1)->kind == TK_IDENT && !strcmp (peek_at (p, 1)->text, "sampler_state")
+      && v->type->n_objects)
+    {
+      next (p);
+      while (accept (p, "sampler_state"))
+        {
+          expect (p, "{");
+          hlsl_parse_state_entries_into (p, NULL);
+          if (!accept (p, ","))
+            break;
+        }
+      expect (p, "}");
+      return NULL;
+    }
+  /* NULL leaves an object unbound ("Expressions (Direct3D 9)": NULL can
+   * only be assigned to a shader, sampler or texture). */
+  if (is (p, "NULL") && v->type->n_objects && !v->type->n_comp)
+    {
+      next (p);
+      return NULL;
+    }
   if (is (p, "{"))
     {
       next (p);
@@ -466,22 +489,20 @@ parse_var_init (P *p, Var *v, bool unsized)
       hlsl_parse_state_entries_into (p, v->declared);
       return NULL;
     }
-  if (is (p, "sampler_state") || is (p, "compile"))
+  if (is (p, "sampler_state") && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "{"))
+    {
+      /* A state block for something that is not one sampler: checked,
+       * then left to the effect layer. */
+      next (p);
+      next (p);
+      hlsl_parse_state_entries_into (p, NULL);
+      return NULL;
+    }
+  if (is (p, "compile"))
     {
       /* compile …: read by the effect layer; skip here */
       next (p);
-      if (accept (p, "{"))
-        {
-          int depth = 1;
-          while (depth && peek (p)->kind != TK_EOF)
-            {
-              if (is (p, "{"))
-                depth++;
-              else if (is (p, "}"))
-                depth--;
-              next (p);
-            }
-        }
+      hlsl_parse_compile_target (p, false);
       return NULL;
     }
   Node *e = hlsl_parse_assign (p);
@@ -550,6 +571,19 @@ hlsl_parse_declarators (P *p, Type *base, unsigned mods, bool global)
         v->storage = STORE_STATIC;
       if (global && (mods & MOD_STATIC) && (mods & MOD_UNIFORM))
         hlsl_error (p, nt->loc, SL_DIAG_HLSL_STATIC_UNIFORM, "'%s' cannot be both static and uniform", name);
+      /* "Variable Syntax": extern is the application-visible default of
+       * a global, static hides it; both is a contradiction. */
+      if ((mods & MOD_STATIC) && (mods & MOD_EXTERN))
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_EXTERN_STATIC, "'%s' cannot be both extern and static", name);
+      if (mods & MOD_EXPORT)
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_EXPORT_VARIABLE,
+                    "'export' applies only to functions, not to variable '%s'", name);
+      /* "Variable Syntax": in, out and inout are parameter modifiers. */
+      if (mods & (MOD_IN | MOD_OUT | MOD_INOUT))
+        hlsl_error (p, nt->loc, SL_DIAG_HLSL_PARAM_MODIFIER_VARIABLE,
+                    "'%s' applies only to parameters, not to variable '%s'",
+                    (mods & MOD_INOUT) || (mods & (MOD_IN | MOD_OUT)) == (MOD_IN | MOD_OUT) ? "inout"
+                    : (mods & MOD_IN) ? "in" : "out", name);
       if (!global && (mods & (MOD_UNIFORM | MOD_EXTERN)))
         hlsl_error (p, nt->loc, SL_DIAG_HLSL_LOCAL_UNIFORM,
                     "local variable '%s' cannot be uniform or extern", name);
@@ -563,10 +597,17 @@ hlsl_parse_declarators (P *p, Type *base, unsigned mods, bool global)
           v->annotations = hlsl_parse_annotations (p);
           sl_arena_own (p->arena, v->annotations, (GDestroyNotify) g_array_unref);
         }
-      if (global && t->kind == TY_SAMPLER && accept (p, "{"))
+      /* A state block may follow any declarator (D3D10 sampler syntax:
+       * SamplerState s { Filter = …; }); only a sampler's is kept, the
+       * rest configure effects.  An array's may hold a block per
+       * element. */
+      if (accept (p, "{"))
         {
-          v->declared = SL_NEW (p->arena, SlSamplerState);
-          sl_sampler_state_init_default (v->declared);
+          if (t->kind == TY_SAMPLER)
+            {
+              v->declared = SL_NEW (p->arena, SlSamplerState);
+              sl_sampler_state_init_default (v->declared);
+            }
           hlsl_parse_state_entries_into (p, v->declared);
         }
       if (accept (p, "="))
@@ -656,6 +697,12 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
         Node *def = NULL;
         if (accept (p, "="))
           {
+            /* A default is a value to pass in: nothing to give one
+             * that is written back. */
+            if (v->param_mod)
+              hlsl_error (p, pn->loc, SL_DIAG_HLSL_OUT_PARAMETER_DEFAULT,
+                          "%s parameter '%s' cannot have a default value",
+                          v->param_mod == 2 ? "inout" : "out", pname);
             def = parse_var_init (p, v, false);
             any_default = true;
           }
@@ -712,6 +759,26 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
         if (eq)
           same = c;
       }
+  /* A function may not reuse a global variable's name, and overloads
+   * differ in their parameters, never in the return type alone; after
+   * either error the body is still read, but the function is not
+   * declared. */
+  bool keep = true;
+  if (p->scope->up && g_hash_table_lookup (p->scope->up->names, f->name))
+    {
+      hlsl_error (p, name_tok->loc, SL_DIAG_HLSL_REDEFINED, "redefinition of '%s'", f->name);
+      keep = false;
+    }
+  else if (same && !hlsl_type_equal (same->ret, ret) && ret->kind != TY_ERROR
+           && same->ret->kind != TY_ERROR)
+    {
+      hlsl_error (p, name_tok->loc, SL_DIAG_HLSL_FUNCTION_RETURN_TYPE,
+                  "'%s' was declared returning '%s', not '%s'", f->name,
+                  hlsl_type_name (p, same->ret), hlsl_type_name (p, ret));
+      keep = false;
+    }
+  if (!keep)
+    same = NULL;
   if (is (p, "{"))
     {
       if (same && same->body)
@@ -726,7 +793,7 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
           same->defaults = f->defaults ? f->defaults : same->defaults;
           same->semantic = f->semantic ? f->semantic : same->semantic;
         }
-      else
+      else if (keep)
         {
           f->next_overload = chain;
           g_hash_table_insert (p->u->funcs, (gpointer) f->name, f);
@@ -752,7 +819,7 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
   else
     {
       expect (p, ";");
-      if (!same)
+      if (!same && keep)
         {
           f->next_overload = chain;
           g_hash_table_insert (p->u->funcs, (gpointer) f->name, f);
@@ -786,10 +853,18 @@ hlsl_parse_typedef (P *p, bool global)
       if (hlsl_is_reserved_name (name) || !strcmp (name, "matrix") || !strcmp (name, "vector")
           || (global && (hlsl_builtin_numeric (p, name) || !strcmp (name, "dword"))))
         hlsl_error (p, nt->loc, SL_DIAG_HLSL_TYPE_REDEFINED, "cannot redefine the type name '%s'", name);
-      else if (global)
-        g_hash_table_insert (p->types, (gpointer) name, full);
       else
-        g_hash_table_insert (p->scope->types, (gpointer) name, full);
+        {
+          /* The same type again is harmless; another one is a conflict. */
+          GHashTable *table = global ? p->types : p->scope->types;
+          Type *had = g_hash_table_lookup (table, name);
+          if (had && !hlsl_type_equal (had, full))
+            hlsl_error (p, nt->loc, SL_DIAG_HLSL_TYPEDEF_CONFLICT,
+                        "typedef '%s' is already '%s', not '%s'", name, hlsl_type_name (p, had),
+                        hlsl_type_name (p, full));
+          else
+            g_hash_table_insert (table, (gpointer) name, full);
+        }
     }
   while (accept (p, ","));
   expect (p, ";");

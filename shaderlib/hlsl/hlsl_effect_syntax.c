@@ -67,10 +67,11 @@ hlsl_is_state_object_type (Token *t)
 {
   return t->kind == TK_IDENT
          && (!strcmp (t->text, "BlendState") || !strcmp (t->text, "DepthStencilState")
-             || !strcmp (t->text, "RasterizerState"));
+             || !strcmp (t->text, "RasterizerState") || !strcmp (t->text, "stateblock"));
 }
 
-/* BlendState name[n] <annotations> [=] { State[i] = value; … }, …; */
+/* BlendState name[n] <annotations> [= [stateblock_state]] { State[i] = value; … }, …;
+ * and the D3D9 stateblock; an array may give a block per element. */
 void
 hlsl_parse_state_object (P *p)
 {
@@ -89,24 +90,17 @@ hlsl_parse_state_object (P *p)
           expect (p, "]");
         }
       hlsl_skip_annotations (p);
-      accept (p, "=");
+      if (accept (p, "="))
+        {
+          if (accept (p, "NULL"))
+            continue;
+          accept (p, "stateblock_state");
+        }
       if (!is (p, "{"))
         continue;
-      Token *open = next (p);
-      int depth = 1;
-      while (depth && peek (p)->kind != TK_EOF)
-        {
-          if (is (p, "{"))
-            depth++;
-          else if (is (p, "}"))
-            depth--;
-          next (p);
-        }
-      if (depth)
-        {
-          hlsl_error (p, open->loc, SL_DIAG_HLSL_UNTERMINATED_STATE_BLOCK, "unterminated state block");
-          return;
-        }
+      next (p);
+      if (!hlsl_parse_state_entries_into (p, NULL))
+        return;
     }
   while (accept (p, ","));
   expect (p, ";");
@@ -264,12 +258,118 @@ parse_state_entries (P *p)
   hlsl_parse_state_entries_into (p, NULL);
 }
 
-void
+/* After a malformed entry: on to the next ';' of this block (eaten) or
+ * its '}' (kept). */
+static void
+skip_state_entry (P *p)
+{
+  int depth = 0;
+  while (peek (p)->kind != TK_EOF)
+    {
+      if (depth == 0 && is (p, "}"))
+        return;
+      if (depth == 0 && is (p, ";"))
+        {
+          next (p);
+          return;
+        }
+      if (is (p, "(") || is (p, "{") || is (p, "["))
+        depth++;
+      else if (is (p, ")") || is (p, "}") || is (p, "]"))
+        depth--;
+      next (p);
+    }
+}
+
+/* The value of a state assignment, up to its ';' (not eaten): any
+ * expression of names the effect framework knows (LINEAR, Wrap, foo),
+ * constructors, brace lists, OR-ed tokens, NULL, <var>, compile targets,
+ * asm blocks and nested sampler_state/stateblock_state blocks.  Names
+ * need not be declared; the shape is checked: something must be there,
+ * and a bare '=' means the ';' before it is missing.  False after a
+ * diagnostic. */
+static bool
+parse_state_value (P *p)
+{
+  Token *first = peek (p);
+  if (is (p, ";") || is (p, "}") || first->kind == TK_EOF)
+    {
+      hlsl_error (p, first->loc, SL_DIAG_HLSL_STATE_EXPECTED_VALUE,
+                  "expected a state value before '%s'", tok_desc (first));
+      return false;
+    }
+  int depth = 0;
+  Token *prev = NULL;
+  while (peek (p)->kind != TK_EOF)
+    {
+      Token *c = peek (p);
+      if (depth == 0 && (is (p, ";") || is (p, "}")))
+        return true;
+      if (depth == 0 && prev && is (p, "="))
+        {
+          /* name = value name = value: the first entry lacks its ';'. */
+          hlsl_error (p, prev->loc, SL_DIAG_HLSL_EXPECTED_TOKEN,
+                      "expected ';' before '%s'", tok_desc (prev));
+          return false;
+        }
+      if (is (p, "(") || is (p, "{") || is (p, "["))
+        depth++;
+      else if (is (p, ")") || is (p, "}") || is (p, "]"))
+        depth--;
+      if (c->kind == TK_IDENT && state_function (c->text) >= 0
+          && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "("))
+        hlsl_error (p, c->loc, SL_DIAG_HLSL_NOT_A_VALUE, "'%s' cannot be used as a value", c->text);
+      if (c->kind == TK_IDENT && !strcmp (c->text, "compile"))
+        {
+          next (p);
+          hlsl_parse_compile_target (p, false);
+          prev = NULL;
+          continue;
+        }
+      prev = c;
+      next (p);
+    }
+  return true;
+}
+
+/* Whether the block whose '{' was just read has its '}'. */
+static bool
+block_terminated (P *p)
+{
+  int depth = 1;
+  for (int i = p->pos; i < p->n_toks && p->toks[i].kind != TK_EOF; i++)
+    if (p->toks[i].kind == TK_PUNCT && !strcmp (p->toks[i].text, "{"))
+      depth++;
+    else if (p->toks[i].kind == TK_PUNCT && !strcmp (p->toks[i].text, "}") && --depth == 0)
+      return true;
+  return false;
+}
+
+bool
 hlsl_parse_state_entries_into (P *p, SlSamplerState *st)
 {
+  if (!block_terminated (p))
+    {
+      /* Nothing after an open block can be read as HLSL: one message. */
+      hlsl_error (p, p->toks[p->pos - 1].loc, SL_DIAG_HLSL_UNTERMINATED_STATE_BLOCK,
+                  "unterminated state block");
+      p->pos = p->n_toks - 1;
+      return false;
+    }
   while (!is (p, "}") && peek (p)->kind != TK_EOF)
     {
       Token *t = peek (p);
+      if (accept (p, ";"))
+        continue;
+      if (is (p, "{"))
+        {
+          /* An array's blocks, one per element: { … }, { … } */
+          next (p);
+          hlsl_parse_state_entries_into (p, NULL);
+          if (!accept (p, ","))
+            accept (p, ";");
+          continue;
+        }
       if (t->kind == TK_IDENT && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "("))
         {
           int k = state_function (t->text);
@@ -289,36 +389,46 @@ hlsl_parse_state_entries_into (P *p, SlSamplerState *st)
                             "'%s' takes %d to %d arguments, not %d", t->text,
                             state_functions[k].min, state_functions[k].max, n);
             }
-          accept (p, ";");
+          expect (p, ";");
           continue;
         }
       /* name [index] = value ; */
-      int depth = 0, entry_start = p->pos;
-      while (peek (p)->kind != TK_EOF)
+      int entry_start = p->pos;
+      if (t->kind != TK_IDENT)
         {
-          Token *c = peek (p);
-          if (depth == 0 && (is (p, ";") || is (p, "}")))
-            break;
-          if (is (p, "(") || is (p, "{") || is (p, "["))
-            depth++;
-          else if (is (p, ")") || is (p, "}") || is (p, "]"))
-            depth--;
-          if (c->kind == TK_IDENT && state_function (c->text) >= 0
-              && peek_at (p, 1)->kind == TK_PUNCT && !strcmp (peek_at (p, 1)->text, "("))
-            hlsl_error (p, c->loc, SL_DIAG_HLSL_NOT_A_VALUE, "'%s' cannot be used as a value", c->text);
-          if (c->kind == TK_IDENT && !strcmp (c->text, "compile"))
+          hlsl_error (p, t->loc, SL_DIAG_HLSL_STATE_EXPECTED_NAME,
+                      "expected a state name before '%s'", tok_desc (t));
+          skip_state_entry (p);
+          continue;
+        }
+      next (p);
+      if (accept (p, "["))
+        {
+          int depth = 1;
+          while (depth && peek (p)->kind != TK_EOF && !is (p, ";") && !is (p, "}"))
             {
+              if (is (p, "["))
+                depth++;
+              else if (is (p, "]"))
+                depth--;
               next (p);
-              hlsl_parse_compile_target (p, false);
-              continue;
             }
-          next (p);
+        }
+      if (!expect (p, "="))
+        {
+          skip_state_entry (p);
+          continue;
+        }
+      if (!parse_state_value (p))
+        {
+          skip_state_entry (p);
+          continue;
         }
       if (st)
         apply_sampler_entry (p, st, entry_start, p->pos);
-      accept (p, ";");
+      expect (p, ";");
     }
-  expect (p, "}");
+  return expect (p, "}");
 }
 
 void

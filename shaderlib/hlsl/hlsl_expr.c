@@ -24,6 +24,21 @@ lit_scalar (P *p, SlLoc loc, BaseType base, uint32_t bits)
   return n;
 }
 
+/* "Operators": bitwise operators need shader model 4; below it integers
+ * are floats.  Checked after the operand types, as fxc reports a float
+ * operand first.  Without a named profile (and in ReShade FX) integers
+ * are integers at every target. */
+static bool
+bitwise_available (P *p, SlLoc loc)
+{
+  if (p->u->shader_model >= 40 || !p->u->fxc_profile)
+    return true;
+  hlsl_error (p, loc, SL_DIAG_HLSL_BITWISE_PROFILE,
+              "bitwise operators need shader model 4 or later; the target is ps_%d_%s",
+              p->u->shader_model / 10, p->u->shader_model % 10 ? "x" : "0");
+  return false;
+}
+
 static Node *
 make_binary (P *p, SlLoc loc, int op, Node *a, Node *b)
 {
@@ -52,6 +67,8 @@ make_binary (P *p, SlLoc loc, int op, Node *a, Node *b)
           hlsl_error (p, loc, SL_DIAG_HLSL_BITWISE_NOT_INTEGER, "bitwise operators need integer operands");
           return error_node (p, loc);
         }
+      if (!bitwise_available (p, loc))
+        return error_node (p, loc);
       if (base == BT_BOOL)
         base = BT_INT;
     }
@@ -801,6 +818,8 @@ hlsl_parse_unary (P *p)
                           "operator '~' needs an integer operand");
               return error_node (p, t->loc);
             }
+          if (!bitwise_available (p, t->loc))
+            return error_node (p, t->loc);
           n->type = a->type->base == BT_BOOL
                       ? hlsl_type_num (p->arena, BT_INT, a->type->cls, a->type->rows, a->type->cols)
                       : a->type;

@@ -102,9 +102,8 @@ hlsl_to_ir (const SlCompileOptions *options, SlProgramInfo *info, SlDiagnostics 
                "unknown profile '%s' (expected ps_2_0, ps_3_0, ps_4_0, …)", options->profile);
       return NULL;
     }
-  if (sm == 0)
-    sm = 30;
-  char *text = preprocess (options, sm, diags);
+  int target = sm ? sm : 30;
+  char *text = preprocess (options, target, diags);
   if (!text)
     return NULL;
 
@@ -114,8 +113,9 @@ hlsl_to_ir (const SlCompileOptions *options, SlProgramInfo *info, SlDiagnostics 
     .diags = diags,
     .globals = g_ptr_array_new (),
     .funcs = g_hash_table_new (g_str_hash, g_str_equal),
-    .shader_model = sm,
+    .shader_model = target,
     .reshade = (options->flags & SL_COMPILE_RESHADE_FX) != 0,
+    .fxc_profile = sm != 0 && !(options->flags & SL_COMPILE_RESHADE_FX),
   };
   SlIr *ir = NULL;
   bool parsed = hlsl_parse (&unit, text, options->filename);
@@ -123,7 +123,7 @@ hlsl_to_ir (const SlCompileOptions *options, SlProgramInfo *info, SlDiagnostics 
     find_entry (&unit, options);
   if (parsed && sl_diagnostics_error_count (diags) == 0)
     {
-      info->shader_model = sm;
+      info->shader_model = target;
       ir = hlsl_lower (&unit, info);
       if (ir && sl_diagnostics_error_count (diags))
         {

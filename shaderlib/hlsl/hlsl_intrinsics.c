@@ -1,15 +1,25 @@
-/* Intrinsic typing: the table of HLSL intrinsics and the typing rules it
- * names.
+/* Intrinsic typing: the table of HLSL intrinsics and the checks its rows
+ * describe.
  *
  * Each row of hlsl_intrinsics.def gives an intrinsic's arity, where it may
- * be called (as a function, as a texture method, under ReShade FX only)
- * and its typing rule: a type_… function here that checks the arguments,
- * converts each to the type the intrinsic computes in (explicit N_CAST
- * nodes, as everywhere in the parser) and returns the call's type, or
- * TY_ERROR after a diagnostic.  Rules are shared by the intrinsics of one
- * class, and take the row's ARG column.  hlsl_intrinsic_call() does what
+ * be called (as a function, as a texture method, under ReShade FX only),
+ * its parameters (shape class, fixed size or the shared template, and
+ * component type), its result, and its typing rule.  check_params() reads
+ * the parameter words: it refuses what the row does not take with a
+ * located error naming the type it got and the one it wanted, finds the
+ * template the shared parameters agree on, and converts every argument
+ * to its parameter's type through hlsl_convert() (explicit N_CAST nodes,
+ * as everywhere in the parser), so the same implicit conversions apply as
+ * to any call: a scalar replicates, a longer vector truncates with a
+ * warning, an Nx1 or 1xN matrix and a vector convert into each other.
+ * The `generic` rule then gives the row's result; the other rules (mul's
+ * shapes, the tex* forms, texture methods, ReShade's reads) call the same
+ * check and add what a table cannot say.  hlsl_intrinsic_call() does what
  * is common to all calls: lookup, the method/function distinction, the
- * argument count and the sampler checks, then the row's rule. */
+ * argument count and the sampler checks, then the row's rule.  Whether
+ * the target profile has the intrinsic is the lowering's business
+ * (hlsl_lower_intrinsics.c), since fxc lets a function nobody calls name
+ * what the profile lacks. */
 #include "hlsl/hlsl_parse.h"
 
 #include <string.h>
@@ -18,7 +28,7 @@ typedef Type *(*TypeRule) (P *p, Node *call, int arg);
 
 typedef enum { INTRINSIC_FUNC, INTRINSIC_METHOD, INTRINSIC_RESHADE } IntrinsicKind;
 
-#define SL_INTRINSIC(id, name, nmin, nmax, kind, typing, lowering, arg) \
+#define SL_INTRINSIC(id, name, nmin, nmax, kind, sm, params, result, typing, lowering, arg) \
   static Type *type_##typing (P *p, Node *call, int arg_);
 #include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
@@ -28,13 +38,14 @@ typedef struct
   const char   *name;
   int           min_args, max_args;
   IntrinsicKind kind;
+  const char   *params, *result;
   TypeRule      type;
   int           arg;
 } Intrinsic;
 
 static const Intrinsic intrinsics[] = {
-#define SL_INTRINSIC(id, name, nmin, nmax, kind, typing, lowering, arg) \
-  { name, nmin, nmax, INTRINSIC_##kind, type_##typing, arg },
+#define SL_INTRINSIC(id, name, nmin, nmax, kind, sm, params, result, typing, lowering, arg) \
+  { name, nmin, nmax, INTRINSIC_##kind, params, result, type_##typing, arg },
 #include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
 };
@@ -45,331 +56,332 @@ intrinsic_name (const Node *call)
   return intrinsics[call->op].name;
 }
 
-/* ---- argument helpers ----------------------------------------------------- */
+/* ---- parameter words ------------------------------------------------------ */
 
-static Type *
-float_like (P *p, Type *t)
+typedef struct
 {
-  return hlsl_type_num (p->arena, BT_FLOAT, t->cls, t->rows, t->cols);
+  bool out;
+  char cls;    /* s v m a o */
+  int  size;   /* v: a fixed size, 0 for the template; o: the texture kind */
+  char type;   /* F N A R U; 0 for samplers */
+} Param;
+
+#define MAX_PARAMS 8
+
+/* Splits a row's PARAMS into @out; returns the count.  The words are the
+ * table's, so they are well formed (tests/hlsl-ref calls every row). */
+static int
+parse_params (const char *s, Param *out)
+{
+  int n = 0;
+  while (*s && n < MAX_PARAMS)
+    {
+      while (*s == ' ')
+        s++;
+      if (!*s)
+        break;
+      Param q = { 0 };
+      if (*s == '>')
+        {
+          q.out = true;
+          s++;
+        }
+      q.cls = *s++;
+      if (q.cls == 'o')
+        {
+          char d = *s++;
+          q.size = d == '1' ? SL_TEXTURE_1D : d == '2' ? SL_TEXTURE_2D
+                   : d == '3' ? SL_TEXTURE_3D : SL_TEXTURE_CUBE;
+        }
+      else
+        {
+          if (*s >= '1' && *s <= '4')
+            q.size = *s++ - '0';
+          q.type = *s++;
+        }
+      out[n++] = q;
+    }
+  return n;
 }
 
-/* Converts args[i] to @t in place. */
+static bool
+in_template (const Param *q)
+{
+  return q->cls != 'o' && q->cls != 's' && q->size == 0;
+}
+
+/* The component type a parameter of TYPE @t computes in, for an argument
+ * of base @b. */
+static BaseType
+param_base (char t, BaseType b)
+{
+  switch (t)
+    {
+    case 'F': return BT_FLOAT;
+    case 'U': return BT_UINT;
+    case 'N': return b == BT_BOOL ? BT_FLOAT : b;
+    default: return b;
+    }
+}
+
+static const char *
+class_wanted (char cls)
+{
+  switch (cls)
+    {
+    case 's': return "a scalar";
+    case 'v': return "a vector or a scalar";
+    case 'm': return "a matrix or a scalar";
+    default: return "numeric";
+    }
+}
+
+/* ---- argument helpers ----------------------------------------------------- */
+
+/* Converts args[i] to @t in place, as an argument of the call. */
 static void
 coerce (P *p, Node *call, int i, Type *t)
 {
-  call->args[i] = hlsl_convert (p, call->args[i], t, call->args[i]->loc, false, "argument");
+  char what[96];
+  g_snprintf (what, sizeof what, "argument %d of '%s'", i + 1, intrinsic_name (call));
+  call->args[i] = hlsl_convert (p, call->args[i], t, call->args[i]->loc, false, what);
+}
+
+static bool
+numeric_arg (P *p, Node *call, int i)
+{
+  Type *t = call->args[i]->type;
+  if (t->kind == TY_NUM || t->kind == TY_ERROR)
+    return true;
+  hlsl_error (p, call->args[i]->loc, SL_DIAG_HLSL_INTRINSIC_NOT_NUMERIC,
+              "argument %d of '%s' must be numeric, not '%s'", i + 1, intrinsic_name (call),
+              hlsl_type_name (p, t));
+  return false;
 }
 
 static bool
 all_numeric (P *p, Node *call, int from, int to)
 {
   for (int i = from; i < to && i < call->n_args; i++)
-    if (call->args[i]->type->kind != TY_NUM)
-      {
-        hlsl_error (p, call->args[i]->loc, SL_DIAG_HLSL_INTRINSIC_NOT_NUMERIC,
-                    "argument %d of '%s' must be numeric", i + 1,
-                    intrinsic_name (call));
-        return false;
-      }
+    if (!numeric_arg (p, call, i))
+      return false;
   return true;
 }
 
-/* Common type of all arguments for component-wise intrinsics. */
-static Type *
-unify_args (P *p, Node *call, bool force_float)
+/* A sampler argument of the texture kind @dim. */
+static bool
+sampler_arg (P *p, Node *call, int i, int dim)
 {
-  if (!all_numeric (p, call, 0, call->n_args))
-    return p->t_error;
-  /* Component-wise intrinsics do not mix matrices with vectors (a
-   * scalar goes with anything). */
-  bool has_matrix = false, has_vector = false;
-  for (int i = 0; i < call->n_args; i++)
-    {
-      has_matrix |= call->args[i]->type->cls == NUM_MATRIX;
-      has_vector |= call->args[i]->type->cls == NUM_VECTOR;
-    }
-  if (has_matrix && has_vector)
-    {
-      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_MATRIX_VECTOR,
-                  "cannot mix matrix and vector arguments");
-      return p->t_error;
-    }
-  Type *t = call->args[0]->type;
-  for (int i = 1; i < call->n_args; i++)
-    {
-      t = hlsl_binary_type_ex (p, call->loc, t, call->args[i]->type,
-                               hlsl_common_base (t->base, call->args[i]->type->base), false);
-      if (t->kind == TY_ERROR)
-        return t;
-    }
-  if (force_float || t->base == BT_BOOL)
-    t = float_like (p, t);
-  for (int i = 0; i < call->n_args; i++)
-    coerce (p, call, i, t);
-  return t;
-}
-
-static Type *
-texture_call_type (P *p, Node *call, int dim, int n_coord_args)
-{
-  Node *s = call->args[0];
+  Node *s = call->args[i];
   if (s->type->kind != TY_SAMPLER)
     {
       hlsl_error (p, s->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER,
-                  "first argument of '%s' must be a sampler", intrinsic_name (call));
-      return p->t_error;
+                  "argument %d of '%s' must be a sampler, not '%s'", i + 1,
+                  intrinsic_name (call), hlsl_type_name (p, s->type));
+      return false;
     }
   if (s->type->tex_dim >= 0 && s->type->tex_dim != dim)
     {
-      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER_KIND,
+      hlsl_error (p, s->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER_KIND,
                   "'%s' needs a %s sampler, not '%s'", intrinsic_name (call),
                   dim == SL_TEXTURE_1D ? "1D" : dim == SL_TEXTURE_2D ? "2D" : dim == SL_TEXTURE_3D ? "3D" : "cube",
-                  s->type->name ? s->type->name : "sampler");
-      return p->t_error;
-    }
-  if (!all_numeric (p, call, 1, call->n_args))
-    return p->t_error;
-  int nc = dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_2D ? 2 : 3;
-  for (int i = 1; i < call->n_args; i++)
-    {
-      int want = (i == 1) ? n_coord_args : nc;
-      Type *t = hlsl_type_num (p->arena, BT_FLOAT, want == 1 ? NUM_SCALAR : NUM_VECTOR, 1, want);
-      if (call->args[i]->type->n_comp < want && call->args[i]->type->n_comp != 1)
-        {
-          hlsl_error (p, call->args[i]->loc, SL_DIAG_HLSL_INTRINSIC_COORDINATES,
-                      "'%s' coordinates need %d components", intrinsic_name (call), want);
-          return p->t_error;
-        }
-      coerce (p, call, i, t);
+                  hlsl_type_name (p, s->type));
+      return false;
     }
   call->sampler_obj = dim;
-  return hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
+  return true;
 }
 
-/* ---- component-wise rules -------------------------------------------------- */
-
-/* abs, min, max, clamp: in the arguments' common type (bool as float). */
+/* The shape the template parameters agree on: the smallest argument (by
+ * rows and columns for matrices, by size for vectors); a scalar goes with
+ * anything, but matrices and vectors (a 1-vector too) do not mix.  Its
+ * component type is the common one of the arguments, as @type says. */
 static Type *
-type_numeric (P *p, Node *call, int arg)
+template_type (P *p, Node *call, const Param *q, int n)
 {
-  return unify_args (p, call, false);
+  Node *mat = NULL, *vec = NULL;
+  int rows = 4, cols = 4, size = 4;
+  bool any = false;
+  BaseType base = BT_BOOL;
+  char type = 0;
+  for (int i = 0; i < n && i < call->n_args; i++)
+    {
+      if (!in_template (&q[i]) || q[i].out)
+        continue;
+      Type *t = call->args[i]->type;
+      any = true;
+      type = q[i].type;
+      base = hlsl_common_base (base, t->base);
+      if (t->cls == NUM_MATRIX)
+        {
+          mat = mat ? mat : call->args[i];
+          rows = MIN (rows, t->rows);
+          cols = MIN (cols, t->cols);
+        }
+      else if (t->cls == NUM_VECTOR)
+        {
+          vec = vec ? vec : call->args[i];
+          size = MIN (size, t->cols);
+        }
+    }
+  if (!any)
+    return NULL;
+  if (mat && vec)
+    {
+      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_MATRIX_VECTOR,
+                  "'%s' cannot mix matrix and vector arguments ('%s' and '%s')",
+                  intrinsic_name (call), hlsl_type_name (p, mat->type), hlsl_type_name (p, vec->type));
+      return p->t_error;
+    }
+  base = param_base (type, base);
+  if (mat)
+    return hlsl_type_num (p->arena, base, NUM_MATRIX, rows, cols);
+  if (vec)
+    return hlsl_type_num (p->arena, base, NUM_VECTOR, 1, size);
+  return hlsl_type_num (p->arena, base, NUM_SCALAR, 1, 1);
 }
 
-/* sign: in the common type, with an int result of the same shape. */
+/* The parameter type of argument @i under @tmpl. */
 static Type *
-type_to_int (P *p, Node *call, int arg)
+param_type (P *p, Node *call, const Param *q, Type *tmpl)
 {
-  Type *t = unify_args (p, call, false);
-  if (t->kind == TY_NUM)
-    return hlsl_type_num (p->arena, BT_INT, t->cls, t->rows, t->cols);
-  return t;
+  if (in_template (q))
+    return tmpl;
+  if (q->cls == 's')
+    return hlsl_type_num (p->arena, param_base (q->type, BT_FLOAT), NUM_SCALAR, 1, 1);
+  /* A fixed-size vector of the parameter's type. */
+  return hlsl_type_num (p->arena, param_base (q->type, BT_FLOAT), NUM_VECTOR, 1, q->size);
 }
 
-/* Most of the math library: component-wise in float. */
-static Type *
-type_float (P *p, Node *call, int arg)
+/* Checks and converts the arguments against the row's parameter words;
+ * *@tmpl receives the template (NULL if the row has none).  False after a
+ * diagnostic. */
+static bool
+check_params (P *p, Node *call, Type **tmpl)
 {
-  return unify_args (p, call, true);
+  Param q[MAX_PARAMS];
+  int n = parse_params (intrinsics[call->op].params, q);
+  *tmpl = NULL;
+  for (int i = 0; i < n && i < call->n_args; i++)
+    {
+      Node *a = call->args[i];
+      if (q[i].cls == 'o')
+        {
+          if (!sampler_arg (p, call, i, q[i].size))
+            return false;
+          continue;
+        }
+      if (!numeric_arg (p, call, i))
+        return false;
+      Type *t = a->type;
+      bool fits = q[i].cls == 's' ? t->n_comp == 1
+                  : q[i].cls == 'v' ? t->cls != NUM_MATRIX
+                  : q[i].cls == 'm' ? t->cls != NUM_VECTOR : true;
+      if (!fits)
+        {
+          hlsl_error (p, a->loc, SL_DIAG_HLSL_INTRINSIC_ARGUMENT_CLASS,
+                      "argument %d of '%s' must be %s, not '%s'", i + 1, intrinsic_name (call),
+                      class_wanted (q[i].cls), hlsl_type_name (p, t));
+          return false;
+        }
+      if (q[i].type == 'R' && (t->base == BT_BOOL || t->is_double))
+        {
+          hlsl_error (p, a->loc, SL_DIAG_HLSL_INTRINSIC_ARGUMENT_TYPE,
+                      "argument %d of '%s' must be int, uint or float, not '%s'", i + 1,
+                      intrinsic_name (call), t->is_double ? "double" : hlsl_type_name (p, t));
+          return false;
+        }
+    }
+  Type *tt = template_type (p, call, q, n);
+  if (tt && tt->kind == TY_ERROR)
+    return false;
+  for (int i = 0; i < n && i < call->n_args; i++)
+    {
+      if (q[i].cls == 'o')
+        continue;
+      Type *want = param_type (p, call, &q[i], tt);
+      if (q[i].out)
+        {
+          /* Out arguments take the parameter's value as it is: they may
+           * change the component type, not the size. */
+          Node *a = call->args[i];
+          if (!hlsl_is_lvalue (p, a, true))
+            return false;
+          if (a->type->n_comp != want->n_comp)
+            {
+              hlsl_error (p, a->loc, SL_DIAG_HLSL_OUT_ARGUMENT,
+                          "cannot pass '%s' as out parameter of type '%s'",
+                          hlsl_type_name (p, a->type), hlsl_type_name (p, want));
+              return false;
+            }
+          continue;
+        }
+      coerce (p, call, i, want);
+      if (is_error (call->args[i]))
+        return false;
+    }
+  *tmpl = tt;
+  return true;
 }
 
-/* isnan, isinf, isfinite: in float, with a bool result of the same shape. */
+/* The row's RESULT for the template @t. */
 static Type *
-type_test (P *p, Node *call, int arg)
+result_type (P *p, Node *call, Type *t)
 {
-  Type *t = unify_args (p, call, true);
-  if (t->kind != TY_NUM)
-    return t;
-  return hlsl_type_num (p->arena, BT_BOOL, t->cls, t->rows, t->cols);
+  const char *r = intrinsics[call->op].result;
+  BaseType b = t ? t->base : BT_FLOAT;
+  switch (r[0])
+    {
+    case '-':
+      return p->t_void;
+    case 'T':
+      if (t->cls != NUM_MATRIX)
+        return t;
+      return hlsl_type_num (p->arena, t->base, NUM_MATRIX, t->cols, t->rows);
+    case '=':
+      if (!r[1])
+        return t;
+      b = r[1] == 'F' ? BT_FLOAT : r[1] == 'I' ? BT_INT : r[1] == 'U' ? BT_UINT : BT_BOOL;
+      return hlsl_type_num (p->arena, b, t->cls, t->rows, t->cols);
+    case 's':
+      if (r[1] != '=')
+        b = r[1] == 'F' ? BT_FLOAT : BT_BOOL;
+      return hlsl_type_num (p->arena, b, NUM_SCALAR, 1, 1);
+    case 'v':
+      return hlsl_type_num (p->arena, r[2] == 'I' ? BT_INT : BT_FLOAT, NUM_VECTOR, 1, r[1] - '0');
+    default:
+      return p->t_error;
+    }
 }
 
-/* asfloat, asint, asuint: the same bits as the base type @arg. */
+/* Rows the table describes completely. */
 static Type *
-type_reinterpret (P *p, Node *call, int arg)
+type_generic (P *p, Node *call, int arg)
 {
-  if (!all_numeric (p, call, 0, 1))
+  Type *t;
+  if (!check_params (p, call, &t))
     return p->t_error;
-  Type *t = call->args[0]->type;
-  if (t->base == BT_BOOL)
-    coerce (p, call, 0, hlsl_type_num (p->arena, BT_UINT, t->cls, t->rows, t->cols));
-  return hlsl_type_num (p->arena, (BaseType) arg, t->cls, t->rows, t->cols);
+  return result_type (p, call, t);
 }
 
-static Type *
-type_f32tof16 (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 1))
-    return p->t_error;
-  Type *t = float_like (p, call->args[0]->type);
-  coerce (p, call, 0, t);
-  return hlsl_type_num (p->arena, BT_UINT, t->cls, t->rows, t->cols);
-}
-
-static Type *
-type_f16tof32 (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 1))
-    return p->t_error;
-  Type *t = call->args[0]->type;
-  coerce (p, call, 0, hlsl_type_num (p->arena, BT_UINT, t->cls, t->rows, t->cols));
-  return float_like (p, t);
-}
-
-static Type *
-type_d3dcolor (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 1))
-    return p->t_error;
-  coerce (p, call, 0, hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4));
-  return hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, 4);
-}
-
-/* modf, frexp: a float value and an out argument for the second result. */
-static Type *
-type_with_out (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 2))
-    return p->t_error;
-  Type *t = float_like (p, call->args[0]->type);
-  coerce (p, call, 0, t);
-  if (!hlsl_is_lvalue (p, call->args[1], true))
-    return p->t_error;
-  return t;
-}
-
-static Type *
-type_sincos (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 3))
-    return p->t_error;
-  Type *t = float_like (p, call->args[0]->type);
-  coerce (p, call, 0, t);
-  if (!hlsl_is_lvalue (p, call->args[1], true) || !hlsl_is_lvalue (p, call->args[2], true))
-    return p->t_error;
-  return p->t_void;
-}
-
+/* clip: below SM 4 the argument goes to one texkill register, so it may
+ * hold at most four components. */
 static Type *
 type_clip (P *p, Node *call, int arg)
 {
-  if (!all_numeric (p, call, 0, 1))
-    return p->t_error;
-  coerce (p, call, 0, float_like (p, call->args[0]->type));
-  return p->t_void;
+  Type *t = type_generic (p, call, arg);
+  Node *a = call->args[0];
+  if (t->kind != TY_ERROR && p->u->shader_model < 40 && p->u->fxc_profile && a->type->n_comp > 4)
+    {
+      hlsl_error (p, a->loc, SL_DIAG_HLSL_INTRINSIC_CLIP_SIZE,
+                  "argument 1 of 'clip' has %d components; below shader model 4 it may have at most 4",
+                  a->type->n_comp);
+      return p->t_error;
+    }
+  return t;
 }
 
 /* ---- vectors and matrices -------------------------------------------------- */
-
-/* all, any: a bool. */
-static Type *
-type_any (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 1))
-    return p->t_error;
-  return p->t_bool;
-}
-
-static Type *
-type_cross (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 2))
-    return p->t_error;
-  Type *t = hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 3);
-  coerce (p, call, 0, t);
-  coerce (p, call, 1, t);
-  return t;
-}
-
-static Type *
-type_dot (P *p, Node *call, int arg)
-{
-  Type *t = unify_args (p, call, false);
-  if (t->kind != TY_NUM)
-    return t;
-  if (t->cls == NUM_MATRIX)
-    {
-      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_VECTORS, "'dot' takes vectors, not matrices");
-      return p->t_error;
-    }
-  return hlsl_type_num (p->arena, t->base == BT_BOOL ? BT_INT : t->base, NUM_SCALAR, 1, 1);
-}
-
-/* length, distance: float vectors to a float. */
-static Type *
-type_length (P *p, Node *call, int arg)
-{
-  for (int i = 0; i < call->n_args; i++)
-    if (call->args[i]->type->kind == TY_NUM && call->args[i]->type->cls == NUM_MATRIX)
-      {
-        hlsl_error (p, call->args[i]->loc, SL_DIAG_HLSL_INTRINSIC_VECTORS,
-                    "'%s' takes vectors, not matrices", intrinsic_name (call));
-        return p->t_error;
-      }
-  Type *t = unify_args (p, call, true);
-  if (t->kind != TY_NUM)
-    return t;
-  return p->t_float;
-}
-
-static Type *
-type_normalize (P *p, Node *call, int arg)
-{
-  Node *a = call->args[0];
-  if (a->type->kind == TY_NUM && a->type->cls == NUM_MATRIX)
-    {
-      hlsl_error (p, a->loc, SL_DIAG_HLSL_INTRINSIC_VECTORS, "'normalize' takes a vector, not a matrix");
-      return p->t_error;
-    }
-  return unify_args (p, call, true);
-}
-
-static Type *
-type_refract (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 3))
-    return p->t_error;
-  Type *t = float_like (p, call->args[0]->type);
-  coerce (p, call, 0, t);
-  coerce (p, call, 1, t);
-  coerce (p, call, 2, p->t_float);
-  return t;
-}
-
-static Type *
-type_lit (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 3))
-    return p->t_error;
-  for (int i = 0; i < 3; i++)
-    coerce (p, call, i, p->t_float);
-  return hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
-}
-
-static Type *
-type_determinant (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 1))
-    return p->t_error;
-  /* A non-square matrix uses its leading square part. */
-  if (call->args[0]->type->cls == NUM_VECTOR)
-    {
-      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_DETERMINANT,
-                  "'determinant' takes a matrix or a scalar");
-      return p->t_error;
-    }
-  coerce (p, call, 0, float_like (p, call->args[0]->type));
-  return p->t_float;
-}
-
-static Type *
-type_transpose (P *p, Node *call, int arg)
-{
-  if (!all_numeric (p, call, 0, 1))
-    return p->t_error;
-  Type *t = call->args[0]->type;
-  if (t->cls != NUM_MATRIX)
-    return t;
-  return hlsl_type_num (p->arena, t->base, NUM_MATRIX, t->cols, t->rows);
-}
 
 static Type *
 type_mul (P *p, Node *call, int arg)
@@ -409,69 +421,48 @@ type_mul (P *p, Node *call, int arg)
   return hlsl_type_num (p->arena, b, NUM_MATRIX, xr, yc);
 }
 
+
 /* ---- D3D9 texture reads (ARG: the texture dimension) ---------------------- */
 
-enum { TEX_PLAIN, TEX_BIAS, TEX_GRAD, TEX_LOD, TEX_PROJ };
-
+/* tex1D, tex2D, tex3D, texCUBE: (s, t) or the gradient form (s, t, ddx,
+ * ddy); the other tex* rows are generic.  ReShade's tex2D(s, t, offset)
+ * takes an int2 constant offset. */
 static Type *
-tex_type (P *p, Node *call, int dim, int variant)
+type_tex (P *p, Node *call, int arg)
 {
-  int nc = dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_2D ? 2 : 3;
-  /* ReShade's tex2D(s, t, offset) and tex2Dlod(s, t, offset): the
-   * offset is an int2 constant. */
-  if (p->u->reshade && dim == SL_TEXTURE_2D && (variant == TEX_PLAIN || variant == TEX_LOD)
-      && call->n_args == 3)
+  if (p->u->reshade && arg == SL_TEXTURE_2D && call->n_args == 3)
     {
       call->n_args = 2;
-      Type *r = texture_call_type (p, call, dim, variant == TEX_LOD ? 4 : 2);
+      Type *r = type_generic (p, call, arg);
       call->n_args = 3;
-      if (r->kind != TY_ERROR)
-        {
-          if (!all_numeric (p, call, 2, 3))
-            return p->t_error;
-          coerce (p, call, 2, hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, 2));
-        }
+      if (r->kind == TY_ERROR || !all_numeric (p, call, 2, 3))
+        return p->t_error;
+      coerce (p, call, 2, hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, 2));
       return r;
     }
-  /* tex2D(s, t, ddx, ddy) is the gradient form. */
-  if (variant == TEX_PLAIN && call->n_args == 3)
+  if (call->n_args == 3)
     {
       hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_ARGUMENT_COUNT,
                   "'%s' takes 2 or 4 arguments", intrinsic_name (call));
       return p->t_error;
     }
-  int coord = (variant == TEX_BIAS || variant == TEX_LOD || variant == TEX_PROJ) ? 4 : nc;
-  return texture_call_type (p, call, dim, coord);
+  return type_generic (p, call, arg);
 }
 
-static Type *
-type_tex (P *p, Node *call, int arg)
-{
-  return tex_type (p, call, arg, TEX_PLAIN);
-}
-
-static Type *
-type_tex_bias (P *p, Node *call, int arg)
-{
-  return tex_type (p, call, arg, TEX_BIAS);
-}
-
-static Type *
-type_tex_grad (P *p, Node *call, int arg)
-{
-  return tex_type (p, call, arg, TEX_GRAD);
-}
-
+/* ReShade's tex2Dlod(s, t [, offset]); its offset is an int2 constant. */
 static Type *
 type_tex_lod (P *p, Node *call, int arg)
 {
-  return tex_type (p, call, arg, TEX_LOD);
-}
-
-static Type *
-type_tex_proj (P *p, Node *call, int arg)
-{
-  return tex_type (p, call, arg, TEX_PROJ);
+  int n = call->n_args;
+  call->n_args = MIN (n, 2);
+  Type *r = type_generic (p, call, arg);
+  call->n_args = n;
+  if (r->kind == TY_ERROR || n < 3)
+    return r;
+  if (!all_numeric (p, call, 2, 3))
+    return p->t_error;
+  coerce (p, call, 2, hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, 2));
+  return r;
 }
 
 /* ---- ReShade's sampler intrinsics (SL_COMPILE_RESHADE_FX only) ------------- *
@@ -484,23 +475,7 @@ type_tex_proj (P *p, Node *call, int arg)
 static bool
 reshade_sampler (P *p, Node *call)
 {
-  Node *s = call->args[0];
-  if (s->type->kind != TY_SAMPLER)
-    {
-      hlsl_error (p, s->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER,
-                  "first argument of '%s' must be a sampler", intrinsic_name (call));
-      return false;
-    }
-  if (s->type->tex_dim >= 0 && s->type->tex_dim != SL_TEXTURE_2D)
-    {
-      hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER_KIND,
-                  "'%s' needs a 2D sampler", intrinsic_name (call));
-      return false;
-    }
-  if (!all_numeric (p, call, 1, call->n_args))
-    return false;
-  call->sampler_obj = SL_TEXTURE_2D;
-  return true;
+  return sampler_arg (p, call, 0, SL_TEXTURE_2D) && all_numeric (p, call, 1, call->n_args);
 }
 
 static Type *
@@ -627,14 +602,16 @@ type_sample (P *p, Node *call, int arg)
   if (a[0]->type->kind != TY_SAMPLER)
     {
       hlsl_error (p, a[0]->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER_STATE,
-                  "first argument of '%s' must be a sampler state", intrinsic_name (call));
+                  "argument 1 of '%s' must be a sampler state, not '%s'", intrinsic_name (call),
+                  hlsl_type_name (p, a[0]->type));
       return p->t_error;
     }
   bool cmp = arg == SL_SAMPLE_COMPARE;
   if (cmp && !a[0]->type->comparison)
     {
       hlsl_error (p, a[0]->loc, SL_DIAG_HLSL_INTRINSIC_COMPARISON_SAMPLER,
-                  "'%s' needs a SamplerComparisonState", intrinsic_name (call));
+                  "'%s' needs a SamplerComparisonState, not '%s'", intrinsic_name (call),
+                  hlsl_type_name (p, a[0]->type));
       return p->t_error;
     }
   if (!all_numeric (p, call, 1, call->n_args))

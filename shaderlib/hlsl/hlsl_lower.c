@@ -294,6 +294,8 @@ constant_initializer (L *l, Var *v, uint32_t *words)
   SlIr *saved = l->ir;
   SlIr *tmp = sl_ir_new ();
   guint saved_urefs = l->urefs->len;
+  GHashTable *saved_exact = l->exact;   /* keyed by the other IR's values */
+  l->exact = NULL;
   l->ir = tmp;
   /* Values of static globals live in the main IR; an initializer that
    * reads one (e.g. a static const table) needs them in this IR, so they
@@ -332,11 +334,18 @@ constant_initializer (L *l, Var *v, uint32_t *words)
           ok = false;
           break;
         }
-      words[in->imm] = val->bits;
+      /* Below SM 4 an integer is computed in a float: the default holds
+       * the integer. */
+      BaseType cb = hlsl_bases_of (l, v->type)[in->imm];
+      float fv = sl_u2f (val->bits);
+      words[in->imm] = val->kind != SL_KIND_FLOAT || cb == BT_FLOAT || cb == BT_BOOL ? val->bits
+                       : cb == BT_INT ? (uint32_t) (int32_t) CLAMP (fv, -2147483648.0f, 2147483520.0f)
+                       : (uint32_t) CLAMP (fv, 0.0f, 4294967040.0f);
       found++;
     }
   ok = ok && found == r.n;
   sl_ir_free (tmp);
+  l->exact = saved_exact;
   g_array_set_size (l->urefs, saved_urefs);
   g_free (l->var_vals);
   l->var_vals = saved_vals;
@@ -373,7 +382,11 @@ lower_entry_point (L *l)
       Var *prm = f->params[k];
       if (prm->uniform_param)
         {
+          /* The parameter's default value is the uniform's default, as
+           * a global's initializer is. */
           prm->storage = STORE_UNIFORM;
+          if (!prm->init && f->defaults && f->defaults[k])
+            prm->init = f->defaults[k];
           continue;
         }
       uint32_t *vals = hlsl_alloc_var (l, prm);
@@ -396,7 +409,7 @@ lower_entry_point (L *l)
       BaseType *b = hlsl_bases_of (l, f->ret);
       for (int i = 0; i < f->ret->n_comp; i++)
         {
-          fr->ret_vals[i] = sl_ir_new_value (ir, kind_of (b[i]), SL_VALUE_VAR);
+          fr->ret_vals[i] = sl_ir_new_value (ir, kind_for (l, b[i]), SL_VALUE_VAR);
           sl_ir_mov (ir, fr->ret_vals[i], zero_of (l, b[i]));
         }
       sl_ir_ctrl (ir, SL_OP_FBEGIN, SL_IR_NONE, 0);
@@ -715,7 +728,8 @@ place_objects (L *l)
 SlIr *
 hlsl_lower (HlslUnit *u, SlProgramInfo *info)
 {
-  L l = { .u = u, .info = info, .sm = u->shader_model };
+  L l = { .u = u, .info = info, .sm = u->shader_model,
+          .float_ints = u->shader_model < 40 && u->fxc_profile };
   l.ir = sl_ir_new ();
   l.var_vals = g_new0 (uint32_t *, u->n_vars + 1);
   l.var_objs = g_new0 (int *, u->n_vars + 1);

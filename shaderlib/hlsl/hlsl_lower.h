@@ -70,6 +70,15 @@ typedef struct
   int            cf_depth;
   bool           failed;
   int            sm;
+  /* At a named profile below SM 4 (HlslUnit.fxc_profile): int and uint
+   * values are floats, as in D3D9's registers, and compute as fxc's float
+   * lowering does; constants fold exactly (@exact) until they meet a
+   * run-time value. */
+  bool           float_ints;
+  GHashTable    *exact;       /* IR value → its exact integer (gint64 *) */
+  /* > 0 while lowering a branch that a known condition never takes: fxc
+   * checks some rules (constant indices in range) only on live code. */
+  int            dead;
 } L;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -93,16 +102,31 @@ kind_of (BaseType b)
     }
 }
 
+/* The kind of the IR values holding HLSL values of base @b: below SM 4
+ * int and uint are floats. */
+static inline SlKind
+kind_for (const L *l, BaseType b)
+{
+  return l->float_ints && (b == BT_INT || b == BT_UINT) ? SL_KIND_FLOAT : kind_of (b);
+}
+
+/* The base type whose operations compute values of base @b. */
+static inline BaseType
+op_base (const L *l, BaseType b)
+{
+  return l->float_ints && (b == BT_INT || b == BT_UINT) ? BT_FLOAT : b;
+}
+
 static inline uint32_t
 zero_of (L *l, BaseType b)
 {
-  return sl_ir_const (l->ir, kind_of (b), 0);
+  return sl_ir_const (l->ir, kind_for (l, b), 0);
 }
 
 static inline uint32_t
 one_of (L *l, BaseType b)
 {
-  switch (b)
+  switch (op_base (l, b))
     {
     case BT_FLOAT: return sl_ir_const_f (l->ir, 1.0f);
     case BT_BOOL: return sl_ir_const_b (l->ir, true);
@@ -126,6 +150,10 @@ int      *hlsl_objs_at (L *l, RVal v, int first, int n);
 int      *hlsl_objs_copy (L *l, const int *src, int n);
 BaseType *hlsl_bases_of (L *l, const Type *t);
 uint32_t  hlsl_conv (L *l, uint32_t v, BaseType from, BaseType to);
+uint32_t  hlsl_real_int (L *l, uint32_t v);
+bool      hlsl_exact (L *l, uint32_t v, int64_t *out);
+uint32_t  hlsl_exact_value (L *l, int64_t x);
+bool      hlsl_const_int (L *l, uint32_t v, int32_t *out);
 RVal      hlsl_cast_rval (L *l, RVal v, const Type *from, const Type *to);
 uint32_t *hlsl_alloc_var (L *l, Var *v);
 RVal      hlsl_var_rval (L *l, Var *v, SlLoc loc);

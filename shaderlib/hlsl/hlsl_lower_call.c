@@ -97,7 +97,7 @@ hlsl_inline_call (L *l, Node *call)
       BaseType *b = hlsl_bases_of (l, f->ret);
       for (int i = 0; i < f->ret->n_comp; i++)
         {
-          fr->ret_vals[i] = sl_ir_new_value (l->ir, kind_of (b[i]), SL_VALUE_VAR);
+          fr->ret_vals[i] = sl_ir_new_value (l->ir, kind_for (l, b[i]), SL_VALUE_VAR);
           sl_ir_mov (l->ir, fr->ret_vals[i], zero_of (l, b[i]));
         }
       sl_ir_ctrl (l->ir, SL_OP_FBEGIN, SL_IR_NONE, 0);

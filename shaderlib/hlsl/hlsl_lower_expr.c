@@ -72,10 +72,56 @@ static void
 check_zero_divisor (L *l, SlLoc loc, BaseType b, uint32_t y)
 {
   uint32_t bits;
+  int64_t x;
+  if (b != BT_FLOAT && hlsl_exact (l, y, &x))
+    {
+      if (x == 0)
+        hlsl_lower_error (l, loc, SL_DIAG_HLSL_DIVISION_BY_ZERO, "division by zero");
+      return;
+    }
   if (!known_bits (l->ir, y, l->ir->insns->len, 0, &bits))
     return;
-  if (b == BT_FLOAT ? (bits & 0x7fffffffu) == 0 : bits == 0)
+  /* The bits of a float, or (below SM 4 too) of an integer held in one. */
+  bool is_float = sl_ir_value (l->ir, y)->kind == SL_KIND_FLOAT;
+  if (is_float ? (bits & 0x7fffffffu) == 0 : bits == 0)
     hlsl_lower_error (l, loc, SL_DIAG_HLSL_DIVISION_BY_ZERO, "division by zero");
+}
+
+/* Below SM 4: int and uint operations on floats.  Operands known to be
+ * constants fold as exact integers, as fxc folds them (16777217 % 10 is
+ * 7, INT_MIN / -1 is +2^31), and the result is then a float; anything
+ * else is float arithmetic, quotients truncated towards zero and
+ * remainders taking the dividend's sign. */
+static uint32_t
+float_int_arith (L *l, int op, uint32_t x, uint32_t y)
+{
+  int64_t a, b;
+  if (hlsl_exact (l, x, &a) && hlsl_exact (l, y, &b))
+    {
+      /* Wide enough for any two 32-bit operands; int64 overflow (only
+       * from values beyond 2^32) wraps rather than being undefined. */
+      uint64_t ua = (uint64_t) a, ub = (uint64_t) b;
+      switch (op)
+        {
+        case '+': return hlsl_exact_value (l, (int64_t) (ua + ub));
+        case '-': return hlsl_exact_value (l, (int64_t) (ua - ub));
+        case '*': return hlsl_exact_value (l, (int64_t) (ua * ub));
+        case '/': return hlsl_exact_value (l, b == 0 || (a == INT64_MIN && b == -1) ? 0 : a / b);
+        case '%': return hlsl_exact_value (l, b == 0 || b == -1 ? 0 : a % b);
+        case '<': return sl_ir_const_b (l->ir, a < b);
+        case '>': return sl_ir_const_b (l->ir, a > b);
+        case '<' * 256 + '=': return sl_ir_const_b (l->ir, a <= b);
+        case '>' * 256 + '=': return sl_ir_const_b (l->ir, a >= b);
+        case '=' * 256 + '=': return sl_ir_const_b (l->ir, a == b);
+        case '!' * 256 + '=': return sl_ir_const_b (l->ir, a != b);
+        default: break;
+        }
+    }
+  if (op == '/')
+    return f1 (l, SL_OP_TRUNC, f2 (l, SL_OP_DIV, x, y));
+  if (op == '%')
+    return f2 (l, SL_OP_FMOD, x, y);
+  return hlsl_arith (l, op, BT_FLOAT, x, y);
 }
 
 uint32_t
@@ -85,8 +131,12 @@ hlsl_arith (L *l, int op, BaseType b, uint32_t x, uint32_t y)
   bool f = b == BT_FLOAT, u = b == BT_UINT;
   SlOp o;
   SlKind k = kind_of (b);
+  if (l->float_ints && (b == BT_INT || b == BT_UINT))
+    return float_int_arith (l, op, x, y);
   if (l->sm < 40 && b == BT_INT && (op == '/' || op == '%'))
     {
+      /* Integers that stay integers at a D3D9 target (no named profile,
+       * ReShade FX) still divide as D3D9 does... */
       uint32_t kx, ky;
       if (!known_bits (ir, x, ir->insns->len, 0, &kx) || !known_bits (ir, y, ir->insns->len, 0, &ky))
         return float_int_div (l, op, x, y);
@@ -233,8 +283,17 @@ hlsl_lower_value (L *l, Node *e)
         if (e->type->kind != TY_NUM)
           return rv_new (l, 0);
         RVal r = rv_new (l, e->type->n_comp);
+        BaseType b = e->type->base;
         for (int i = 0; i < r.n; i++)
-          r.c[i] = sl_ir_const (ir, kind_of (e->type->base), e->lit[i]);
+          if (l->float_ints && (b == BT_INT || b == BT_UINT))
+            {
+              /* Below SM 4 the literal's 32-bit value (3000000000 is
+               * the int -1294967296, 3000000000u the uint 3e9) as a
+               * float, exactly known. */
+              r.c[i] = hlsl_exact_value (l, b == BT_INT ? (int32_t) e->lit[i] : (int64_t) e->lit[i]);
+            }
+          else
+            r.c[i] = sl_ir_const (ir, kind_of (b), e->lit[i]);
         return r;
       }
     case N_VAR:
@@ -279,14 +338,14 @@ hlsl_lower_value (L *l, Node *e)
         RVal a = hlsl_lower_expr (l, e->a);
         int es = e->type->n_comp, eo = e->type->n_objects;
         int n_elem = e->a->type->kind == TY_ARRAY ? e->a->type->len : a.n / MAX (es, 1);
-        const SlValue *iv = sl_ir_value (ir, idx.c[0]);
-        if (iv->cls == SL_VALUE_CONST)
+        int32_t k;
+        if (hlsl_const_int (l, idx.c[0], &k))
           {
-            int k = (int32_t) iv->bits;
             if (k < 0 || k >= n_elem)
               {
-                hlsl_lower_error (l, e->b->loc, SL_DIAG_HLSL_INDEX_RANGE,
-                                  "index %d is out of bounds (0 to %d)", k, n_elem - 1);
+                if (!l->dead)
+                  hlsl_lower_error (l, e->b->loc, SL_DIAG_HLSL_INDEX_RANGE,
+                                    "index %d is out of bounds (0 to %d)", k, n_elem - 1);
                 k = 0;
               }
             RVal r = { a.c + k * es, es };
@@ -308,12 +367,13 @@ hlsl_lower_value (L *l, Node *e)
         RVal r = rv_new (l, es);
         for (int c = 0; c < es; c++)
           r.c[c] = a.c[c];
-        for (int k = 1; k < n_elem; k++)
+        for (int j = 1; j < n_elem; j++)
           {
-            uint32_t cond = sl_ir_op2 (ir, SL_OP_IEQ, SL_KIND_BOOL, idx.c[0], sl_ir_const_i (ir, k));
+            uint32_t cond = l->float_ints ? f2 (l, SL_OP_EQ, idx.c[0], fc (l, (float) j))
+                                          : sl_ir_op2 (ir, SL_OP_IEQ, SL_KIND_BOOL, idx.c[0], sl_ir_const_i (ir, j));
             for (int c = 0; c < es; c++)
-              r.c[c] = sl_ir_op3 (ir, SL_OP_SELECT, sl_ir_value (ir, a.c[k * es + c])->kind, cond,
-                                  a.c[k * es + c], r.c[c]);
+              r.c[c] = sl_ir_op3 (ir, SL_OP_SELECT, sl_ir_value (ir, a.c[j * es + c])->kind, cond,
+                                  a.c[j * es + c], r.c[c]);
           }
         return r;
       }
@@ -325,7 +385,18 @@ hlsl_lower_value (L *l, Node *e)
         for (int i = 0; i < a.n; i++)
           {
             const SlValue *av = sl_ir_value (ir, a.c[i]);
-            if (e->op == '-' && av->cls == SL_VALUE_CONST && (b == BT_INT || b == BT_UINT))
+            int64_t x;
+            if (l->float_ints && (b == BT_INT || b == BT_UINT) && e->op == '-' && hlsl_exact (l, a.c[i], &x))
+              /* A negated literal folds in 32 bits (-1u is 4294967295,
+               * -2147483648 stays itself); other known values negate
+               * in float, as fxc folds them below SM 4 (the negated
+               * 16782201 is -16782200). */
+              r.c[i] = hlsl_exact_value (l, e->a->kind == N_LIT ? (b == BT_INT ? (int64_t) (int32_t) (0u - (uint32_t) x)
+                                                                                 : (int64_t) (uint32_t) (0u - (uint32_t) x))
+                                                              : (int64_t) -(double) (float) x);
+            else if (l->float_ints && (b == BT_INT || b == BT_UINT) && e->op == '-')
+              r.c[i] = f1 (l, SL_OP_NEG, a.c[i]);
+            else if (e->op == '-' && av->cls == SL_VALUE_CONST && (b == BT_INT || b == BT_UINT))
               /* folded here: texel offsets such as int2(-1, 0) must be
                * constants when lowering the sample */
               r.c[i] = b == BT_INT ? sl_ir_const_i (ir, (int32_t) (0u - av->bits))
@@ -340,7 +411,7 @@ hlsl_lower_value (L *l, Node *e)
               r.c[i] = b == BT_FLOAT ? f1 (l, SL_OP_NEG, a.c[i])
                                      : sl_ir_op1 (ir, SL_OP_INEG, kind_of (b), a.c[i]);
             else
-              r.c[i] = sl_ir_op1 (ir, SL_OP_NOT, kind_of (b), a.c[i]);
+              r.c[i] = sl_ir_op1 (ir, SL_OP_NOT, kind_for (l, b), a.c[i]);
           }
         return r;
       }
@@ -352,7 +423,10 @@ hlsl_lower_value (L *l, Node *e)
         for (int i = 0; i < r.n; i++)
           {
             uint32_t y = b.c[b.n == 1 ? 0 : i];
-            if (l->sm < 40 && (e->op == '/' || e->op == '%') && !l->failed)
+            /* fxc refuses a divisor known to be zero below SM 4, and an
+             * integer one at every profile. */
+            if ((l->sm < 40 || (l->u->fxc_profile && ob != BT_FLOAT)) && (e->op == '/' || e->op == '%')
+                && !l->failed)
               check_zero_divisor (l, e->loc, ob, y);
             r.c[i] = hlsl_arith (l, e->op, ob, a.c[a.n == 1 ? 0 : i], y);
           }

@@ -13,20 +13,28 @@
 
 typedef RVal (*LowerRule) (L *l, Node *e, int arg);
 
-#define SL_INTRINSIC(id, name, nmin, nmax, kind, typing, lowering, arg) \
+#define SL_INTRINSIC(id, name, nmin, nmax, kind, sm, params, result, typing, lowering, arg) \
   static RVal lower_##lowering (L *l, Node *e, int arg_);
 #include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
 
+#define NOT_PS (-1)
+
 static const struct
 {
-  LowerRule lower;
-  int       arg;
+  const char *name;
+  int         sm;
+  LowerRule   lower;
+  int         arg;
 } lowerings[] = {
-#define SL_INTRINSIC(id, name, nmin, nmax, kind, typing, lowering, arg) { lower_##lowering, arg },
+#define SL_INTRINSIC(id, name, nmin, nmax, kind, sm, params, result, typing, lowering, arg) \
+  { name, sm, lower_##lowering, arg },
 #include "hlsl/hlsl_intrinsics.def"
 #undef SL_INTRINSIC
 };
+
+static RVal zeros (L *l, Node *e);
+static bool require_model (L *l, Node *e, int need);
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -133,13 +141,18 @@ const_offsets (L *l, Node *arg, int nc, int8_t out[3])
   RVal o = hlsl_lower_expr (l, arg);
   for (int i = 0; i < nc && i < o.n; i++)
     {
-      const SlValue *v = sl_ir_value (l->ir, o.c[i]);
-      if (v->cls != SL_VALUE_CONST)
+      int32_t k;
+      int64_t x;
+      if (hlsl_const_int (l, o.c[i], &k))
+        ;
+      else if (hlsl_exact (l, o.c[i], &x))
+        k = (int32_t) CLAMP (x, -8, 7);
+      else
         {
           hlsl_lower_error (l, arg->loc, SL_DIAG_HLSL_OFFSET_NOT_CONSTANT, "texel offsets must be constant");
           return false;
         }
-      out[i] = (int8_t) CLAMP ((int32_t) v->bits, -8, 7);
+      out[i] = (int8_t) CLAMP (k, -8, 7);
     }
   return true;
 }
@@ -152,7 +165,7 @@ map_to_result (L *l, Node *e, SlOp op)
 {
   RVal a = arg_rv (l, e, 0);
   RVal r = rv_new (l, a.n);
-  SlKind k = kind_of (e->type->base);
+  SlKind k = kind_for (l, e->type->base);
   for (int i = 0; i < a.n; i++)
     r.c[i] = sl_ir_op1 (l->ir, op, k, a.c[i]);
   return r;
@@ -184,7 +197,7 @@ lower_abs (L *l, Node *e, int arg)
 {
   SlIr *ir = l->ir;
   Type *rt = e->type;
-  BaseType ab = e->n_args ? e->args[0]->type->base : BT_FLOAT;
+  BaseType ab = op_base (l, e->n_args ? e->args[0]->type->base : BT_FLOAT);
   RVal r = rv_new (l, rt->kind == TY_NUM ? rt->n_comp : 0);
   RVal a = arg_rv (l, e, 0);
   for (int i = 0; i < a.n; i++)
@@ -199,7 +212,7 @@ lower_minmax (L *l, Node *e, int arg)
 {
   SlIr *ir = l->ir;
   Type *rt = e->type;
-  BaseType ab = e->n_args ? e->args[0]->type->base : BT_FLOAT;
+  BaseType ab = op_base (l, e->n_args ? e->args[0]->type->base : BT_FLOAT);
   RVal r = rv_new (l, rt->kind == TY_NUM ? rt->n_comp : 0);
   RVal a = arg_rv (l, e, 0), b = arg_rv (l, e, 1);
   bool mn = arg == SL_OP_MIN;
@@ -216,7 +229,7 @@ lower_clamp (L *l, Node *e, int arg)
 {
   SlIr *ir = l->ir;
   Type *rt = e->type;
-  BaseType ab = e->n_args ? e->args[0]->type->base : BT_FLOAT;
+  BaseType ab = op_base (l, e->n_args ? e->args[0]->type->base : BT_FLOAT);
   RVal r = rv_new (l, rt->kind == TY_NUM ? rt->n_comp : 0);
   RVal a = arg_rv (l, e, 0), lo = arg_rv (l, e, 1), hi = arg_rv (l, e, 2);
   SlOp mx = ab == BT_FLOAT ? SL_OP_MAX : ab == BT_UINT ? SL_OP_UMAX : SL_OP_IMAX;
@@ -231,13 +244,13 @@ lower_sign (L *l, Node *e, int arg)
 {
   SlIr *ir = l->ir;
   Type *rt = e->type;
-  BaseType ab = e->n_args ? e->args[0]->type->base : BT_FLOAT;
+  BaseType ab = op_base (l, e->n_args ? e->args[0]->type->base : BT_FLOAT);
   RVal r = rv_new (l, rt->kind == TY_NUM ? rt->n_comp : 0);
   RVal a = arg_rv (l, e, 0);
   for (int i = 0; i < a.n; i++)
     {
       if (ab == BT_FLOAT)
-        r.c[i] = sl_ir_op1 (ir, SL_OP_FTOI, SL_KIND_INT, f1 (l, SL_OP_SIGN, a.c[i]));
+        r.c[i] = hlsl_conv (l, f1 (l, SL_OP_SIGN, a.c[i]), BT_FLOAT, BT_INT);
       else
         {
           uint32_t z = zero_of (l, ab);
@@ -343,7 +356,7 @@ static RVal
 lower_mad (L *l, Node *e, int arg)
 {
   Type *rt = e->type;
-  BaseType ab = e->n_args ? e->args[0]->type->base : BT_FLOAT;
+  BaseType ab = op_base (l, e->n_args ? e->args[0]->type->base : BT_FLOAT);
   RVal r = rv_new (l, rt->kind == TY_NUM ? rt->n_comp : 0);
   RVal a = arg_rv (l, e, 0), b = arg_rv (l, e, 1), c = arg_rv (l, e, 2);
   for (int i = 0; i < a.n; i++)
@@ -443,7 +456,7 @@ lower_dot (L *l, Node *e, int arg)
   Type *rt = e->type;
   RVal r = rv_new (l, rt->kind == TY_NUM ? rt->n_comp : 0);
   RVal a = arg_rv (l, e, 0), b = arg_rv (l, e, 1);
-  BaseType db = e->args[0]->type->base == BT_BOOL ? BT_INT : e->args[0]->type->base;
+  BaseType db = op_base (l, e->args[0]->type->base == BT_BOOL ? BT_INT : e->args[0]->type->base);
   r.c[0] = dot_n (l, db, a, b, a.n);
   return r;
 }
@@ -567,9 +580,13 @@ lower_d3dcolor (L *l, Node *e, int arg)
   RVal r = rv_new (l, rt->kind == TY_NUM ? rt->n_comp : 0);
   RVal a = arg_rv (l, e, 0);
   static const int swz[4] = { 2, 1, 0, 3 };
+  /* Below SM 4 the int4 is a float4 that nothing truncates: fxc's
+   * expansion is the scaling alone. */
   for (int i = 0; i < 4; i++)
-    r.c[i] = sl_ir_op1 (ir, SL_OP_FTOI, SL_KIND_INT,
-                        f2 (l, SL_OP_MUL, a.c[swz[i]], fc (l, 255.001953f)));
+    {
+      uint32_t scaled = f2 (l, SL_OP_MUL, a.c[swz[i]], fc (l, 255.001953f));
+      r.c[i] = l->float_ints ? scaled : sl_ir_op1 (ir, SL_OP_FTOI, SL_KIND_INT, scaled);
+    }
   return r;
 }
 
@@ -703,7 +720,7 @@ lower_mul (L *l, Node *e, int arg)
   RVal r = rv_new (l, rt->kind == TY_NUM ? rt->n_comp : 0);
   Type *x = e->args[0]->type, *y = e->args[1]->type;
   RVal a = arg_rv (l, e, 0), b = arg_rv (l, e, 1);
-  BaseType mb = rt->base;
+  BaseType mb = op_base (l, rt->base);
   if (x->n_comp == 1 || y->n_comp == 1)
     {
       for (int i = 0; i < r.n; i++)
@@ -783,9 +800,12 @@ tex_read (L *l, Node *e, int variant)
   return emit_sample (l, obj, obj, dim, mode, srcs, n, off, 4);
 }
 
+/* The gradient form tex2D(s, t, ddx, ddy) is texldd, from ps_2_x. */
 static RVal
 lower_tex (L *l, Node *e, int arg)
 {
+  if (e->n_args == 4 && !require_model (l, e, 21))
+    return zeros (l, e);
   return tex_read (l, e, TEX_PLAIN);
 }
 
@@ -868,9 +888,8 @@ lower_load (L *l, Node *e, int arg)
   int n = 0;
   int8_t off[3] = { 0, 0, 0 };
   RVal c = hlsl_lower_expr (l, e->args[0]);
-  for (int i = 0; i < nc; i++)
-    srcs[n++] = c.c[i];
-  srcs[n++] = c.c[nc];
+  for (int i = 0; i <= nc; i++)
+    srcs[n++] = hlsl_real_int (l, c.c[i]);
   if (e->n_args > 1)
     const_offsets (l, e->args[1], nc, off);
   return emit_sample (l, tex, tex, dim, SL_SAMPLE_LOAD, srcs, n, off, 4);
@@ -888,7 +907,7 @@ lower_get_dimensions (L *l, Node *e, int arg)
   if (e->n_args == nc + 2)
     {
       RVal m = hlsl_lower_expr (l, e->args[0]);
-      level = hlsl_conv (l, m.c[0], e->args[0]->type->base, BT_INT);
+      level = hlsl_real_int (l, hlsl_conv (l, m.c[0], e->args[0]->type->base, BT_INT));
       first = 1;
       n_out--;
     }
@@ -1046,8 +1065,71 @@ lower_rs_gather_comp (L *l, Node *e, int arg)
   return gather (l, e, arg);
 }
 
+/* The zero a call gives after a diagnostic. */
+static RVal
+zeros (L *l, Node *e)
+{
+  Type *rt = e->type;
+  int n = rt->kind == TY_NUM ? rt->n_comp : 0;
+  RVal r = rv_new (l, n);
+  for (int i = 0; i < n; i++)
+    r.c[i] = zero_of (l, rt->base);
+  return r;
+}
+
+/* Rows that are never lowered: the profile check refuses them first. */
+static RVal
+lower_unavailable (L *l, Node *e, int arg)
+{
+  return zeros (l, e);
+}
+
+static const char *
+model_name (int sm)
+{
+  switch (sm)
+    {
+    case 11: return "ps_1_1";
+    case 12: return "ps_1_2";
+    case 13: return "ps_1_3";
+    case 14: return "ps_1_4";
+    case 20: return "ps_2_0";
+    case 21: return "ps_2_x";
+    case 30: return "ps_3_0";
+    case 40: return "ps_4_0";
+    case 41: return "ps_4_1";
+    case 50: return "ps_5_0";
+    default: return "this profile";
+    }
+}
+
+/* Whether the target has what the call needs (shader model @need);
+ * reports it otherwise.  ReShade FX keeps its own rules, and without a
+ * named profile every intrinsic the runtime implements is available. */
+static bool
+require_model (L *l, Node *e, int need)
+{
+  const char *name = lowerings[e->op].name;
+  if (l->u->reshade)
+    return true;
+  if (need == NOT_PS)
+    {
+      hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_INTRINSIC_NOT_PIXEL,
+                        "'%s' is not available in pixel shaders", name);
+      return false;
+    }
+  if (l->sm >= need || !l->u->fxc_profile)
+    return true;
+  hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_INTRINSIC_PROFILE,
+                    "'%s' needs %s or later; the target is %s", name, model_name (need),
+                    model_name (l->sm));
+  return false;
+}
+
 RVal
 hlsl_lower_intrinsic (L *l, Node *e)
 {
+  if (!require_model (l, e, lowerings[e->op].sm))
+    return zeros (l, e);
   return lowerings[e->op].lower (l, e, lowerings[e->op].arg);
 }

@@ -107,15 +107,14 @@ object_path (L *l, Node *e, int *first, bool *bad)
         if (!v)
           return NULL;
         RVal idx = hlsl_lower_expr (l, e->b);
-        const SlValue *iv = sl_ir_value (l->ir, idx.c[0]);
-        if (iv->cls != SL_VALUE_CONST)
+        int32_t k;
+        if (!hlsl_const_int (l, idx.c[0], &k))
           {
             hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_SAMPLER_ARRAY_INDEX,
                               "sampler arrays must be indexed by a constant");
             *bad = true;
             return NULL;
           }
-        int k = (int32_t) iv->bits;
         if (k < 0 || k >= e->a->type->len)
           {
             hlsl_lower_error (l, e->loc, SL_DIAG_HLSL_SAMPLER_INDEX_RANGE,

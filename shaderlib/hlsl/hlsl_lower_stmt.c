@@ -78,6 +78,8 @@ lower_switch (L *l, Node *s)
    * from the previous region. */
   SlIr *ir = l->ir;
   RVal sel = hlsl_lower_expr (l, s->a);
+  /* Below SM 4 the selector is an integer held in a float. */
+  sel.c[0] = hlsl_real_int (l, sel.c[0]);
   uint32_t through = sl_ir_new_value (ir, SL_KIND_BOOL, SL_VALUE_VAR);
   uint32_t matched = sl_ir_new_value (ir, SL_KIND_BOOL, SL_VALUE_VAR);
   sl_ir_mov (ir, through, sl_ir_const_b (ir, false));
@@ -152,13 +154,22 @@ hlsl_lower_stmt (L *l, Node *s)
     case S_IF:
       {
         RVal c = hlsl_lower_expr (l, s->a);
+        /* A branch whose condition is known (if (false), or a bool
+         * assigned false just before) is dead code, where fxc's
+         * liveness-dependent checks stay silent (see L.dead). */
+        int64_t known;
+        bool is_known = c.n > 0 && hlsl_exact (l, c.c[0], &known);
         sl_ir_ctrl (ir, SL_OP_IF, c.c[0], 0);
         l->cf_depth++;
+        l->dead += is_known && !known;
         hlsl_lower_stmt (l, s->b);
+        l->dead -= is_known && !known;
         if (s->c)
           {
             sl_ir_ctrl (ir, SL_OP_ELSE, SL_IR_NONE, 0);
+            l->dead += is_known && known;
             hlsl_lower_stmt (l, s->c);
+            l->dead -= is_known && known;
           }
         sl_ir_ctrl (ir, SL_OP_ENDIF, SL_IR_NONE, 0);
         l->cf_depth--;

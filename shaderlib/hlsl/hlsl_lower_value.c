@@ -4,6 +4,9 @@
  * members, constant and dynamic indices, casts). */
 #include "hlsl/hlsl_lower.h"
 
+#include "vm/scalar_ops.h"
+
+#include <math.h>
 #include <string.h>
 
 /* The objects of @v from @first on, @n of them; unbound where @v has
@@ -60,34 +63,168 @@ hlsl_bases_of (L *l, const Type *t)
   return b;
 }
 
-/* Converts one scalar between base types. */
+/* Converts one scalar of HLSL base @from to base @to.  The IR kind of @v
+ * decides the operation (it may hold a real integer where HLSL has one
+ * in a float, as texture sizes do below SM 4); @from only says whether a
+ * float becomes an integer, which truncates towards zero. */
 uint32_t
 hlsl_conv (L *l, uint32_t v, BaseType from, BaseType to)
 {
-  if (from == to)
-    return v;
   SlIr *ir = l->ir;
-  switch (to)
+  if (v >= ir->values->len)
+    return v;   /* a placeholder after an error */
+  SlKind have = sl_ir_value (ir, v)->kind, want = kind_for (l, to);
+  bool to_integer = to == BT_INT || to == BT_UINT;
+  if (have == want)
     {
-    case BT_FLOAT:
-      return sl_ir_op1 (ir, from == BT_INT ? SL_OP_ITOF : from == BT_UINT ? SL_OP_UTOF : SL_OP_BTOF,
+      /* Below SM 4, float to int is a float truncation. */
+      if (have == SL_KIND_FLOAT && to_integer && from == BT_FLOAT)
+        {
+          int64_t x;
+          if (hlsl_exact (l, v, &x))
+            return v;
+          return sl_ir_op1 (ir, SL_OP_TRUNC, SL_KIND_FLOAT, v);
+        }
+      return v;
+    }
+  switch (want)
+    {
+    case SL_KIND_FLOAT:
+      return sl_ir_op1 (ir, have == SL_KIND_INT ? SL_OP_ITOF : have == SL_KIND_UINT ? SL_OP_UTOF : SL_OP_BTOF,
                         SL_KIND_FLOAT, v);
-    case BT_INT:
-      if (from == BT_FLOAT)
+    case SL_KIND_INT:
+      if (have == SL_KIND_FLOAT)
         return sl_ir_op1 (ir, SL_OP_FTOI, SL_KIND_INT, v);
-      if (from == BT_BOOL)
+      if (have == SL_KIND_BOOL)
         return sl_ir_op1 (ir, SL_OP_BTOI, SL_KIND_INT, v);
       return sl_ir_op1 (ir, SL_OP_MOV, SL_KIND_INT, v);
-    case BT_UINT:
-      if (from == BT_FLOAT)
+    case SL_KIND_UINT:
+      if (have == SL_KIND_FLOAT)
         return sl_ir_op1 (ir, SL_OP_FTOU, SL_KIND_UINT, v);
-      if (from == BT_BOOL)
+      if (have == SL_KIND_BOOL)
         return sl_ir_op1 (ir, SL_OP_BTOI, SL_KIND_UINT, v);
       return sl_ir_op1 (ir, SL_OP_MOV, SL_KIND_UINT, v);
-    case BT_BOOL:
-      return sl_ir_op1 (ir, from == BT_FLOAT ? SL_OP_FTOB : SL_OP_ITOB, SL_KIND_BOOL, v);
+    case SL_KIND_BOOL:
+      return sl_ir_op1 (ir, have == SL_KIND_FLOAT ? SL_OP_FTOB : SL_OP_ITOB, SL_KIND_BOOL, v);
+    default:
+      return v;
     }
-  return v;
+}
+
+/* An IR integer for an HLSL int value (texel coordinates and offsets,
+ * mip levels): below SM 4 the value is a float holding an integer. */
+uint32_t
+hlsl_real_int (L *l, uint32_t v)
+{
+  if (v >= l->ir->values->len)
+    return v;
+  SlKind k = sl_ir_value (l->ir, v)->kind;
+  if (k == SL_KIND_INT)
+    return v;
+  if (k == SL_KIND_FLOAT)
+    return sl_ir_op1 (l->ir, SL_OP_FTOI, SL_KIND_INT, v);
+  return hlsl_conv (l, v, k == SL_KIND_BOOL ? BT_BOOL : BT_UINT, BT_INT);
+}
+
+/* The constant an IR value is known to hold as an integer, if any: a
+ * constant (a float one with an integral value), a value made by
+ * hlsl_exact_value, or a variable whose last assignment in the
+ * straight-line code emitted so far is one of those. */
+bool
+hlsl_exact (L *l, uint32_t v, int64_t *out)
+{
+  SlIr *ir = l->ir;
+  for (int depth = 0; depth < 16 && v < ir->values->len; depth++)
+    {
+      gint64 *hit = l->exact ? g_hash_table_lookup (l->exact, GUINT_TO_POINTER (v)) : NULL;
+      if (hit)
+        {
+          *out = *hit;
+          return true;
+        }
+      const SlValue *val = sl_ir_value (ir, v);
+      if (val->cls == SL_VALUE_CONST)
+        {
+          switch (val->kind)
+            {
+            case SL_KIND_INT: *out = (int32_t) val->bits; return true;
+            case SL_KIND_UINT: *out = val->bits; return true;
+            case SL_KIND_BOOL: *out = val->bits ? 1 : 0; return true;
+            default:
+              {
+                float f = sl_u2f (val->bits);
+                if (!(f == (float) (int64_t) f) || fabsf (f) > 9.2e18f)
+                  return false;
+                *out = (int64_t) f;
+                return true;
+              }
+            }
+        }
+      if (val->cls != SL_VALUE_VAR)
+        return false;
+      /* The variable's last assignment, if no control flow is between. */
+      guint scanned = 0;
+      bool found = false;
+      for (guint i = ir->insns->len; i-- > 0 && scanned < 512; scanned++)
+        {
+          const SlInsn *in = sl_ir_insn (ir, i);
+          bool writes = false;
+          for (int d = 0; d < in->n_dst; d++)
+            writes |= in->dst[d] == v;
+          if (!writes)
+            {
+              if (sl_op_shapes[in->op] == SL_SHAPE_SPECIAL && in->op >= SL_OP_IF)
+                return false;
+              continue;
+            }
+          if (in->op != SL_OP_MOV || in->n_dst != 1)
+            return false;
+          v = in->src[0];
+          found = true;
+          break;
+        }
+      if (!found)
+        return false;
+    }
+  return false;
+}
+
+/* A float IR value for the integer @x, remembered as exact. */
+uint32_t
+hlsl_exact_value (L *l, int64_t x)
+{
+  if (!l->exact)
+    {
+      l->exact = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      sl_arena_own (l->u->arena, l->exact, (GDestroyNotify) g_hash_table_unref);
+    }
+  uint32_t c = sl_ir_const_f (l->ir, (float) x);
+  if ((int64_t) (float) x == x && x > -16777216 && x < 16777216)
+    return c;   /* the constant says it all */
+  uint32_t t = sl_ir_op1 (l->ir, SL_OP_MOV, SL_KIND_FLOAT, c);
+  gint64 *box = g_new (gint64, 1);
+  *box = x;
+  g_hash_table_insert (l->exact, GUINT_TO_POINTER (t), box);
+  return t;
+}
+
+/* A constant integer an index, offset or case value holds. */
+bool
+hlsl_const_int (L *l, uint32_t v, int32_t *out)
+{
+  if (v >= l->ir->values->len)
+    return false;
+  const SlValue *val = sl_ir_value (l->ir, v);
+  if (val->cls != SL_VALUE_CONST)
+    return false;
+  if (val->kind == SL_KIND_FLOAT)
+    {
+      float f = sl_u2f (val->bits);
+      *out = f >= 2147483647.0f ? INT32_MAX : f <= -2147483648.0f ? INT32_MIN : (int32_t) f;
+    }
+  else
+    *out = (int32_t) val->bits;
+  return true;
 }
 
 /* The value of @v (of type @from) as type @to, following HLSL's rules:
@@ -131,7 +268,7 @@ hlsl_alloc_var (L *l, Var *v)
   BaseType *b = hlsl_bases_of (l, v->type);
   uint32_t *vals = SL_NEW_N (l->u->arena, uint32_t, n + 1);
   for (int i = 0; i < n; i++)
-    vals[i] = sl_ir_new_value (l->ir, kind_of (b[i]), SL_VALUE_VAR);
+    vals[i] = sl_ir_new_value (l->ir, kind_for (l, b[i]), SL_VALUE_VAR);
   l->var_vals[v->id] = vals;
   return vals;
 }
@@ -143,15 +280,15 @@ load_uniform (L *l, Var *v)
   BaseType *b = hlsl_bases_of (l, v->type);
   for (int k = 0; k < r.n; k++)
     {
-      /* SM2/3 keep every uniform in float registers: integers and bools
-       * are read as floats and converted. */
+      /* SM2/3 keep every uniform in float registers: integers are floats
+       * there too, bools are converted. */
       SlKind kind = l->sm < 40 ? SL_KIND_FLOAT : kind_of (b[k]);
       uint32_t d = sl_ir_new_value (l->ir, kind, SL_VALUE_TEMP);
       SlInsn in = { .op = SL_OP_LOADC, .n_dst = 1, .dst = { d } };
       guint at = sl_ir_emit (l->ir, &in);
       URef u = { .insn = at, .var = v, .comp = k };
       g_array_append_val (l->urefs, u);
-      r.c[k] = l->sm < 40 ? hlsl_conv (l, d, BT_FLOAT, b[k]) : d;
+      r.c[k] = l->sm < 40 && !(l->float_ints && b[k] != BT_BOOL) ? hlsl_conv (l, d, BT_FLOAT, b[k]) : d;
     }
   return r;
 }
@@ -159,7 +296,9 @@ load_uniform (L *l, Var *v)
 RVal
 hlsl_var_rval (L *l, Var *v, SlLoc loc)
 {
-  if (v->storage == STORE_UNIFORM || (v->storage == STORE_PARAM && v->uniform_param))
+  /* The entry point's uniform parameters became STORE_UNIFORM; anywhere
+   * else a uniform parameter is an in parameter. */
+  if (v->storage == STORE_UNIFORM)
     return load_uniform (l, v);
   uint32_t *vals = l->var_vals[v->id];
   if (!vals && v->type->n_comp)
@@ -237,24 +376,24 @@ lvalue_refs (L *l, Node *e)
         GArray *sub = lvalue_refs (l, e->a);
         int es = e->type->n_comp;
         RVal idx = hlsl_lower_expr (l, e->b);
-        /* A copy: emitting the comparisons below may move the value table. */
-        const SlValue iv_copy = *sl_ir_value (l->ir, idx.c[0]), *iv = &iv_copy;
         int n_elem = e->a->type->n_comp / MAX (es, 1);
         uint32_t *conds = g_new0 (uint32_t, n_elem + 1);
         for (guint i = 0; i < sub->len; i++)
           {
             LRef r = g_array_index (sub, LRef, i);
             int k = r.comp / es;
-            if (iv->cls == SL_VALUE_CONST)
+            int32_t ik;
+            if (hlsl_const_int (l, idx.c[0], &ik))
               {
-                if ((int32_t) iv->bits != k)
+                if (ik != k)
                   continue;
               }
             else
               {
                 if (!conds[k])
-                  conds[k] = sl_ir_op2 (l->ir, SL_OP_IEQ, SL_KIND_BOOL, idx.c[0],
-                                        sl_ir_const_i (l->ir, k)) + 1;
+                  conds[k] = (l->float_ints ? f2 (l, SL_OP_EQ, idx.c[0], fc (l, (float) k))
+                                            : sl_ir_op2 (l->ir, SL_OP_IEQ, SL_KIND_BOOL, idx.c[0],
+                                                         sl_ir_const_i (l->ir, k))) + 1;
                 uint32_t c = conds[k] - 1;
                 r.cond = r.cond == SL_IR_NONE ? c : sl_ir_op2 (l->ir, SL_OP_AND, SL_KIND_BOOL, r.cond, c);
               }

@@ -186,7 +186,8 @@ hlsl_declare_var (P *p, Var *v)
   /* The body's outermost block shares its names with the parameters. */
   if (!old && p->param_scope && p->scope->up == p->param_scope)
     old = g_hash_table_lookup (p->param_scope->names, v->name);
-  if (old)
+  /* Globals share their names with functions. */
+  if (old || (!p->scope->up && g_hash_table_lookup (p->u->funcs, v->name)))
     hlsl_error (p, v->loc, SL_DIAG_HLSL_REDEFINED, "redefinition of '%s'", v->name);
   g_hash_table_insert (p->scope->names, (gpointer) v->name, v);
   v->id = p->u->n_vars++;

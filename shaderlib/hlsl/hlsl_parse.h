@@ -40,13 +40,13 @@ typedef struct
   Type       *t_error, *t_void, *t_float, *t_int, *t_uint, *t_bool, *t_string;
 } P;
 
-/* Declaration modifiers (hlsl_parse_modifiers); the first eleven follow
+/* Declaration modifiers (hlsl_parse_modifiers); the first twelve follow
  * the order of the modifier names in hlsl_types.c. */
 enum
 {
   MOD_CONST = 1 << 0, MOD_ROW_MAJOR = 1 << 1, MOD_COLUMN_MAJOR = 1 << 2, MOD_STATIC = 1 << 3,
   MOD_UNIFORM = 1 << 4, MOD_EXTERN = 1 << 5, MOD_VOLATILE = 1 << 6, MOD_INLINE = 1 << 7,
-  MOD_PRECISE = 1 << 8, MOD_SHARED = 1 << 9, MOD_GROUPSHARED = 1 << 10,
+  MOD_PRECISE = 1 << 8, MOD_SHARED = 1 << 9, MOD_GROUPSHARED = 1 << 10, MOD_EXPORT = 1 << 11,
   MOD_IN = 1 << 16, MOD_OUT = 1 << 17, MOD_INOUT = 1 << 18,
 };
 
@@ -245,7 +245,8 @@ bool hlsl_is_state_object_type (Token *t);
 void hlsl_parse_state_object (P *p);
 int  hlsl_skip_args (P *p);
 void hlsl_parse_compile_target (P *p, bool check_names);
-void hlsl_parse_state_entries_into (P *p, SlSamplerState *st);
+/* After a block's '{': its entries and '}'; false (reported) if it has none. */
+bool hlsl_parse_state_entries_into (P *p, SlSamplerState *st);
 void hlsl_skip_annotations (P *p);
 void hlsl_parse_technique (P *p);
 void hlsl_parse_shader_object (P *p);

@@ -221,7 +221,7 @@ sampler_dim (const char *s, bool *is_sampler, bool *is_texture, bool *comparison
 
 static const char *const modifiers[] = {
   "const", "row_major", "column_major", "static", "uniform", "extern", "volatile",
-  "inline", "precise", "shared", "groupshared", "nointerpolation", "linear",
+  "inline", "precise", "shared", "groupshared", "export", "nointerpolation", "linear",
   "centroid", "noperspective", "sample", "in", "out", "inout", "snorm", "unorm",
 };
 
@@ -262,7 +262,7 @@ hlsl_parse_modifiers (P *p)
           if (!follows_mod && sampler_dim (peek_at (p, 1)->text, &a, &b, &c) == -2)
             return mods;
         }
-      unsigned bit = i <= 10 ? 1u << i : (!strcmp (t->text, "in") ? MOD_IN
+      unsigned bit = i <= 11 ? 1u << i : (!strcmp (t->text, "in") ? MOD_IN
                                            : !strcmp (t->text, "out") ? MOD_OUT
                                            : !strcmp (t->text, "inout") ? MOD_INOUT : 0);
       if (bit && (mods & bit))
@@ -626,9 +626,11 @@ hlsl_initlist_objects_ok (const Node *list, const Type *t)
 
 /* ---- conversions ------------------------------------------------------- */
 
-/* An explicit cast that drops components on the way into or out of a
- * matrix: the source matrix must be a single row or column, and a target
- * matrix a single row (what the D3D compiler accepts). */
+/* A conversion that drops components on the way into or out of a matrix
+ * (implicitly with a warning, or in a cast): the source matrix must be a
+ * single row or column, and a target matrix a single row.  "Casting and
+ * Conversion" treats 1xN and Nx1 matrices as vectors; fxc refuses
+ * (float3x1) float4 all the same. */
 static bool
 matrix_cast_ok (const Type *from, const Type *to)
 {
@@ -652,10 +654,9 @@ matrix_cast_ok (const Type *from, const Type *to)
  *   numeric → scalar          first component, warns      the same, silently
  *   vector → vector           drops trailing ones, warns  the same, silently
  *   matrix → matrix           drops rows/columns, warns   the same, silently
- *   vector ↔ matrix           same number of components   also fewer, if a
- *                                                         source matrix is one
- *                                                         row or column and a
- *                                                         target matrix one row
+ *   vector ↔ matrix           same number of components, or fewer (warns)
+ *                             if a source matrix is one row or column and a
+ *                             target matrix one row; the same with a cast
  *   matrix ↔ struct/array     never                       same number, or fewer
  *                                                         as above; no objects
  *                                                         in the target
@@ -700,7 +701,7 @@ hlsl_convert (P *p, Node *e, Type *to, SlLoc loc, bool explicit_cast, const char
         }
       else
         {
-          ok = tn == fn || (explicit_cast && matrix_cast_ok (from, to));
+          ok = tn == fn || matrix_cast_ok (from, to);
           truncates = tn < fn;
         }
     }

@@ -108,6 +108,7 @@ compile_effect (const GsEffectArgs *a, int width, int height)
     .defines = (const char *const *) a->defines,
     .buffer_width = width,
     .buffer_height = height,
+    .flags = a->any_path ? SL_COMPILE_ANY_PATH : 0,
   };
   SlDiagnostics *diags = sl_diagnostics_new ();
   SlEffect *fx = sl_effect_compile (&options, diags);
@@ -341,7 +342,19 @@ gs_effect_run (const GsEffectArgs *a)
             path = g_strdup (eq + 1);
         }
       if (path == NULL)
-        path = find_texture_file (a, t->source_file);
+        {
+          path = find_texture_file (a, t->source_file);
+          /* What the file names is confined; what the user names with
+           * --texture is theirs to choose. */
+          if (!a->any_path && g_file_test (path, G_FILE_TEST_EXISTS)
+              && !gs_path_confined (path, a->file, (const char *const *) a->include_dirs))
+            {
+              gs_print_error (_("texture '%s': '%s' is outside the effect's folder and the include "
+                                "folders (--allow-any-path allows it)"), t->name, t->source_file);
+              g_free (path);
+              goto out;
+            }
+        }
       GsImage *img = gs_image_load (path, gs_image_working_format (a->linear), &error);
       g_free (path);
       if (img == NULL)

@@ -23,6 +23,7 @@ typedef struct
   gboolean     linear;
   int          depth;
   int          jobs;           /* ≤ 0 = one per CPU */
+  gboolean     any_path;       /* --allow-any-path: includes and textures anywhere */
 } GsEffectArgs;
 
 /* TRUE when @path names an effect file (by extension .fx/.fxh is not

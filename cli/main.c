@@ -58,6 +58,7 @@ typedef struct
   char     *profile;
   char    **include_dirs;
   char    **defines;
+  gboolean  any_path;      /* --allow-any-path */
   gboolean  help;
   char     *file;          /* the one operand */
   char    **argv_storage;  /* argument copies GOption parses */
@@ -122,6 +123,9 @@ make_context (const char *command,
       N_("Add DIR to the #include search path (repeatable)"), N_("DIR") },
     { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &o->defines,
       N_("Define a preprocessor macro (repeatable)"), N_("NAME[=VALUE]") },
+    { "allow-any-path", 0, 0, G_OPTION_ARG_NONE, &o->any_path,
+      N_("Let #include and texture files lie outside the shader's folder "
+         "and the include folders"), NULL },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &o->help,
       N_("Show this help"), NULL },
     { NULL }
@@ -402,7 +406,7 @@ compile_file (const char    *path,
   options.profile = o->profile;
   options.include_dirs = (const char *const *) o->include_dirs;
   options.defines = (const char *const *) o->defines;
-  options.flags = o->compile_flags;
+  options.flags = o->compile_flags | (o->any_path ? SL_COMPILE_ANY_PATH : 0);
 
   diags = sl_diagnostics_new ();
   program = sl_compile (&options, diags);
@@ -431,7 +435,7 @@ command_check (int    argc,
   if (gs_effect_file_p (o.file))
     {
       GsEffectArgs a = { .file = o.file, .technique = o.entry, .include_dirs = o.include_dirs,
-                         .defines = o.defines };
+                         .defines = o.defines, .any_path = o.any_path };
       status = gs_effect_check (&a);
       options_clear (&o);
       return status;
@@ -1021,6 +1025,7 @@ command_run (int    argc,
         .sets = s.o.sets, .textures = s.o.textures, .n_probes = s.n_probes,
         .probes = (const int *) s.probes, .output = s.o.output, .linear = s.o.linear,
         .depth = s.o.depth, .jobs = s.o.jobs != JOBS_UNSET ? s.o.jobs : 0,
+        .any_path = s.o.any_path,
       };
       status = gs_effect_run (&a);
       run_state_clear (&s);

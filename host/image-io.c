@@ -16,6 +16,12 @@
  * the error without the codec's words.  cli/image-save.c uses the same
  * capture for the savers.
  *
+ * Only regular files are opened (a FIFO named as a texture would block
+ * for ever), and only by a loader that recognised the file: what no
+ * loader claims falls to gegl:magick-load, which runs ImageMagick on
+ * untrusted bytes and reports a garbage size when that fails, so an image
+ * that reaches it is refused, naming the file.
+ *
  * PFM is implemented here, since GEGL has none.  It carries the working
  * values verbatim, which makes it the format for exact round trips.
  */
@@ -26,7 +32,9 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -323,6 +331,24 @@ out:
 /* GEGL                                                                */
 /* ------------------------------------------------------------------ */
 
+/* FALSE when gegl:load handed the file to its last resort. */
+static gboolean
+loaded_natively (GeglNode *load)
+{
+  GSList   *children = gegl_node_get_children (load);
+  gboolean  ok = TRUE;
+
+  for (GSList *c = children; c; c = c->next)
+    {
+      const gchar *op = gegl_node_get_operation (c->data);
+
+      if (op && strcmp (op, "gegl:magick-load") == 0)
+        ok = FALSE;
+    }
+  g_slist_free (children);
+  return ok;
+}
+
 /* The checks every load makes before decoding, with one wording. */
 static gboolean
 check_readable (const char *path,
@@ -348,6 +374,16 @@ check_readable (const char *path,
                    _("cannot open '%s': %s"), path, g_strerror (saved));
       return FALSE;
     }
+  {
+    GStatBuf st;
+
+    if (g_stat (path, &st) != 0 || ! S_ISREG (st.st_mode))
+      {
+        g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_OPEN,
+                     _("cannot open '%s': not a regular file"), path);
+        return FALSE;
+      }
+  }
   return TRUE;
 }
 
@@ -376,7 +412,10 @@ load_gegl (const char  *path,
                               NULL);
   box = gegl_node_get_bounding_box (load);
   image = NULL;
-  if (box.width > 0 && box.height > 0
+  if (! loaded_natively (load))
+    g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
+                 _("cannot decode image '%s': not an image format GEGL reads"), path);
+  else if (box.width > 0 && box.height > 0
       && (image = gs_image_new (box.width, box.height, error)) != NULL)
     {
       sink = gegl_node_new_child (graph,

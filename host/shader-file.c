@@ -13,6 +13,8 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -129,4 +131,43 @@ gs_bind_samplers (SlBinding              *binding,
                               overrides && overrides[info->slot]
                               ? overrides[info->slot] : input);
     }
+}
+
+static gboolean
+path_under (const gchar *real,
+            const gchar *folder)
+{
+  gchar    *root = realpath (folder, NULL);
+  gsize     n;
+  gboolean  ok;
+
+  if (! root)
+    return FALSE;
+  n = strlen (root);
+  while (n > 1 && root[n - 1] == G_DIR_SEPARATOR)
+    n--;
+  ok = strncmp (real, root, n) == 0
+       && (real[n] == '\0' || real[n] == G_DIR_SEPARATOR || n == 1);
+  free (root);
+  return ok;
+}
+
+gboolean
+gs_path_confined (const gchar         *path,
+                  const gchar         *file,
+                  const gchar * const *folders)
+{
+  gchar    *real = realpath (path, NULL);
+  gchar    *own;
+  gboolean  ok;
+
+  if (! real)
+    return FALSE;
+  own = g_path_get_dirname (file);
+  ok  = path_under (real, own);
+  g_free (own);
+  for (gint i = 0; ! ok && folders && folders[i]; i++)
+    ok = path_under (real, folders[i]);
+  free (real);
+  return ok;
 }

@@ -47,6 +47,14 @@ void                gs_bind_samplers     (SlBinding              *binding,
                                           const SlTexture        *input,
                                           const SlTexture *const *overrides);
 
+/* TRUE when @path, with '..' and symbolic links resolved, lies inside
+ * @file's folder or one of the NULL-terminated @folders (which may be
+ * NULL): the confinement rule for the files a shader names (README,
+ * "Hostile input").  A path that does not exist is inside nothing. */
+gboolean             gs_path_confined    (const gchar         *path,
+                                          const gchar         *file,
+                                          const gchar * const *folders);
+
 G_END_DECLS
 
 #endif

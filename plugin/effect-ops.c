@@ -349,6 +349,8 @@ effect_for (EffClass            *klass,
   options.source        = klass->source;
   options.length        = klass->length;
   options.filename      = klass->path;
+  if (g_getenv ("GEGL_SHADERS_ALLOW_ANY_PATH"))
+    options.flags |= SL_COMPILE_ANY_PATH;
   options.include_dirs  = dirs;
   options.defines       = (const gchar *const *) defines;
   options.buffer_width  = size.width;
@@ -386,6 +388,20 @@ load_images (EffClass *klass,
           path  = g_path_is_absolute (tx->source_file)
                   ? g_strdup (tx->source_file)
                   : g_build_filename (dir, tx->source_file, NULL);
+          /* The confinement rule (README, "Hostile input"). */
+          if (! g_getenv ("GEGL_SHADERS_ALLOW_ANY_PATH") &&
+              g_file_test (path, G_FILE_TEST_EXISTS) &&
+              ! gs_path_confined (path, klass->path, NULL))
+            {
+              if (! inst->image_error)
+                inst->image_error =
+                  g_strdup_printf (_("texture '%s': '%s' is outside the effect's "
+                                     "folder (GEGL_SHADERS_ALLOW_ANY_PATH=1 allows it)"),
+                                   tx->name, tx->source_file);
+              g_free (path);
+              g_ptr_array_add (inst->images, NULL);
+              continue;
+            }
           image = gs_image_load (path, gs_image_working_format (FALSE),
                                  &error);
           if (! image && ! inst->image_error)
@@ -1116,6 +1132,8 @@ gs_effect_ops_claim (GTypeModule *module,
   options.source        = source;
   options.length        = length;
   options.filename      = path;
+  if (g_getenv ("GEGL_SHADERS_ALLOW_ANY_PATH"))
+    options.flags |= SL_COMPILE_ANY_PATH;
   options.include_dirs  = dirs;
   options.buffer_width  = NOMINAL_SIZE;
   options.buffer_height = NOMINAL_SIZE;

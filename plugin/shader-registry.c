@@ -80,6 +80,8 @@ compile_file (ShaderClassData *data,
   options.source       = contents;
   options.length       = length;
   options.filename     = data->path;
+  if (g_getenv ("GEGL_SHADERS_ALLOW_ANY_PATH"))
+    options.flags |= SL_COMPILE_ANY_PATH;
   options.language     = SL_LANGUAGE_AUTO;
   options.include_dirs = includes;
 

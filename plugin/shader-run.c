@@ -222,6 +222,8 @@ update_program (State          *state,
       options.source      = contents;
       options.length      = length;
       options.filename    = file ? file : "shader:run";
+      if (g_getenv ("GEGL_SHADERS_ALLOW_ANY_PATH"))
+        options.flags |= SL_COMPILE_ANY_PATH;
       options.language    = SL_LANGUAGE_AUTO;
       options.entry_point = (o->entry && o->entry[0]) ? o->entry : NULL;
       options.profile     = (o->profile && o->profile[0]) ? o->profile : NULL;

@@ -14,6 +14,15 @@
 #define SL_MAX_IR_INSNS          (1u << 20)
 #define SL_MAX_NESTING           256      /* expressions/statements */
 #define SL_MAX_INLINE_DEPTH      64
+/* Operator chains (a+b+…, !!…x, a=b=…, v.x.x…, a?b:c?…) are parsed in
+ * loops, but they build trees as deep as they are long and lowering walks
+ * those trees recursively (about 600 bytes of stack a level): at most
+ * this many operators above any operand keeps that under a MiB, within
+ * the smallest thread stack a host gives us. */
+#define SL_MAX_EXPR_CHAIN        1024
+/* Arrays of arrays and structs inside structs, which the lowering and the
+ * constant layout walk recursively. */
+#define SL_MAX_TYPE_DEPTH        64
 #define SL_HLSL_LOOP_CAP         65536    /* iterations of one HLSL loop */
 /* Loop-body instructions one span may execute (each runs on all 64 lanes,
  * so this is also the per-pixel figure): the per-loop cap alone lets

@@ -15,6 +15,7 @@
  * name, and the effect's parameters are the union, by name, of every
  * pass's.  sl_effect_detect, the getters and the reference counting
  * complete the public side. */
+#include "base/file_read.h"
 #include "fx/fx_scan.h"
 #include "hlsl/hlsl.h"
 #include "preprocess/preprocess.h"
@@ -36,10 +37,7 @@ read_with_builtins (void *user, const char *path, size_t *length)
       return NULL;
     }
   char *data = NULL;
-  gsize n = 0;
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || !g_file_get_contents (path, &data, &n, NULL))
-    return NULL;
-  *length = n;
+  sl_read_regular_file (path, SL_MAX_SOURCE_BYTES, &data, length);
   return data;
 }
 
@@ -230,6 +228,7 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
     .defines = (const char *const *) defs->pdata,
     .read_file = read_with_builtins,
     .max_output = SL_MAX_SOURCE_BYTES,   /* as for a single shader */
+    .any_path = (options->flags & SL_COMPILE_ANY_PATH) != 0,
   };
   size_t length = options->length == (size_t) -1 ? strlen (options->source) : options->length;
   text = sl_preprocess (options->source, length, &ppo, diags);

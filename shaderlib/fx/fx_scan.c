@@ -256,12 +256,33 @@ typedef struct
   Scan *s;
   int   end;    /* exclusive token index */
   bool  ok;
+  int   depth;  /* open '(', casts and signs: each one recursion */
+  SlLoc deep;   /* where SL_MAX_EXPR_CHAIN was crossed, if it was */
+  bool  too_deep;
 } Ev;
 
 static double ev_sum (Ev *e);
+static double ev_atom_body (Ev *e);
 
 static double
 ev_atom (Ev *e)
+{
+  if (e->depth >= SL_MAX_EXPR_CHAIN)
+    {
+      if (!e->too_deep)
+        e->deep = peek (e->s)->loc;
+      e->too_deep = true;
+      e->ok = false;
+      return 0;
+    }
+  e->depth++;
+  double v = ev_atom_body (e);
+  e->depth--;
+  return v;
+}
+
+static double
+ev_atom_body (Ev *e)
 {
   Scan *s = e->s;
   if (s->pos >= e->end)
@@ -378,6 +399,13 @@ fx_eval_value (Scan *s, double *value)
   Ev e = { .s = s, .end = fx_value_end (s), .ok = true };
   SlLoc loc = peek (s)->loc;
   *value = ev_sum (&e);
+  if (e.too_deep)
+    {
+      fx_error (s, e.deep, SL_DIAG_FX_EXPRESSION_DEPTH,
+                "value nested too deeply (more than %d parentheses, casts and signs)", SL_MAX_EXPR_CHAIN);
+      s->pos = e.end;
+      return false;
+    }
   if (!e.ok || s->pos != e.end)
     {
       fx_error (s, loc, SL_DIAG_FX_EXPECTED_CONSTANT, "expected a constant number");

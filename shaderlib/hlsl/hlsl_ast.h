@@ -52,6 +52,7 @@ struct Type
                                   type for overload resolution */
   int          n_comp;         /* number of scalar components */
   int          n_objects;      /* number of sampler/texture objects inside */
+  int          nest;           /* arrays/structs inside (SL_MAX_TYPE_DEPTH) */
 };
 
 typedef enum

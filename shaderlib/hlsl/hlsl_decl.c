@@ -243,10 +243,45 @@ parse_array_suffix (P *p, Type *t, bool allow_unsized, int *unsized)
 
 /* ---- structs ----------------------------------------------------------- */
 
+static Type *parse_struct_body (P *p, Token *kw);
+
 Type *
 hlsl_parse_struct (P *p)
 {
   Token *kw = next (p);  /* struct */
+  /* struct A { struct B { … — the definitions recurse. */
+  if (p->struct_depth >= SL_MAX_TYPE_DEPTH)
+    {
+      hlsl_error (p, kw->loc, SL_DIAG_HLSL_STRUCT_DEPTH,
+                  "struct definitions nested too deeply (more than %d)", SL_MAX_TYPE_DEPTH);
+      /* Skip this definition, braces and all, without recursing, so
+       * that the enclosing ones close quietly around an error type. */
+      while (!is (p, "{") && !is (p, ";") && peek (p)->kind != TK_EOF)
+        next (p);
+      for (int open = 0; peek (p)->kind != TK_EOF; )
+        {
+          if (is (p, "{"))
+            open++;
+          else if (is (p, "}") && --open == 0)
+            {
+              next (p);
+              break;
+            }
+          if (open == 0)
+            break;
+          next (p);
+        }
+      return p->t_error;
+    }
+  p->struct_depth++;
+  Type *t = parse_struct_body (p, kw);
+  p->struct_depth--;
+  return t;
+}
+
+static Type *
+parse_struct_body (P *p, Token *kw)
+{
   Token *name_tok = peek (p);
   const char *name = NULL;
   if (peek (p)->kind == TK_IDENT)
@@ -296,6 +331,7 @@ hlsl_parse_struct (P *p)
       g_array_append_vals (fields, base->fields, base->n_fields);
       t->n_comp = base->n_comp;
       t->n_objects = base->n_objects;
+      t->nest = base->nest;
       own_from = fields->len;
     }
   while (!is (p, "}") && peek (p)->kind != TK_EOF)
@@ -321,6 +357,13 @@ hlsl_parse_struct (P *p)
               break;
             }
           Type *full = parse_array_suffix (p, ft, false, NULL);
+          if (full->nest >= SL_MAX_TYPE_DEPTH)
+            {
+              hlsl_error (p, ftok->loc, SL_DIAG_HLSL_TYPE_DEPTH,
+                          "type nested too deeply (more than %d arrays and structs)", SL_MAX_TYPE_DEPTH);
+              full = p->t_error;
+            }
+          t->nest = MAX (t->nest, full->nest + 1);
           Field f = { .name = fname, .type = full, .offset = t->n_comp };
           hlsl_parse_semantics (p, &f.semantic, NULL, NULL);
           for (guint i = own_from; i < fields->len; i++)
@@ -363,6 +406,8 @@ parse_var_init (P *p, Var *v, bool unsized)
         {
           next (p);
           e = hlsl_parse_initializer_list (p, loc);
+          if (is_error (e))
+            return NULL;
           n = e->n_comps;
         }
       else
@@ -414,6 +459,8 @@ parse_var_init (P *p, Var *v, bool unsized)
     {
       next (p);
       Node *list = hlsl_parse_initializer_list (p, loc);
+      if (is_error (list))
+        return NULL;
       if (v->type->kind != TY_ERROR && list->n_comps != v->type->n_comp
           && !(list->n_comps == 1 && !v->type->n_objects))
         {

@@ -160,10 +160,36 @@ hlsl_parse_initializer_list (P *p, SlLoc loc)
     for (;;)
       {
         Node *item;
-        if (is (p, "{"))
+        if (is (p, "{") && p->depth >= SL_MAX_NESTING)
+          {
+            hlsl_error (p, peek (p)->loc, SL_DIAG_HLSL_INITIALIZER_DEPTH,
+                        "initializer braces nested too deeply (more than %d)", SL_MAX_NESTING);
+            /* The braces inside are skipped, so the list's size is
+             * unknown: the whole initializer is an error. */
+            hlsl_skip_rest_of_expression (p);
+            while (accept (p, ","))
+              hlsl_skip_rest_of_expression (p);
+            expect (p, "}");
+            g_ptr_array_free (items, TRUE);
+            return error_node (p, loc);
+          }
+        else if (is (p, "{"))
           {
             Token *b = next (p);
+            p->depth++;
             item = hlsl_parse_initializer_list (p, b->loc);
+            p->depth--;
+            if (is_error (item))
+              {
+                /* Only the depth limit makes a list an error: this one is
+                 * one too, quietly. */
+                hlsl_skip_rest_of_expression (p);
+                while (accept (p, ","))
+                  hlsl_skip_rest_of_expression (p);
+                expect (p, "}");
+                g_ptr_array_free (items, TRUE);
+                return item;
+              }
           }
         else
           item = hlsl_parse_assign (p);
@@ -404,6 +430,23 @@ make_call (P *p, Token *name, Node *object, GPtrArray *args)
 
 /* ---- the grammar, by precedence ---------------------------------------- */
 
+/* Operator chains are parsed in loops or in a recursion one frame deep
+ * per operator, but each operator puts its operand one level lower in the
+ * tree, and lowering walks trees recursively.  p->chain counts the
+ * operators above the operand being parsed; past SL_MAX_EXPR_CHAIN the
+ * rest of the operand is skipped (so the enclosing levels close quietly)
+ * and the caller returns an error node.  Every kind of chain reports its
+ * own diagnostic at the operator that crossed the limit. */
+static bool
+chain_too_long (P *p, SlLoc loc, SlDiagKind kind, const char *what)
+{
+  if (p->chain < SL_MAX_EXPR_CHAIN)
+    return false;
+  hlsl_error (p, loc, kind, "%s (more than %d)", what, SL_MAX_EXPR_CHAIN);
+  hlsl_skip_rest_of_expression (p);
+  return true;
+}
+
 static Node *
 parse_primary (P *p)
 {
@@ -582,12 +625,31 @@ parse_primary (P *p)
 }
 
 static Node *
+parse_postfix_chain (P *p, Node *e);
+
+static Node *
 parse_postfix (P *p)
 {
   Node *e = parse_primary (p);
+  int base = p->chain;
+  e = parse_postfix_chain (p, e);
+  p->chain = base;
+  return e;
+}
+
+/* The '.', '[]' and postfix '++'/'--' links after a primary; each one
+ * counts in p->chain (parse_postfix restores it). */
+static Node *
+parse_postfix_chain (P *p, Node *e)
+{
   for (;;)
     {
       Token *t = peek (p);
+      if ((is (p, ".") || is (p, "[") || is (p, "++") || is (p, "--"))
+          && chain_too_long (p, t->loc, SL_DIAG_HLSL_POSTFIX_DEPTH,
+                             "too many swizzles, members, indices or postfix operators in a row"))
+        return error_node (p, t->loc);
+      p->chain++;
       if (is (p, "."))
         {
           next (p);
@@ -725,8 +787,12 @@ hlsl_parse_unary (P *p)
   Token *t = peek (p);
   if (is (p, "-") || is (p, "+") || is (p, "!") || is (p, "~"))
     {
+      if (chain_too_long (p, t->loc, SL_DIAG_HLSL_PREFIX_DEPTH, "prefix operators stacked too deeply"))
+        return error_node (p, t->loc);
       next (p);
+      p->chain++;
       Node *a = hlsl_parse_unary (p);
+      p->chain--;
       if (is_error (a))
         return a;
       if (a->type->kind != TY_NUM)
@@ -769,8 +835,12 @@ hlsl_parse_unary (P *p)
     }
   if (is (p, "++") || is (p, "--"))
     {
+      if (chain_too_long (p, t->loc, SL_DIAG_HLSL_PREFIX_DEPTH, "prefix operators stacked too deeply"))
+        return error_node (p, t->loc);
       next (p);
+      p->chain++;
       Node *a = hlsl_parse_unary (p);
+      p->chain--;
       if (is_error (a) || !hlsl_is_lvalue (p, a, true))
         return error_node (p, t->loc);
       Node *n = new_node (p, N_INCDEC, t->loc, a->type);
@@ -798,7 +868,11 @@ hlsl_parse_unary (P *p)
                 }
               if (accept (p, ")"))
                 {
+                  if (chain_too_long (p, t->loc, SL_DIAG_HLSL_CAST_DEPTH, "casts stacked too deeply"))
+                    return error_node (p, t->loc);
+                  p->chain++;
                   Node *a = hlsl_parse_unary (p);
+                  p->chain--;
                   if (is_error (a) || ty->kind == TY_ERROR)
                     return error_node (p, t->loc);
                   return hlsl_convert (p, a, ty, t->loc, true, "cast");
@@ -842,16 +916,26 @@ binop_here (P *p)
 static Node *
 parse_binary (P *p, int min_prec)
 {
+  /* a+b+c… is a loop, but the tree leans left one level per operator. */
+  int base = p->chain;
   Node *lhs = hlsl_parse_unary (p);
   for (;;)
     {
       const BinOp *op = binop_here (p);
       if (!op || op->prec < min_prec)
-        return lhs;
+        break;
       Token *t = next (p);
+      if (chain_too_long (p, t->loc, SL_DIAG_HLSL_BINARY_DEPTH, "chain of binary operators too long"))
+        {
+          lhs = error_node (p, t->loc);
+          break;
+        }
+      p->chain++;
       Node *rhs = parse_binary (p, op->prec + 1);
       lhs = make_binary (p, t->loc, op->op, lhs, rhs);
     }
+  p->chain = base;
+  return lhs;
 }
 
 static Node *
@@ -861,9 +945,19 @@ parse_ternary (P *p)
   if (!is (p, "?"))
     return c;
   Token *q = next (p);
+  if (chain_too_long (p, q->loc, SL_DIAG_HLSL_TERNARY_DEPTH, "'?:' nested too deeply"))
+    return error_node (p, q->loc);
+  p->chain++;
   Node *a = hlsl_parse_assign (p);
+  if (is_error (a) && !is (p, ":"))
+    {
+      /* A level below gave up on the rest of the expression. */
+      p->chain--;
+      return a;
+    }
   expect (p, ":");
   Node *b = hlsl_parse_assign (p);
+  p->chain--;
   if (is_error (c) || is_error (a) || is_error (b))
     return error_node (p, q->loc);
   if (c->type->kind != TY_NUM)
@@ -933,7 +1027,11 @@ hlsl_parse_assign (P *p)
   if (k == G_N_ELEMENTS (ops))
     return lhs;
   next (p);
+  if (chain_too_long (p, t->loc, SL_DIAG_HLSL_ASSIGN_DEPTH, "chain of assignments too long"))
+    return error_node (p, t->loc);
+  p->chain++;
   Node *rhs = hlsl_parse_assign (p);
+  p->chain--;
   if (is_error (lhs) || is_error (rhs))
     return error_node (p, t->loc);
   if (!hlsl_is_lvalue (p, lhs, true))
@@ -959,15 +1057,25 @@ hlsl_parse_assign (P *p)
 Node *
 hlsl_parse_expr (P *p)
 {
+  int base = p->chain;
   Node *e = hlsl_parse_assign (p);
   while (is (p, ","))
     {
       Token *t = next (p);
+      if (chain_too_long (p, t->loc, SL_DIAG_HLSL_COMMA_DEPTH, "comma expression too long"))
+        {
+          while (accept (p, ","))
+            hlsl_skip_rest_of_expression (p);
+          e = error_node (p, t->loc);
+          break;
+        }
+      p->chain++;
       Node *rhs = hlsl_parse_assign (p);
       Node *n = new_node (p, N_COMMA, t->loc, rhs->type);
       n->a = e;
       n->b = rhs;
       e = n;
     }
+  p->chain = base;
   return e;
 }

@@ -9,6 +9,7 @@
  * lowering share one arena that dies here; only the IR and the reflection
  * (in the info's own arena) outlive the call. */
 #include "base/diag.h"
+#include "base/file_read.h"
 #include "hlsl/hlsl_ast.h"
 #include "preprocess/preprocess.h"
 
@@ -38,10 +39,7 @@ static char *
 read_include (void *user, const char *path, size_t *length)
 {
   char *data = NULL;
-  gsize len = 0;
-  if (!g_file_get_contents (path, &data, &len, NULL))
-    return NULL;
-  *length = len;
+  sl_read_regular_file (path, SL_MAX_SOURCE_BYTES, &data, length);
   return data;
 }
 
@@ -66,6 +64,7 @@ preprocess (const SlCompileOptions *options, int sm, SlDiagnostics *diags)
     .read_file = read_include,
     /* Macros must not build a bigger program than a source may be. */
     .max_output = SL_MAX_SOURCE_BYTES,
+    .any_path = (options->flags & SL_COMPILE_ANY_PATH) != 0,
   };
   char *text = sl_preprocess (options->source, options->length, &ppo, diags);
   g_ptr_array_free (defines, TRUE);

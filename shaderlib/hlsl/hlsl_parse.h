@@ -30,6 +30,8 @@ typedef struct
   GHashTable *intrinsics;  /* name → id+1 */
   Func       *cur_func;
   int         depth;       /* expression/statement nesting */
+  int         chain;       /* operators above the current operand (SL_MAX_EXPR_CHAIN) */
+  int         struct_depth; /* struct definitions being parsed (SL_MAX_TYPE_DEPTH) */
   int         loop_depth;
   bool        in_switch;   /* innermost breakable statement is a switch */
   Scope      *param_scope; /* parameters of the function being parsed */

@@ -44,8 +44,18 @@ hlsl_scalar_of (SlArena *arena, const Type *t)
 Type *
 hlsl_type_array (P *p, Type *elem, int len)
 {
+  /* typedef T2 T1[2]; typedef T3 T2[2]; … stacks dimensions without
+   * bound, and layout and lowering recurse once per dimension: past the
+   * limit the extra dimension is reported and dropped. */
+  if (elem->nest >= SL_MAX_TYPE_DEPTH)
+    {
+      hlsl_error (p, peek (p)->loc, SL_DIAG_HLSL_TYPE_DEPTH,
+                  "type nested too deeply (more than %d arrays and structs)", SL_MAX_TYPE_DEPTH);
+      return elem;
+    }
   Type *t = SL_NEW (p->arena, Type);
   t->kind = TY_ARRAY;
+  t->nest = elem->nest + 1;
   t->elem = elem;
   t->len = len;
   t->n_comp = elem->n_comp * len;

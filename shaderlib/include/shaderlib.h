@@ -123,7 +123,12 @@ enum
    * tex2Dgather[R|G|B|A], tex2Doffset, tex2Dlodoffset and the offset forms
    * of tex2D/tex2Dlod exist.  Effect files set it; plain HLSL stays as
    * strict as fxc. */
-  SL_COMPILE_RESHADE_FX  = 1u << 3
+  SL_COMPILE_RESHADE_FX  = 1u << 3,
+  /* #include may name any file the process can read.  Without it an
+   * include must lie inside the source file's folder or an include folder
+   * (after resolving '..' and symbolic links); absolute paths and escapes
+   * are errors.  Either way it must be a regular file of at most 4 MiB. */
+  SL_COMPILE_ANY_PATH    = 1u << 4
 };
 
 typedef struct

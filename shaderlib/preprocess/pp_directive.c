@@ -10,10 +10,15 @@
  * the file's canonical path.  Including a file again is legal (include
  * guards make it harmless), so a cycle is only diagnosed when it reaches
  * the include depth limit, naming the files in it.  #line also accepts
- * the `# N "file"` form compilers write.  Pragmas the compiler reads are
+ * the `# N "file"` form compilers write.  An include is read only when it
+ * is a regular file of at most SL_MAX_SOURCE_BYTES, and, unless the host
+ * allows any path, only inside the main file's folder or an include
+ * folder (base/file_read.h says why).  Pragmas the compiler reads are
  * passed through to the output as whole lines; fxc's own ones are
  * dropped. */
 #include "preprocess/pp_internal.h"
+#include "base/file_read.h"
+#include "base/limits.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -49,14 +54,34 @@ read_candidate (Pp *pp, const char *path, size_t *len)
 {
   if (pp->opt->read_file)
     return pp->opt->read_file (pp->opt->read_file_user, path, len);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return NULL;
   char *data = NULL;
-  gsize n = 0;
-  if (!g_file_get_contents (path, &data, &n, NULL))
-    return NULL;
-  *len = n;
+  sl_read_regular_file (path, SL_MAX_SOURCE_BYTES, &data, len);
   return data;
+}
+
+/* Why find_include() found nothing. */
+typedef enum
+{
+  INCLUDE_MISSING,
+  INCLUDE_OUTSIDE,
+  INCLUDE_NOT_REGULAR,
+  INCLUDE_TOO_LARGE
+} IncludeFailure;
+
+static gboolean
+include_allowed (Pp *pp, const char *path)
+{
+  if (pp->opt->any_path)
+    return TRUE;
+  const char *roots[2 + 64] = { NULL };
+  int n = 0;
+  char *own = pp->opt->filename ? g_path_get_dirname (pp->opt->filename) : g_strdup (".");
+  roots[n++] = own;
+  for (const char *const *d = pp->opt->include_dirs; d && *d && n < (int) G_N_ELEMENTS (roots); d++)
+    roots[n++] = *d;
+  gboolean ok = sl_path_confined (path, roots, n);
+  g_free (own);
+  return ok;
 }
 
 static char *
@@ -70,8 +95,9 @@ join_path (const char *dir, const char *name)
 /* Finds and reads an include file; returns the path it was found at. */
 static char *
 find_include (Pp *pp, File *from, const char *name, gboolean angled,
-              char **data, size_t *len)
+              char **data, size_t *len, IncludeFailure *why)
 {
+  *why = INCLUDE_MISSING;
   GPtrArray *cands = g_ptr_array_new_with_free_func (g_free);
   if (g_path_is_absolute (name))
     g_ptr_array_add (cands, g_strdup (name));
@@ -89,9 +115,22 @@ find_include (Pp *pp, File *from, const char *name, gboolean angled,
   char *found = NULL;
   for (guint i = 0; i < cands->len && !found; i++)
     {
+      if (!include_allowed (pp, cands->pdata[i]))
+        {
+          *why = INCLUDE_OUTSIDE;
+          continue;
+        }
       *data = read_candidate (pp, cands->pdata[i], len);
       if (*data)
         found = g_strdup (cands->pdata[i]);
+      else if (*why == INCLUDE_MISSING)
+        {
+          SlReadStatus st = sl_probe_regular_file (cands->pdata[i], SL_MAX_SOURCE_BYTES);
+          if (st == SL_READ_NOT_REGULAR)
+            *why = INCLUDE_NOT_REGULAR;
+          else if (st == SL_READ_TOO_LARGE)
+            *why = INCLUDE_TOO_LARGE;
+        }
     }
   g_ptr_array_free (cands, TRUE);
   return found;
@@ -186,12 +225,25 @@ do_include (Pp *pp, File *f, GPtrArray *toks)
 
   char *data = NULL;
   size_t len = 0;
-  char *path = find_include (pp, f, fname, angled, &data, &len);
+  IncludeFailure why;
+  char *path = find_include (pp, f, fname, angled, &data, &len, &why);
   if (!path)
     {
-      error_at (pp, where, SL_DIAG_PP_INCLUDE_NOT_FOUND,
-                "#include file %c%s%c not found", angled ? '<' : '"',
-                fname, angled ? '>' : '"');
+      char open = angled ? '<' : '"', close = angled ? '>' : '"';
+      if (why == INCLUDE_OUTSIDE)
+        error_at (pp, where, SL_DIAG_PP_INCLUDE_OUTSIDE,
+                  "#include file %c%s%c is outside the shader's folder and the include folders",
+                  open, fname, close);
+      else if (why == INCLUDE_NOT_REGULAR)
+        error_at (pp, where, SL_DIAG_PP_INCLUDE_NOT_REGULAR,
+                  "#include file %c%s%c is not a regular file", open, fname, close);
+      else if (why == INCLUDE_TOO_LARGE)
+        error_at (pp, where, SL_DIAG_PP_INCLUDE_TOO_LARGE,
+                  "#include file %c%s%c is larger than %u MiB", open, fname, close,
+                  SL_MAX_SOURCE_BYTES >> 20);
+      else
+        error_at (pp, where, SL_DIAG_PP_INCLUDE_NOT_FOUND,
+                  "#include file %c%s%c not found", open, fname, close);
       g_free (fname);
       return;
     }

@@ -10,6 +10,7 @@
  * The first error ends the evaluation and the condition counts as false,
  * so one bad line gives one message. */
 #include "preprocess/pp_internal.h"
+#include "base/limits.h"
 
 #include <stdarg.h>
 
@@ -27,6 +28,7 @@ typedef struct
   guint      i;
   gboolean   failed;
   const Tok *dir;
+  int        depth;   /* open '(', prefix operators and '?' (recursion) */
 } Ev;
 
 static const Tok *
@@ -157,8 +159,37 @@ parse_int (Ev *e, const Tok *t, Val *out)
 
 static Val ev_cond (Ev *e, gboolean live);
 
+/* Parentheses, prefix operators and '?:' recurse once per level: past
+ * SL_MAX_EXPR_CHAIN levels the expression is an error, not a stack
+ * overflow. */
+static gboolean
+ev_too_deep (Ev *e)
+{
+  if (e->depth < SL_MAX_EXPR_CHAIN)
+    return FALSE;
+  const Tok *at = ev_peek (e) ? ev_peek (e) : e->dir;
+  ev_error (e, at, SL_DIAG_PP_IF_DEPTH, "#%s expression nested too deeply (more than %d levels)",
+            e->dir->text, SL_MAX_EXPR_CHAIN);
+  e->i = e->t->len;
+  return TRUE;
+}
+
+static Val ev_unary_body (Ev *e, gboolean live);
+
 static Val
 ev_unary (Ev *e, gboolean live)
+{
+  Val zero = { 0, FALSE };
+  if (ev_too_deep (e))
+    return zero;
+  e->depth++;
+  Val v = ev_unary_body (e, live);
+  e->depth--;
+  return v;
+}
+
+static Val
+ev_unary_body (Ev *e, gboolean live)
 {
   Val zero = { 0, FALSE };
   const Tok *t = ev_peek (e);
@@ -342,7 +373,11 @@ ev_cond (Ev *e, gboolean live)
     return c;
   const Tok *question = ev_peek (e);
   e->i++;
+  if (ev_too_deep (e))
+    return c;
+  e->depth++;
   Val a = ev_cond (e, live && c.v != 0);
+  e->depth--;
   if (!is_punct (ev_peek (e), ":"))
     {
       ev_error (e, ev_peek (e) ? ev_peek (e) : question,
@@ -350,7 +385,9 @@ ev_cond (Ev *e, gboolean live)
       return c;
     }
   e->i++;
+  e->depth++;
   Val b = ev_cond (e, live && c.v == 0);
+  e->depth--;
   Val r = c.v ? a : b;
   r.u = a.u || b.u;
   return r;
@@ -376,7 +413,7 @@ sl_pp_eval_if (Pp *pp, GPtrArray *toks, guint start)
   /* An error while expanding (a bad 'defined', a macro's arguments)
    * already explains the line; evaluating the rest would only add a
    * confusing second message about the tokens left behind. */
-  Ev e = { pp, x, 0, pp->n_errors != errors_before, dir };
+  Ev e = { pp, x, 0, pp->n_errors != errors_before, dir, 0 };
   Val v = { 0, FALSE };
   if (e.failed)
     ;

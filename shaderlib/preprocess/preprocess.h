@@ -30,6 +30,9 @@ typedef struct
   void              *read_file_user;
   /* Largest output accepted, in bytes; 0 = the default of 64 MiB. */
   size_t             max_output;
+  /* By default an include must lie inside the folder of @filename or an
+   * include folder (base/file_read.h); true lifts that. */
+  bool               any_path;
 } SlPreprocessOptions;
 
 /* Default limits, also quoted in the diagnostics. */

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Hostile files, one per class, through the CLI and the `gegl` tool.
+
+    hostile.py GEGL_SHADERS [GEGL MODULE GEGL_PLUGINS_DIR]
+
+Builds a folder of files an attacker would drop into a filter folder
+(generated, since several are large or are not files at all: a FIFO, a
+sparse 2 GB file), then runs each through `gegl-shaders check` or `run`,
+and, when the gegl tool is given, `gegl … -- shader:run file=…` with the
+whole folder as the filter folder (so GEGL's start-up registers every one
+of them too).  Every run is capped: 60 s of wall time, 3 GiB of address
+space, an 8 MiB stack.  Each must end with no signal and no timeout, in
+the located error or the bounded, reported result written next to it.
+Prints TAP.
+"""
+import os
+import resource
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import chains  # noqa: E402
+
+TIMEOUT = 60
+MEMORY = 3 << 30
+MAIN = "float4 main(float2 uv : TEXCOORD0) : COLOR { return float4(uv, 0, 1); }\n"
+TECH = "technique T { pass { PixelShader = compile ps_3_0 main(); } }\n"
+
+
+def caps():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, 8 << 20))
+
+
+def png_header_only(width, height):
+    """A PNG whose header claims WIDTHxHEIGHT, with one empty row of data."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 5))
+            + chunk(b"IEND", b""))
+
+
+def effect_with_texture(source):
+    return ('texture Tex < source = "%s"; > { Width = 4; Height = 4; };\n'
+            "sampler S { Texture = Tex; };\n"
+            "float4 main(float2 uv : TEXCOORD0) : COLOR { return tex2D(S, uv); }\n" % source) + TECH
+
+
+def build(folder):
+    """Writes the hostile folder; returns [(name, file, command, expected stderr text, status)]."""
+    os.mkdir(os.path.join(folder, "sub"))
+    os.mkfifo(os.path.join(folder, "fifo"))
+    with open(os.path.join(folder, "sparse.h"), "wb") as f:
+        f.truncate(2 << 30)
+    with open(os.path.join(folder, "huge.png"), "wb") as f:
+        f.write(png_header_only(100000, 100000))
+    with open(os.path.join(folder, "words.txt"), "w") as f:
+        f.write("not an image\n")
+    with open(os.path.join(os.path.dirname(folder), "secret.h"), "w") as f:
+        f.write("SECRET_TOKEN\n")
+    os.symlink(os.path.join(os.path.dirname(folder), "secret.h"), os.path.join(folder, "link.h"))
+    cases = []
+
+    def add(name, text, command, expect, status):
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+        cases.append((name, command, expect, status))
+
+    # Deep chains, one file per recursive construct the issue names.
+    for kind in ("not", "minus", "tilde", "cast", "plus", "assign", "comma", "ternary-else", "swizzle",
+                 "if-paren", "fx-width"):
+        fname, make, message = chains.KINDS[kind]
+        ext = os.path.splitext(fname)[1]
+        add("chain-" + kind + ext, make(40000), "check", message, 1)
+    # Includes of what is not a regular file, too large, or outside.
+    for name, target, message in (
+            ("include-fifo.hlsl", "fifo", '#include file "fifo" is not a regular file'),
+            ("include-stdin.hlsl", "/dev/stdin", '#include file "/dev/stdin" is outside the shader'),
+            ("include-zero.hlsl", "/dev/zero", '#include file "/dev/zero" is outside the shader'),
+            ("include-sparse.hlsl", "sparse.h", '#include file "sparse.h" is larger than 4 MiB'),
+            ("include-passwd.hlsl", "/etc/passwd", '#include file "/etc/passwd" is outside the shader'),
+            ("include-dotdot.hlsl", "../secret.h", '#include file "../secret.h" is outside the shader'),
+            ("include-symlink.hlsl", "link.h", '#include file "link.h" is outside the shader'),
+            ("include-folder.hlsl", "sub", '#include file "sub" is not a regular file')):
+        add(name, '#include "%s"\n' % target + MAIN, "check", message, 1)
+    add("include-fifo-effect.fx", '#include "fifo"\n' + MAIN + TECH, "check",
+        '#include file "fifo" is not a regular file', 1)
+    add("include-passwd-effect.fx", '#include "/etc/passwd"\n' + MAIN + TECH, "check",
+        '#include file "/etc/passwd" is outside the shader', 1)
+    # Effect textures that are no image of sane size, or lie outside.
+    for name, source, message in (
+            ("texture-words.fx", "words.txt", "not an image format GEGL reads"),
+            ("texture-fifo.fx", "fifo", "not a regular file"),
+            ("texture-huge.fx", "huge.png", "image of 100000×100000 pixels is too large"),
+            ("texture-passwd.fx", "/etc/passwd", "'/etc/passwd' is outside the effect's folder"),
+            ("texture-dotdot.fx", "../secret.h", "'../secret.h' is outside the effect's folder")):
+        add(name, effect_with_texture(source), "run", message, 1)
+    # A loop that never ends: one warning, the image still written.
+    add("runaway-loop.hlsl", "float4 main(float2 uv : TEXCOORD0) : COLOR\n{\n  float x = 0;\n"
+        "  [loop] while (uv.x >= 0) x += 1;\n  return x;\n}\n", "run", "reached the iteration cap", 0)
+    return cases
+
+
+def run_cli(cli, folder, name, command):
+    args = [cli, command, name]
+    if command == "run":
+        args += ["--size", "8x8", "--probe", "0,0"]
+    return subprocess.run(args, cwd=folder, capture_output=True, text=True, errors="replace",
+                          timeout=TIMEOUT, preexec_fn=caps, stdin=subprocess.DEVNULL)
+
+
+def main():
+    cli = os.path.abspath(sys.argv[1])
+    gegl = sys.argv[2] if len(sys.argv) > 4 else None
+    results = []
+    with tempfile.TemporaryDirectory(prefix="gs-hostile-") as tmp:
+        folder = os.path.join(tmp, "filters")
+        os.mkdir(folder)
+        cases = build(folder)
+        for name, command, expect, status in cases:
+            problems = []
+            try:
+                r = run_cli(cli, folder, name, command)
+                out = r.stderr + r.stdout
+                if r.returncode < 0:
+                    problems.append(f"killed by signal {-r.returncode}")
+                elif r.returncode != status:
+                    problems.append(f"exit status {r.returncode}, expected {status}: {out[:300]}")
+                if expect not in out:
+                    problems.append(f"output lacks '{expect}': {out[:300]}")
+                if "SECRET_TOKEN" in out or "root:" in out:
+                    problems.append("a diagnostic quotes a file outside the folder")
+            except subprocess.TimeoutExpired:
+                problems.append(f"timed out after {TIMEOUT} s")
+            results.append(("cli " + name, problems))
+        if gegl:
+            sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plugin"))
+            from gegl_modules import make_module_dir
+            mods = make_module_dir(tmp, sys.argv[3], sys.argv[4])
+            env = dict(os.environ, GEGL_PATH=mods, GEGL_SHADERS_PATH=folder)
+            src = os.path.join(tmp, "in.ppm")
+            with open(src, "wb") as f:
+                f.write(b"P6\n4 4\n255\n" + bytes(range(48)))
+            plugin_texture = {"texture-passwd.fx": "is outside the effect's folder",
+                              "texture-dotdot.fx": "is outside the effect's folder",
+                              "texture-words.fx": "not an image format GEGL reads",
+                              "texture-huge.fx": "pixels is too large"}
+            for name, command, expect, status in cases:
+                if name in plugin_texture:
+                    # An effect is an op of its own: shader:<stem>.
+                    op = ["shader:" + os.path.splitext(name)[0]]
+                    expect = plugin_texture[name]
+                elif name.endswith(".hlsl"):
+                    op = ["shader:run", "file=" + os.path.join(folder, name)]
+                else:
+                    continue
+                problems = []
+                out_path = os.path.join(tmp, "out.ppm")
+                try:
+                    r = subprocess.run([gegl, src, "-o", out_path, "--"] + op,
+                                       env=env, capture_output=True, text=True, errors="replace",
+                                       timeout=TIMEOUT, preexec_fn=caps, stdin=subprocess.DEVNULL)
+                    if r.returncode < 0:
+                        problems.append(f"killed by signal {-r.returncode}")
+                    elif r.returncode != 0:
+                        problems.append(f"exit status {r.returncode}: {r.stderr[-300:]}")
+                    # The op warns once with the message the CLI prints.
+                    if expect not in r.stderr:
+                        problems.append(f"stderr lacks '{expect}': {r.stderr[-300:]}")
+                    if not os.path.exists(out_path):
+                        problems.append("no output image (the op passes its input through)")
+                    if "SECRET_TOKEN" in r.stderr or "root:" in r.stderr:
+                        problems.append("a diagnostic quotes a file outside the folder")
+                except subprocess.TimeoutExpired:
+                    problems.append(f"timed out after {TIMEOUT} s")
+                if os.path.exists(out_path):
+                    os.unlink(out_path)
+                results.append(("gegl " + name, problems))
+    print(f"1..{len(results)}")
+    for k, (name, problems) in enumerate(results, 1):
+        print(("ok" if not problems else "not ok") + f" {k} {name}")
+        for p in problems:
+            print("# " + p.replace("\n", "\n# "))
+    return 1 if any(p for _, p in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,8 +2,9 @@
  *
  * The effect is compiled for the image size (its texture sizes and the
  * BUFFER_* macros depend on it), image textures named by `source = "…"`
- * are loaded relative to the effect file and then the include folders
- * (or replaced with --texture NAME=IMG), and the technique is rendered in
+ * are loaded from the file the library found for them (next to the
+ * effect, then in the include folders; or replaced with --texture
+ * NAME=IMG), and the technique is rendered in
  * bands on several threads: the first band's call renders the
  * intermediate passes once, the others wait for it and reuse them. */
 #include "config.h"
@@ -103,31 +104,6 @@ gs_effect_check (const GsEffectArgs *a)
   int t = pick_technique (fx, a->technique);
   sl_effect_unref (fx);
   return t < 0 ? 1 : 0;
-}
-
-/* Finds the file an image texture names: next to the effect, then in
- * the include folders. */
-static char *
-find_texture_file (const GsEffectArgs *a, const char *name)
-{
-  if (g_path_is_absolute (name))
-    return g_strdup (name);
-  char *dir = g_path_get_dirname (a->file);
-  char *path = g_build_filename (dir, name, NULL);
-  g_free (dir);
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return path;
-  for (int i = 0; a->include_dirs && a->include_dirs[i]; i++)
-    {
-      char *p = g_build_filename (a->include_dirs[i], name, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_REGULAR))
-        {
-          g_free (path);
-          return p;
-        }
-      g_free (p);
-    }
-  return path;
 }
 
 typedef struct
@@ -279,15 +255,20 @@ gs_effect_run (const GsEffectArgs *a)
               && !strncmp (a->textures[k], t->name, eq - a->textures[k]))
             path = g_strdup (eq + 1);
         }
+      /* A missing image was reported when the effect compiled; one that
+       * does not load is reported here.  Either way the texture reads as
+       * zero and the effect still renders, as in ReShade. */
+      if (path == NULL && t->source_path == NULL)
+        continue;
       if (path == NULL)
-        path = find_texture_file (a, t->source_file);
+        path = g_strdup (t->source_path);
       GsImage *img = gs_image_load (path, gs_image_working_format (a->linear), &error);
       g_free (path);
       if (img == NULL)
         {
-          gs_print_error (_("texture '%s': %s"), t->name, error->message);
-          g_error_free (error);
-          goto out;
+          gs_print_warning (_("texture '%s': %s; the texture reads as zero"), t->name, error->message);
+          g_clear_error (&error);
+          continue;
         }
       g_ptr_array_add (images, img);
       sl_effect_run_set_image (run, i, img->width, img->height, (size_t) img->width * 4, img->pixels, diags);

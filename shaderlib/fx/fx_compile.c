@@ -230,7 +230,11 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
   g_ptr_array_add (defs, g_strdup ("BUFFER_COLOR_BIT_DEPTH=8"));
   g_ptr_array_add (defs, g_strdup ("BUFFER_COLOR_SPACE=1"));
   g_ptr_array_add (defs, g_strdup ("__RESHADE__=50900"));
-  g_ptr_array_add (defs, g_strdup ("__RESHADE_PERFORMANCE_MODE__=1"));
+  /* ReShade's default; its performance mode only turns uniforms into
+   * constants, which changes nothing a still image shows. */
+  g_ptr_array_add (defs, g_strdup ("__RESHADE_PERFORMANCE_MODE__=0"));
+  g_ptr_array_add (defs, g_strdup ("__RESHADE_PERMUTATION__=0"));
+  g_ptr_array_add (defs, g_strdup ("BUFFER_COLOR_FORMAT=28"));   /* r8g8b8a8_unorm */
   g_ptr_array_add (defs, g_strdup ("__RENDERER__=0xb000"));
   g_ptr_array_add (defs, g_strdup ("__VENDOR__=0"));
   g_ptr_array_add (defs, g_strdup ("__DEVICE__=0"));

@@ -346,6 +346,48 @@ test_d3d9_fx (void)
   sl_diagnostics_free (d);
 }
 
+/* ---- ReShade.fxh depth: ReShade's formula over an empty depth buffer ---- */
+static void
+test_depth_settings (void)
+{
+  /* With no depth (raw 0) the default reversed depth is 1 / (1000 - 999)
+   * = 1; not reversed it is 0 / 1000 = 0.  The pixel offsets are macros
+   * an effect may use in expressions (DisplayDepth.fx does). */
+  const char *src =
+    "#include \"ReShade.fxh\"\n"
+    "uniform int2 Offset < ui_type = \"drag\"; > = int2(RESHADE_DEPTH_INPUT_X_PIXEL_OFFSET, "
+    "RESHADE_DEPTH_INPUT_Y_PIXEL_OFFSET + RESHADE_DEPTH_INPUT_IS_MIRRORED);\n"
+    "float4 PS(float4 p : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+    "{ return float4(ReShade::GetLinearizedDepth(uv), Offset + 0.25, 1); }\n"
+    "technique T { pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n";
+  const char *const defines[][2] = { { NULL, NULL }, { "RESHADE_DEPTH_INPUT_IS_REVERSED=0", NULL },
+                                     { "RESHADE_FLAT_DEPTH=0.5", NULL } };
+  const float want[] = { 1.0f, 0.0f, 0.5f };
+  for (int k = 0; k < 3; k++)
+    {
+      SlDiagnostics *d = sl_diagnostics_new ();
+      SlEffectOptions o = {
+        .source = src, .length = (size_t) -1, .filename = "depth.fx",
+        .buffer_width = 4, .buffer_height = 4, .defines = defines[k][0] ? (const char *const *) defines[k] : NULL,
+      };
+      SlEffect *fx = sl_effect_compile (&o, d);
+      print_diags (d);
+      CHECK (fx != NULL, "depth.fx compiles (%s)", defines[k][0] ? defines[k][0] : "defaults");
+      if (fx)
+        {
+          Image in = pattern (4, 4);
+          Image got = render (fx, &in, NULL);
+          CHECK (got.px[0] == want[k] && got.px[1] == 0.25f && got.px[2] == 0.25f,
+                 "depth %s: got %g %g %g, want %g", defines[k][0] ? defines[k][0] : "defaults", got.px[0],
+                 got.px[1], got.px[2], want[k]);
+          g_free (got.px);
+          g_free (in.px);
+          sl_effect_unref (fx);
+        }
+      sl_diagnostics_free (d);
+    }
+}
+
 /* ---- host values; an unknown source keeps the initial value ---- */
 static void
 test_host_values (void)
@@ -592,6 +634,7 @@ main (void)
   test_blur ();
   test_bloom ();
   test_headers ();
+  test_depth_settings ();
   test_d3d9_fx ();
   test_host_values ();
   test_intrinsics ();

@@ -165,6 +165,18 @@ type_to_int (P *p, Node *call, int arg)
   return t;
 }
 
+/* countbits: the number of set bits of each component, as uint. */
+static Type *
+type_countbits (P *p, Node *call, int arg)
+{
+  Type *t = unify_args (p, call, false);
+  if (t->kind != TY_NUM)
+    return t;
+  Type *u = hlsl_type_num (p->arena, BT_UINT, t->cls, t->rows, t->cols);
+  coerce (p, call, 0, u);
+  return u;
+}
+
 /* Most of the math library: component-wise in float. */
 static Type *
 type_float (P *p, Node *call, int arg)
@@ -475,14 +487,15 @@ type_tex_proj (P *p, Node *call, int arg)
 }
 
 /* ---- ReShade's sampler intrinsics (SL_COMPILE_RESHADE_FX only) ------------- *
- *   tex2Dfetch(s, int2 xy [, int lod]) and tex2Dfetch(s, int4 (x, y, -, lod))
+ *   tex2Dfetch(s, int2 xy [, int lod]) and tex2Dfetch(s, int4 (x, y, -, lod));
+ *   tex3Dfetch(s, int3 xyz [, int lod]) and tex3Dfetch(s, int4 (x, y, z, lod))
  *   tex2Dsize(s [, int lod]) → int2
  *   tex2Dgather(s, float2 t, int comp [, int2 offset]), tex2DgatherR…A(s, t [, offset])
  *   tex2Doffset(s, float2 t, int2 offset), tex2Dlodoffset(s, float4 t, int2 offset) */
 
-/* The sampler (2D) and numeric other arguments all of them take. */
+/* The sampler (2D, or @dim) and numeric other arguments all of them take. */
 static bool
-reshade_sampler (P *p, Node *call)
+reshade_sampler_dim (P *p, Node *call, int dim)
 {
   Node *s = call->args[0];
   if (s->type->kind != TY_SAMPLER)
@@ -491,16 +504,22 @@ reshade_sampler (P *p, Node *call)
                   "first argument of '%s' must be a sampler", intrinsic_name (call));
       return false;
     }
-  if (s->type->tex_dim >= 0 && s->type->tex_dim != SL_TEXTURE_2D)
+  if (s->type->tex_dim >= 0 && s->type->tex_dim != dim)
     {
       hlsl_error (p, call->loc, SL_DIAG_HLSL_INTRINSIC_SAMPLER_KIND,
-                  "'%s' needs a 2D sampler", intrinsic_name (call));
+                  "'%s' needs a %s sampler", intrinsic_name (call), dim == SL_TEXTURE_3D ? "3D" : "2D");
       return false;
     }
   if (!all_numeric (p, call, 1, call->n_args))
     return false;
-  call->sampler_obj = SL_TEXTURE_2D;
+  call->sampler_obj = dim;
   return true;
+}
+
+static bool
+reshade_sampler (P *p, Node *call)
+{
+  return reshade_sampler_dim (p, call, SL_TEXTURE_2D);
 }
 
 static Type *
@@ -515,12 +534,14 @@ float_vector (P *p, int n)
   return hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, n);
 }
 
+/* @arg: the dimension, 0 for 2D */
 static Type *
 type_rs_fetch (P *p, Node *call, int arg)
 {
-  if (!reshade_sampler (p, call))
+  int nc = arg == SL_TEXTURE_3D ? 3 : 2;
+  if (!reshade_sampler_dim (p, call, arg == SL_TEXTURE_3D ? SL_TEXTURE_3D : SL_TEXTURE_2D))
     return p->t_error;
-  coerce (p, call, 1, int_vector (p, call->args[1]->type->n_comp >= 4 ? 4 : 2));
+  coerce (p, call, 1, int_vector (p, call->args[1]->type->n_comp >= 4 ? 4 : nc));
   if (call->n_args > 2)
     coerce (p, call, 2, p->t_int);
   return float_vector (p, 4);

@@ -927,16 +927,45 @@ texture_size (L *l, int obj, uint32_t level, uint32_t *w, uint32_t *h)
   *h = in.dst[1];
 }
 
+/* tex2Dfetch, tex3Dfetch (@arg SL_TEXTURE_3D): texel coordinates, then
+ * the level (the w of an int4, or the third argument, or 0). */
 static RVal
 lower_rs_fetch (L *l, Node *e, int arg)
 {
+  int dim = arg == SL_TEXTURE_3D ? SL_TEXTURE_3D : SL_TEXTURE_2D, nc = dim == SL_TEXTURE_3D ? 3 : 2;
   int obj = hlsl_lower_object (l, e->args[0]);
   uint32_t srcs[SL_IR_MAX_SRC];
   RVal c = hlsl_lower_expr (l, e->args[1]);
-  srcs[0] = c.c[0];
-  srcs[1] = c.c[1];
-  srcs[2] = c.n >= 4 ? c.c[3] : e->n_args > 2 ? hlsl_lower_expr (l, e->args[2]).c[0] : sl_ir_const_i (l->ir, 0);
-  return emit_sample (l, obj, obj, SL_TEXTURE_2D, SL_SAMPLE_LOAD, srcs, 3, NULL, 4);
+  for (int i = 0; i < nc; i++)
+    srcs[i] = c.c[i];
+  srcs[nc] = c.n >= 4 ? c.c[3] : e->n_args > 2 ? hlsl_lower_expr (l, e->args[2]).c[0] : sl_ir_const_i (l->ir, 0);
+  return emit_sample (l, obj, obj, dim, SL_SAMPLE_LOAD, srcs, nc + 1, NULL, 4);
+}
+
+/* countbits: the classic parallel bit count, per component. */
+static RVal
+lower_countbits (L *l, Node *e, int arg)
+{
+  SlIr *ir = l->ir;
+  RVal a = arg_rv (l, e, 0);
+  RVal r = rv_new (l, a.n);
+  for (int i = 0; i < a.n; i++)
+    {
+      uint32_t x = a.c[i];
+      uint32_t h = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 1)),
+                              sl_ir_const_u (ir, 0x55555555u));
+      x = hlsl_arith (l, '-', BT_UINT, x, h);
+      uint32_t m2 = sl_ir_const_u (ir, 0x33333333u);
+      x = hlsl_arith (l, '+', BT_UINT, sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, x, m2),
+                      sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
+                                 sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 2)), m2));
+      x = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
+                     hlsl_arith (l, '+', BT_UINT, x, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 4))),
+                     sl_ir_const_u (ir, 0x0f0f0f0fu));
+      x = hlsl_arith (l, '*', BT_UINT, x, sl_ir_const_u (ir, 0x01010101u));
+      r.c[i] = sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 24));
+    }
+  return r;
 }
 
 static RVal

@@ -388,6 +388,51 @@ test_depth_settings (void)
     }
 }
 
+/* ---- ReShade's language leniencies, from its reference ---- */
+static void
+test_leniencies (void)
+{
+  /* v4 = v3 repeats the last component (xyzz), in = and op=; a brace
+   * list is a value an array can be assigned; countbits; tex3Dfetch of a
+   * texture with no contents reads zero. */
+  const char *src =
+    "texture V { Width = 2; Height = 2; Depth = 2; };\n"
+    "sampler3D SV { Texture = V; };\n"
+    "float4 PS(float4 p : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+    "{\n"
+    "  float4 a = 0;\n"
+    "  a = float3(0.25, 0.5, 0.75);\n"
+    "  float4 b = 1;\n"
+    "  b /= float2(2, 4);\n"
+    "  float2 l[3];\n"
+    "  l = { float2(0.125, 0.25), 0.375.rr, float2(0.5, 0.625) };\n"
+    "  uint2 c = countbits(uint2(0xffffffffu, 0x80000101u));\n"
+    "  float4 t = tex3Dfetch(SV, int3(1, 1, 1));\n"
+    "  if (p.x < 1) return float4(a.w, b.y, b.z, b.w * a.x);\n"
+    "  if (p.x < 2) return float4(l[0].y, l[1].x, l[2].y, 1);\n"
+    "  return float4(c.x / 64.0, c.y / 64.0, countbits(7) / 64.0, t.x + t.w + 0.5);\n"
+    "}\n"
+    "technique T { pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n";
+  SlDiagnostics *d = sl_diagnostics_new ();
+  SlEffect *fx = compile ("lenient.fx", src, 3, 1, d);
+  print_diags (d);
+  CHECK (fx != NULL, "lenient.fx compiles");
+  if (fx)
+    {
+      Image in = pattern (3, 1);
+      Image got = render (fx, &in, NULL);
+      const float want[12] = { 0.75f, 0.25f, 0.25f, 0.0625f, 0.25f, 0.375f, 0.625f, 1.0f,
+                               0.5f, 3 / 64.0f, 3 / 64.0f, 0.5f };
+      for (int i = 0; i < 12; i++)
+        CHECK (got.px[i] == want[i], "leniencies: pixel %d component %d is %g, want %g", i / 4, i % 4,
+               got.px[i], want[i]);
+      g_free (got.px);
+      g_free (in.px);
+      sl_effect_unref (fx);
+    }
+  sl_diagnostics_free (d);
+}
+
 /* ---- host values; an unknown source keeps the initial value ---- */
 static void
 test_host_values (void)
@@ -635,6 +680,7 @@ main (void)
   test_bloom ();
   test_headers ();
   test_depth_settings ();
+  test_leniencies ();
   test_d3d9_fx ();
   test_host_values ();
   test_intrinsics ();

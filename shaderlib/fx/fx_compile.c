@@ -240,6 +240,13 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
   g_ptr_array_add (defs, g_strdup ("__DEVICE__=0"));
   g_ptr_array_add (defs, g_strdup ("__APPLICATION__=0"));
   g_ptr_array_add (defs, g_strdup ("__GEGL_SHADERS__=1"));
+  /* The compatibility macros ReShade's runtime puts before every effect
+   * (tex2Dgather, tex2Doffset and tex2Dlodoffset are intrinsics here). */
+  g_ptr_array_add (defs, g_strdup ("tex2Dgatheroffset(s, t, o, c)=tex2Dgather##c(s, t, o)"));
+  g_ptr_array_add (defs, g_strdup ("tex2Dgather0=tex2DgatherR"));
+  g_ptr_array_add (defs, g_strdup ("tex2Dgather1=tex2DgatherG"));
+  g_ptr_array_add (defs, g_strdup ("tex2Dgather2=tex2DgatherB"));
+  g_ptr_array_add (defs, g_strdup ("tex2Dgather3=tex2DgatherA"));
   g_free (rw);
   g_free (rh);
   fx->screen_width = fx->buffer_width;

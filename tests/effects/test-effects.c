@@ -430,6 +430,49 @@ test_leniencies (void)
       g_free (in.px);
       sl_effect_unref (fx);
     }
+  sl_diagnostics_clear (d);
+  /* Offsets computed at run time read what the same constant ones read;
+   * tex2Dgatheroffset and tex2Dgather0…3 are ReShade's compatibility
+   * macros; a function may end without a return (here in a discard) and
+   * then returns zero. */
+  const char *more =
+    "#include \"ReShade.fxh\"\n"
+    "uniform int Off < ui_type = \"drag\"; > = 1;\n"
+    "float3 Half(float x) { if (x > 0.5) return 0.5; }\n"
+    "float4 Never(float4 p : SV_Position, float2 uv : TEXCOORD) : SV_Target { if (uv.x > 2) return 1; discard; }\n"
+    "float4 PS(float4 p : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+    "{\n"
+    "  float4 a = tex2Doffset(ReShade::BackBuffer, uv, int2(Off, -Off));\n"
+    "  float4 b = tex2Doffset(ReShade::BackBuffer, uv, int2(1, -1));\n"
+    "  float4 c = tex2Dlod(ReShade::BackBuffer, float4(uv, 0, 0), int2(0, Off));\n"
+    "  float4 g = tex2DgatherG(ReShade::BackBuffer, uv, int2(Off, 0)) - tex2Dgatheroffset(ReShade::BackBuffer, uv, int2(1, 0), 1);\n"
+    "  float4 h = tex2Dgather0(ReShade::BackBuffer, uv) - tex2DgatherR(ReShade::BackBuffer, uv);\n"
+    "  return float4(a.x - b.x + g.x + g.w + h.y, c.y, Half(uv.x).x, b.z);\n"
+    "}\n"
+    "technique T { pass { VertexShader = PostProcessVS; PixelShader = PS; }\n"
+    "              pass { VertexShader = PostProcessVS; PixelShader = Never; } }\n";
+  fx = compile ("lenient2.fx", more, 4, 4, d);
+  print_diags (d);
+  CHECK (fx != NULL, "lenient2.fx compiles");
+  if (fx)
+    {
+      Image in = pattern (4, 4);
+      Image got = render (fx, &in, NULL);
+      for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++)
+          {
+            const float *px = at (&got, x, y);
+            float want_b = at (&in, MIN (x + 1, 3), MAX (y - 1, 0))[2];
+            float want_c = at (&in, x, MIN (y + 1, 3))[1];
+            float want_half = x >= 2 ? 0.5f : 0.0f;
+            CHECK (px[0] == 0 && px[1] == want_c && px[2] == want_half && px[3] == want_b,
+                   "leniencies at (%d, %d): got %g %g %g %g, want 0 %g %g %g", x, y, px[0], px[1], px[2],
+                   px[3], want_c, want_half, want_b);
+          }
+      g_free (got.px);
+      g_free (in.px);
+      sl_effect_unref (fx);
+    }
   sl_diagnostics_free (d);
 }
 

@@ -472,6 +472,35 @@ static const uint32_t wpf_effect[] = {
   0x0000ffff,
 };
 
+/* A result shift outside -3 … 3 (the token has room for -8 … 7) is no
+ * instruction modifier: check and dis both refuse it, with the same
+ * message, instead of indexing the printer's table out of range. */
+static void
+test_bad_shift (void)
+{
+  const uint32_t words[] = {
+    0xffff0104,                          /* ps_1_4 */
+    0x00000001, 0x850f0000, 0x90e40000,  /* mov r0 with shift 5, v0 */
+    0x0000ffff,
+  };
+  char *errors = NULL;
+  SlProgram *p = compile ((const char *) words, sizeof words, SL_LANGUAGE_D3D9_BYTECODE, &errors);
+  CHECK (!p && errors && strstr (errors, "result shift 5 names no instruction modifier"),
+         "shift 5 accepted or wrong message: %s", errors ? errors : "(none)");
+  g_free (errors);
+  sl_program_unref (p);
+  SlCompileOptions o = { .source = (const char *) words, .length = sizeof words,
+                         .language = SL_LANGUAGE_D3D9_BYTECODE };
+  SlDiagnostics *d = sl_diagnostics_new ();
+  char *text = sl_disassemble (&o, d);
+  char *msgs = sl_diagnostics_format (d);
+  CHECK (!text && strstr (msgs, "result shift 5 names no instruction modifier"),
+         "dis of shift 5: %s / %s", text ? text : "(none)", msgs);
+  g_free (msgs);
+  g_free (text);
+  sl_diagnostics_free (d);
+}
+
 static void
 test_ctab (void)
 {
@@ -543,6 +572,7 @@ main (void)
   test_read_ports ();
   test_bytecode ();
   test_ctab ();
+  test_bad_shift ();
   if (failures)
     fprintf (stderr, "%d failure(s)\n", failures);
   return failures ? 1 : 0;

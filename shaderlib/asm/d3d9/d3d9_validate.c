@@ -607,7 +607,14 @@ d9_validate (D9Shader *sh, SlDiagnostics *diags)
             verr (&v, SL_DIAG_D3D9_FULL_WRITE_MASK, "%s needs a full write mask in ps_2_0", oi->name);
           /* Instruction modifiers: written on the mnemonic. */
           v.operand = -1;
-          if (d->shift && !v1)
+          /* The token's four bits hold -8 … 7, but only -3 … 3 name a
+           * modifier (_d8 … _x8); the printer and the lowering index
+           * tables by it. */
+          if (d->shift < -3 || d->shift > 3)
+            verr (&v, SL_DIAG_D3D9_SHIFT_RANGE,
+                  "result shift %d names no instruction modifier (_d8 … _x8 are -3 … 3)",
+                  d->shift);
+          else if (d->shift && !v1)
             verr (&v, SL_DIAG_D3D9_SHIFT_PS1X,
                   "instruction modifier _%s%d is only available in ps_1_x (this is %s)",
                   d->shift > 0 ? "x" : "d", 1 << abs (d->shift), sh->version_name);

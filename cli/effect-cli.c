@@ -2,8 +2,9 @@
  *
  * The effect is compiled for the image size (its texture sizes and the
  * BUFFER_* macros depend on it), image textures named by `source = "…"`
- * are loaded relative to the effect file and then the include folders
- * (or replaced with --texture NAME=IMG), and the technique is rendered in
+ * are loaded from the file the library found for them (next to the
+ * effect, then in the include folders; or replaced with --texture
+ * NAME=IMG), and the technique is rendered in
  * bands on several threads: the first band's call renders the
  * intermediate passes once, the others wait for it and reuse them.
  * Run-time limits (loop cap, instruction budget) are reported as for a
@@ -144,31 +145,6 @@ gs_effect_check (const GsEffectArgs *a)
   int t = pick_technique (fx, a->technique);
   sl_effect_unref (fx);
   return t < 0 ? 1 : 0;
-}
-
-/* Finds the file an image texture names: next to the effect, then in
- * the include folders. */
-static char *
-find_texture_file (const GsEffectArgs *a, const char *name)
-{
-  if (g_path_is_absolute (name))
-    return g_strdup (name);
-  char *dir = g_path_get_dirname (a->file);
-  char *path = g_build_filename (dir, name, NULL);
-  g_free (dir);
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return path;
-  for (int i = 0; a->include_dirs && a->include_dirs[i]; i++)
-    {
-      char *p = g_build_filename (a->include_dirs[i], name, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_REGULAR))
-        {
-          g_free (path);
-          return p;
-        }
-      g_free (p);
-    }
-  return path;
 }
 
 typedef struct
@@ -341,12 +317,17 @@ gs_effect_run (const GsEffectArgs *a)
               && !strncmp (a->textures[k], t->name, eq - a->textures[k]))
             path = g_strdup (eq + 1);
         }
+      /* A missing image was reported when the effect compiled: the
+       * texture reads as zero and the effect still renders, as in
+       * ReShade.  One that is there but does not load is reported below. */
+      if (path == NULL && t->source_path == NULL)
+        continue;
       if (path == NULL)
         {
-          path = find_texture_file (a, t->source_file);
+          path = g_strdup (t->source_path);
           /* What the file names is confined; what the user names with
            * --texture is theirs to choose. */
-          if (!a->any_path && g_file_test (path, G_FILE_TEST_EXISTS)
+          if (!a->any_path
               && !gs_path_confined (path, a->file, (const char *const *) a->include_dirs))
             {
               gs_print_error (_("texture '%s': '%s' is outside the effect's folder and the include "
@@ -357,10 +338,13 @@ gs_effect_run (const GsEffectArgs *a)
         }
       GsImage *img = gs_image_load (path, gs_image_working_format (a->linear), &error);
       g_free (path);
+      /* A file that is there but is no image of a sane size is an error
+       * naming it (README, "Hostile input"); only a missing one reads as
+       * zero. */
       if (img == NULL)
         {
           gs_print_error (_("texture '%s': %s"), t->name, error->message);
-          g_error_free (error);
+          g_clear_error (&error);
           goto out;
         }
       g_ptr_array_add (images, img);

@@ -23,3 +23,18 @@ gs_print_error (const char *format,
   fprintf (stderr, _("%s: error: %s\n"), GS_PROGRAM, text);
   g_free (text);
 }
+
+void
+gs_print_warning (const char *format,
+                  ...)
+{
+  va_list args;
+  char   *text;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* TRANSLATORS: prefix of the CLI's own warnings */
+  fprintf (stderr, _("%s: warning: %s\n"), GS_PROGRAM, text);
+  g_free (text);
+}

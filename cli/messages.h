@@ -8,5 +8,7 @@
 
 /* Prints "gegl-shaders: error: MESSAGE" (translated prefix) on stderr. */
 void gs_print_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
+/* Prints "gegl-shaders: warning: MESSAGE" (translated prefix) on stderr. */
+void gs_print_warning (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
 #endif

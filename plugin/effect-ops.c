@@ -68,6 +68,7 @@
 #include "shaderlib.h"
 #include "effect-ops.h"
 #include "draw.h"
+#include "filter-path.h"
 #include "image-io.h"
 #include "shader-file.h"
 #include "op-error.h"
@@ -370,12 +371,15 @@ load_images (EffClass *klass,
              EffInst  *inst,
              SlEffect *fx)
 {
-  gchar *dir;
+  gchar     *dir;
+  GPtrArray *filter_dirs;
 
   if (inst->images)
     return;
   inst->images = g_ptr_array_new_with_free_func ((GDestroyNotify) gs_image_free);
   dir = g_path_get_dirname (klass->path);
+  filter_dirs = gs_filter_dirs (NULL);
+  g_ptr_array_add (filter_dirs, NULL);
   for (gint i = 0; i < sl_effect_get_n_textures (fx); i++)
     {
       const SlEffectTexture *tx    = sl_effect_get_texture (fx, i);
@@ -385,13 +389,21 @@ load_images (EffClass *klass,
 
       if (tx->kind == SL_EFFECT_TEXTURE_IMAGE)
         {
-          path  = g_path_is_absolute (tx->source_file)
+          /* The library found the file as ReShade does (next to the
+           * effect, in the include folders, in any case).  One it did not
+           * find is reported in the dialog and the op passes its input
+           * through, as before; the CLI renders it as zero, as ReShade. */
+          path  = tx->source_path
+                  ? g_strdup (tx->source_path)
+                  : g_path_is_absolute (tx->source_file)
                   ? g_strdup (tx->source_file)
                   : g_build_filename (dir, tx->source_file, NULL);
-          /* The confinement rule (README, "Hostile input"). */
+          /* The confinement rule (README, "Hostile input"): the effect's
+           * own folder and the filter folders. */
           if (! g_getenv ("GEGL_SHADERS_ALLOW_ANY_PATH") &&
               g_file_test (path, G_FILE_TEST_EXISTS) &&
-              ! gs_path_confined (path, klass->path, NULL))
+              ! gs_path_confined (path, klass->path,
+                                  (const gchar *const *) filter_dirs->pdata))
             {
               if (! inst->image_error)
                 inst->image_error =
@@ -421,6 +433,7 @@ load_images (EffClass *klass,
         }
       g_ptr_array_add (inst->images, image);
     }
+  g_ptr_array_unref (filter_dirs);
   g_free (dir);
 }
 

@@ -2,8 +2,12 @@
 //
 // Written for gegl-shaders from the documented behaviour of ReShade's
 // common header, so that effects which include it compile without the
-// user supplying it.  A still image has no depth buffer: the depth is
-// flat, RESHADE_FLAT_DEPTH (default 1.0, the far plane), everywhere.
+// user supplying it: the same macros (the RESHADE_DEPTH_INPUT_* settings
+// with their defaults, BUFFER_SCREEN_SIZE, BUFFER_ASPECT_RATIO) and the
+// same namespace.  A still image has no depth buffer: DepthBuffer holds
+// zero, which GetLinearizedDepth turns into 1.0 (the far plane) with the
+// default settings, as ReShade does without depth; defining
+// RESHADE_FLAT_DEPTH makes the depth that value everywhere instead.
 
 #pragma once
 
@@ -34,8 +38,18 @@
 #ifndef RESHADE_DEPTH_INPUT_X_OFFSET
   #define RESHADE_DEPTH_INPUT_X_OFFSET 0
 #endif
-#ifndef RESHADE_FLAT_DEPTH
-  #define RESHADE_FLAT_DEPTH 1.0
+#ifndef RESHADE_DEPTH_INPUT_Y_PIXEL_OFFSET
+  #define RESHADE_DEPTH_INPUT_Y_PIXEL_OFFSET 0
+#endif
+#ifndef RESHADE_DEPTH_INPUT_X_PIXEL_OFFSET
+  #define RESHADE_DEPTH_INPUT_X_PIXEL_OFFSET 0
+#endif
+#ifndef RESHADE_DEPTH_INPUT_IS_MIRRORED
+  #define RESHADE_DEPTH_INPUT_IS_MIRRORED 0
+#endif
+
+#ifndef BUFFER_PIXEL_SIZE
+  #define BUFFER_PIXEL_SIZE float2(BUFFER_RCP_WIDTH, BUFFER_RCP_HEIGHT)
 #endif
 
 #define BUFFER_SCREEN_SIZE float2(BUFFER_WIDTH, BUFFER_HEIGHT)
@@ -59,10 +73,45 @@ namespace ReShade
   sampler BackBuffer { Texture = BackBufferTex; };
   sampler DepthBuffer { Texture = DepthBufferTex; };
 
-  // Linear depth in [0, 1]: the same flat value at every pixel.
+  // Linear depth in [0, 1] from the depth buffer, adjusted by the
+  // RESHADE_DEPTH_INPUT_* settings as ReShade's header documents them.
   float GetLinearizedDepth(float2 texcoord)
   {
+#ifdef RESHADE_FLAT_DEPTH
     return RESHADE_FLAT_DEPTH;
+#else
+#if RESHADE_DEPTH_INPUT_IS_UPSIDE_DOWN
+    texcoord.y = 1.0 - texcoord.y;
+#endif
+#if RESHADE_DEPTH_INPUT_IS_MIRRORED
+    texcoord.x = 1.0 - texcoord.x;
+#endif
+    texcoord.x /= RESHADE_DEPTH_INPUT_X_SCALE;
+    texcoord.y /= RESHADE_DEPTH_INPUT_Y_SCALE;
+#if RESHADE_DEPTH_INPUT_X_OFFSET
+    texcoord.x -= RESHADE_DEPTH_INPUT_X_OFFSET / 2.000000001;
+#endif
+#if RESHADE_DEPTH_INPUT_X_PIXEL_OFFSET
+    texcoord.x -= RESHADE_DEPTH_INPUT_X_PIXEL_OFFSET * BUFFER_RCP_WIDTH;
+#endif
+#if RESHADE_DEPTH_INPUT_Y_OFFSET
+    texcoord.y += RESHADE_DEPTH_INPUT_Y_OFFSET / 2.000000001;
+#endif
+#if RESHADE_DEPTH_INPUT_Y_PIXEL_OFFSET
+    texcoord.y += RESHADE_DEPTH_INPUT_Y_PIXEL_OFFSET * BUFFER_RCP_HEIGHT;
+#endif
+    float depth = tex2Dlod(DepthBuffer, float4(texcoord, 0, 0)).x * RESHADE_DEPTH_MULTIPLIER;
+#if RESHADE_DEPTH_INPUT_IS_LOGARITHMIC
+    const float C = 0.01;
+    depth = (exp(depth * log(C + 1.0)) - 1.0) / C;
+#endif
+#if RESHADE_DEPTH_INPUT_IS_REVERSED
+    depth = 1 - depth;
+#endif
+    const float N = 1.0;
+    depth /= RESHADE_DEPTH_LINEARIZATION_FAR_PLANE - depth * (RESHADE_DEPTH_LINEARIZATION_FAR_PLANE - N);
+    return depth;
+#endif
   }
 }
 

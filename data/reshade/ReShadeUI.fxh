@@ -8,6 +8,14 @@
 
 #pragma once
 
+// ReShade's version helpers (guarded: some effect headers define them too).
+#ifndef RESHADE_VERSION
+  #define RESHADE_VERSION(major,minor,build) (10000 * (major) + 100 * (minor) + (build))
+#endif
+#ifndef SUPPORTED_VERSION
+  #define SUPPORTED_VERSION(major,minor,build) (__RESHADE__ >= RESHADE_VERSION(major,minor,build))
+#endif
+
 #define __UNIFORM_INPUT_ANY ui_type = "input";
 #define __UNIFORM_INPUT_BOOL1 ui_type = "input";
 #define __UNIFORM_INPUT_BOOL2 ui_type = "input";

@@ -36,6 +36,12 @@ struct SlEffect
   gint       ref_count;
   SlArena   *arena;
   int        buffer_width, buffer_height;
+  /* BUFFER_WIDTH and BUFFER_HEIGHT as the effect's text sees them (a host
+   * may define them, e.g. at a coarser mip level): mouse positions are in
+   * these pixels. */
+  int        screen_width, screen_height;
+  /* ReShade constructs were seen: its back buffer is an 8-bit target. */
+  bool       reshade;
   GArray    *textures;      /* SlEffectTexture */
   GPtrArray *texture_hlsl;  /* mangled name of each texture */
   GArray    *samplers;      /* ESampler */

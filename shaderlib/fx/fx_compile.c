@@ -10,7 +10,8 @@
  * Each pass's pixel shader is compiled from that text with sl_compile(),
  * once per distinct entry point and profile, and checked here, where the
  * pass's place in the file is known: its profile, the size of its render
- * targets, whether it samples a texture it renders to.  The samplers of
+ * targets, whether it samples a texture it renders to (a warning: the
+ * pass then reads the texture as it was before it).  The samplers of
  * each compiled program are matched back to the recorded textures by
  * name, and the effect's parameters are the union, by name, of every
  * pass's.  sl_effect_detect, the getters and the reference counting
@@ -20,6 +21,7 @@
 #include "hlsl/hlsl.h"
 #include "preprocess/preprocess.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static char *
@@ -28,8 +30,10 @@ read_with_builtins (void *user, const char *path, size_t *length)
   const char *prefix = SL_EFFECT_BUILTIN_DIR G_DIR_SEPARATOR_S;
   if (g_str_has_prefix (path, prefix))
     {
+      /* Without regard to case, as ReShade on Windows finds them
+       * ("Reshade.fxh"). */
       for (const SlEffectBuiltinFile *f = sl_effect_builtin_files; f->name; f++)
-        if (!strcmp (path + strlen (prefix), f->name))
+        if (!g_ascii_strcasecmp (path + strlen (prefix), f->name))
           {
             *length = strlen (f->text);
             return g_strdup (f->text);
@@ -51,6 +55,8 @@ float_literal (double v)
   return g_strdup (buf);
 }
 
+/* An effect has a technique block, or includes a .fxh header (ReShade's
+ * headers: an effect may take its techniques from one, or have none). */
 bool
 sl_effect_detect (const char *source, size_t length)
 {
@@ -74,6 +80,22 @@ sl_effect_detect (const char *source, size_t length)
             i++;
           i++;
           continue;
+        }
+      if (source[i] == '#')
+        {
+          size_t j = i + 1;
+          while (j < length && (source[j] == ' ' || source[j] == '\t'))
+            j++;
+          if (j + 7 < length && !strncmp (source + j, "include", 7))
+            {
+              size_t end = j + 7;
+              while (end < length && source[end] != '\n')
+                end++;
+              for (size_t k = j + 7; k + 4 < end + 1; k++)
+                if (!g_ascii_strncasecmp (source + k, ".fxh", 4)
+                    && (k + 4 >= end || source[k + 4] == '"' || source[k + 4] == '>'))
+                  return true;
+            }
         }
       if (i > 0 && (g_ascii_isalnum (source[i - 1]) || source[i - 1] == '_'))
         continue;
@@ -206,16 +228,36 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
   g_ptr_array_add (defs, g_strdup ("BUFFER_COLOR_BIT_DEPTH=8"));
   g_ptr_array_add (defs, g_strdup ("BUFFER_COLOR_SPACE=1"));
   g_ptr_array_add (defs, g_strdup ("__RESHADE__=50900"));
-  g_ptr_array_add (defs, g_strdup ("__RESHADE_PERFORMANCE_MODE__=1"));
+  /* ReShade's default; its performance mode only turns uniforms into
+   * constants, which changes nothing a still image shows. */
+  g_ptr_array_add (defs, g_strdup ("__RESHADE_PERFORMANCE_MODE__=0"));
+  g_ptr_array_add (defs, g_strdup ("__RESHADE_PERMUTATION__=0"));
+  g_ptr_array_add (defs, g_strdup ("BUFFER_COLOR_FORMAT=28"));   /* r8g8b8a8_unorm */
   g_ptr_array_add (defs, g_strdup ("__RENDERER__=0xb000"));
   g_ptr_array_add (defs, g_strdup ("__VENDOR__=0"));
   g_ptr_array_add (defs, g_strdup ("__DEVICE__=0"));
   g_ptr_array_add (defs, g_strdup ("__APPLICATION__=0"));
   g_ptr_array_add (defs, g_strdup ("__GEGL_SHADERS__=1"));
+  /* The compatibility macros ReShade's runtime puts before every effect
+   * (tex2Dgather, tex2Doffset and tex2Dlodoffset are intrinsics here). */
+  g_ptr_array_add (defs, g_strdup ("tex2Dgatheroffset(s, t, o, c)=tex2Dgather##c(s, t, o)"));
+  g_ptr_array_add (defs, g_strdup ("tex2Dgather0=tex2DgatherR"));
+  g_ptr_array_add (defs, g_strdup ("tex2Dgather1=tex2DgatherG"));
+  g_ptr_array_add (defs, g_strdup ("tex2Dgather2=tex2DgatherB"));
+  g_ptr_array_add (defs, g_strdup ("tex2Dgather3=tex2DgatherA"));
   g_free (rw);
   g_free (rh);
+  fx->screen_width = fx->buffer_width;
+  fx->screen_height = fx->buffer_height;
   for (int i = 0; options->defines && options->defines[i]; i++)
-    g_ptr_array_add (defs, g_strdup (options->defines[i]));
+    {
+      const char *d = options->defines[i];
+      if (g_str_has_prefix (d, "BUFFER_WIDTH="))
+        fx->screen_width = MAX (atoi (d + 13), 1);
+      else if (g_str_has_prefix (d, "BUFFER_HEIGHT="))
+        fx->screen_height = MAX (atoi (d + 14), 1);
+      g_ptr_array_add (defs, g_strdup (d));
+    }
   g_ptr_array_add (defs, NULL);
   GPtrArray *dirs = g_ptr_array_new ();
   for (int i = 0; options->include_dirs && options->include_dirs[i]; i++)
@@ -229,6 +271,7 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
     .read_file = read_with_builtins,
     .max_output = SL_MAX_SOURCE_BYTES,   /* as for a single shader */
     .any_path = (options->flags & SL_COMPILE_ANY_PATH) != 0,
+    .reshade = true,
   };
   size_t length = options->length == (size_t) -1 ? strlen (options->source) : options->length;
   text = sl_preprocess (options->source, length, &ppo, diags);
@@ -238,6 +281,8 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
     goto fail;
 
   s.fx = fx;
+  s.filename = options->filename;
+  s.dirs = options->include_dirs;
   s.diags = diags;
   s.arena = fx->arena;
   s.t = sl_hlsl_tokenize (fx->arena, text, filename, diags, &s.n);
@@ -248,7 +293,13 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
   s.techs = g_array_new (FALSE, TRUE, sizeof (TechDraft));
   fx_collect_namespace_names (&s);
   fx_scan_scope (&s, false);
-  if (s.techs->len == 0)
+  fx->reshade = s.reshade;
+  /* A ReShade file without techniques (shared code, or all of them
+   * commented out) is a valid effect that draws nothing. */
+  if (s.techs->len == 0 && s.reshade)
+    sl_diag (diags, SL_DIAG_FX_NO_TECHNIQUE_IDENTITY, filename, 0, 0,
+             "the effect has no technique; it leaves the image unchanged");
+  else if (s.techs->len == 0)
     sl_diag (diags, SL_DIAG_FX_NO_TECHNIQUE, filename, 0, 0, "the effect has no technique");
   if (sl_diagnostics_error_count (diags) > errors_before)
     goto fail;
@@ -338,14 +389,17 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
             sl_diag (diags, SL_DIAG_FX_RENDER_TARGET_COUNT, pd->loc.file, pd->loc.line, pd->loc.column,
                      "pass '%s' has %d render targets but its shader writes %d",
                      p->name, p->n_render_targets, sl_program_get_n_outputs (prog));
-          /* A pass must not read what it writes. */
+          /* A pass that reads what it writes is undefined on the GPU
+           * (ReShade says so and compiles it); here it reads the target as
+           * it was before the pass. */
           for (int k = 0; k < sl_program_get_n_samplers (prog); k++)
             {
               int tex = fx_slot_texture (fx, sl_program_get_sampler (prog, k));
               for (int r = 0; r < p->n_render_targets; r++)
                 if (tex >= 0 && tex == p->render_targets[r])
-                  sl_diag (diags, SL_DIAG_FX_PASS_FEEDBACK, pd->loc.file, pd->loc.line, pd->loc.column,
-                           "pass '%s' samples texture '%s' it renders to", p->name,
+                  sl_diag (diags, SL_DIAG_FX_PASS_READS_TARGET, pd->loc.file, pd->loc.line, pd->loc.column,
+                           "pass '%s' samples texture '%s' it renders to; it reads the texture as it "
+                           "was before the pass", p->name,
                            g_array_index (fx->textures, SlEffectTexture, tex).name);
             }
           if (p->vertex_shader && strcmp (p->vertex_shader, "PostProcessVS"))
@@ -388,6 +442,8 @@ out:
     g_string_free (s.out, TRUE);
   if (s.declared)
     g_hash_table_destroy (s.declared);
+  if (s.consts)
+    g_hash_table_destroy (s.consts);
   g_free (text);
   sl_diagnostics_free (own);
   return fx;

@@ -20,7 +20,9 @@
  * note and is skipped; a value it cannot read is an error. */
 #include "fx/fx_scan.h"
 #include "hlsl/hlsl_sampler_state.h"
+#include "preprocess/preprocess.h"
 
+#include <math.h>
 #include <string.h>
 
 #define MAX_TEXTURE_SIDE    16384
@@ -65,7 +67,9 @@ find_texture (Scan *s, const char *mangled)
   return -1;
 }
 
-static bool
+/* The canonical name of a format word (already upper case), or NULL.
+ * ReShade's long spellings (R8G8, R16G16B16A16F, …) are aliases. */
+static const char *
 parse_format (const char *w)
 {
   static const char *const ok[] = {
@@ -73,10 +77,62 @@ parse_format (const char *w)
     "RGBA32F", "RGB10A2", "R32I", "R32U", "RG32I", "RG32U", "RGBA32I", "RGBA32U", "R8I", "R8U",
     "R16I", "R16U", NULL
   };
+  static const char *const alias[][2] = {
+    { "R8G8", "RG8" }, { "R16G16", "RG16" }, { "R16G16F", "RG16F" }, { "R32G32F", "RG32F" },
+    { "R8G8B8A8", "RGBA8" }, { "R16G16B16A16", "RGBA16" }, { "R16G16B16A16F", "RGBA16F" },
+    { "R32G32B32A32F", "RGBA32F" }, { "R10G10B10A2", "RGB10A2" },
+  };
   for (int i = 0; ok[i]; i++)
     if (!strcmp (w, ok[i]))
-      return true;
-  return false;
+      return ok[i];
+  for (size_t i = 0; i < G_N_ELEMENTS (alias); i++)
+    if (!strcmp (w, alias[i][0]))
+      return alias[i][1];
+  return NULL;
+}
+
+/* The file a `source = "…"` annotation names: next to the effect, then
+ * in the include folders; in each exactly first, then (effects are
+ * written on Windows) without regard to case, with '\\' as a separator. */
+/* A name that exists and is not a folder: a FIFO or a device counts as
+ * found, so the host that reads it says why it will not (the hostile-input
+ * rule), where a missing image is only a warning. */
+static bool
+file_present (const char *path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS) && !g_file_test (path, G_FILE_TEST_IS_DIR);
+}
+
+static const char *
+find_image (Scan *s, const char *name)
+{
+  char *rel = g_strdup (name);
+  g_strdelimit (rel, "\\", '/');
+  GPtrArray *cands = g_ptr_array_new_with_free_func (g_free);
+  if (g_path_is_absolute (rel))
+    g_ptr_array_add (cands, g_strdup (rel));
+  else
+    {
+      char *dir = s->filename ? g_path_get_dirname (s->filename) : g_strdup (".");
+      g_ptr_array_add (cands, g_build_filename (dir, rel, NULL));
+      g_free (dir);
+      for (int i = 0; s->dirs && s->dirs[i]; i++)
+        g_ptr_array_add (cands, g_build_filename (s->dirs[i], rel, NULL));
+    }
+  const char *found = NULL;
+  for (guint i = 0; i < cands->len && !found; i++)
+    if (file_present (cands->pdata[i]))
+      found = sl_arena_strdup (s->arena, cands->pdata[i]);
+  for (guint i = 0; i < cands->len && !found; i++)
+    {
+      char *other = sl_pp_find_path_nocase (cands->pdata[i]);
+      if (other && file_present (other))
+        found = sl_arena_strdup (s->arena, other);
+      g_free (other);
+    }
+  g_ptr_array_free (cands, TRUE);
+  g_free (rel);
+  return found;
 }
 
 /* texture NAME [: SEMANTIC] [< … >] [{ Width = …; … }] ; */
@@ -113,6 +169,7 @@ parse_texture (Scan *s)
   if (accept (s, "{"))
     {
       has_body = true;
+      s->reshade = true;   /* D3D effects have no texture blocks */
       while (!is (s, "}") && !at_eof (s))
         {
           if (accept (s, ";"))
@@ -129,27 +186,56 @@ parse_texture (Scan *s)
             {
               if (fx_eval_value (s, &v))
                 {
-                  int iv = (int) v;
-                  if (!tok_is (key, "Depth") && (iv < 1 || iv > MAX_TEXTURE_SIDE))
+                  /* ReShade casts to int and makes a size that is not
+                   * positive 1 (it warns only about negative ones): a
+                   * BUFFER_WIDTH / 64 target exists on a small image. */
+                  double iv = trunc (v);
+                  if (iv < 0)
+                    fx_note (s, key->loc, SL_DIAG_FX_TEXTURE_DIMENSION_NEGATIVE,
+                             "texture '%s': %s %.0f is negative; 1 is used", plain, key->text, iv);
+                  if (iv < 1)
+                    iv = 1;
+                  if (!tok_is (key, "Depth") && !tok_is (key, "MipLevels") && iv > MAX_TEXTURE_SIDE)
                     fx_error (s, key->loc, SL_DIAG_FX_TEXTURE_DIMENSION,
-                              "texture '%s': %s %d is out of range (1 to %d)", plain, key->text,
+                              "texture '%s': %s %.0f is out of range (1 to %d)", plain, key->text,
                               iv, MAX_TEXTURE_SIDE);
                   else if (tok_is (key, "Width"))
-                    tex.width = iv, sized = true;
+                    tex.width = (int) iv, sized = true;
                   else if (tok_is (key, "Height"))
-                    tex.height = iv, sized = true;
+                    tex.height = (int) iv, sized = true;
                   else if (tok_is (key, "MipLevels"))
-                    tex.mip_levels = MIN (iv, SL_MAX_MIP_LEVELS);
+                    tex.mip_levels = (int) MIN (iv > 65535 ? 1 : iv, SL_MAX_MIP_LEVELS);
                 }
             }
           else if (tok_is (key, "Format"))
             {
-              char *w = fx_word_value (s);
-              if (!parse_format (w))
+              /* an enum word, a macro for one, or ReShade's number */
+              int end = fx_value_end (s), start = s->pos;
+              FxNum n;
+              const char *f = NULL;
+              char *w = NULL;
+              if (fx_fold (s, end, &n))
+                {
+                  static const char *const numbered[] = {
+                    NULL, "R8", "R16", "R16F", "R32I", "R32U", "R32F", "RG8", "RG16", "RG16F",
+                    "RG32F", "RGBA8", "RGBA16", "RGBA16F", "RGBA32F", "RGB10A2",
+                  };
+                  int k = (int) n.v;
+                  f = k >= 0 && k < (int) G_N_ELEMENTS (numbered) ? numbered[k] : NULL;
+                  w = g_strdup_printf ("%d", k);
+                }
+              else
+                {
+                  s->pos = start;
+                  w = fx_word_value (s);
+                  f = parse_format (w);
+                }
+              s->pos = end;
+              if (!f)
                 fx_error (s, key->loc, SL_DIAG_FX_TEXTURE_FORMAT,
                           "texture '%s': unknown format '%s'", plain, w);
               else
-                tex.format = sl_arena_strdup (s->arena, w);
+                tex.format = f;
               g_free (w);
             }
           else
@@ -176,6 +262,11 @@ parse_texture (Scan *s)
     {
       tex.kind = SL_EFFECT_TEXTURE_IMAGE;
       tex.source_file = sl_arena_strdup (s->arena, src->string_value);
+      tex.source_path = find_image (s, src->string_value);
+      if (!tex.source_path)
+        fx_note (s, loc, SL_DIAG_FX_TEXTURE_IMAGE_MISSING,
+                 "texture '%s': image '%s' not found; the texture reads as zero", plain,
+                 src->string_value);
       if (!sized)
         tex.width = tex.height = 0;   /* the image's own size */
     }
@@ -293,14 +384,19 @@ parse_sampler (Scan *s)
     }
   if (is (s, "<"))
     fx_copy_annotations (s, NULL, true);
+  bool d3d = false;
   if (accept (s, "="))
     {
+      d3d = true;
       if (!accept (s, "sampler_state"))
         fx_error (s, peek (s)->loc, SL_DIAG_FX_EXPECTED_SAMPLER_STATE, "expected sampler_state after '='");
     }
   if (accept (s, "{"))
     {
-      s->reshade = true;
+      /* `sampler S { … }` is ReShade's; D3D effects write sampler_state,
+       * SM4 ones SamplerState. */
+      if (!d3d && !state_object)
+        s->reshade = true;
       parse_sampler_body (s, &es, nt->text);
     }
   fx_out_text (s, peek (s)->loc, ";");
@@ -498,6 +594,9 @@ parse_pass (Scan *s, TechDraft *td)
         }
       if (!g_ascii_strcasecmp (k, "PixelShader") || !g_ascii_strcasecmp (k, "VertexShader"))
         {
+          /* ReShade names the function alone; D3D effects compile it */
+          if (!is (s, "compile") && !is (s, "CompileShader"))
+            s->reshade = true;
           const char *profile;
           SlLoc el, pl;
           const char *e = shader_value (s, &profile, &pl, &el);
@@ -706,7 +805,10 @@ fx_scan_scope (Scan *s, bool in_namespace)
       else if (t->kind == TK_PRAGMA || tok_is (t, ";"))
         fx_out_token (s, next (s), NULL);
       else
-        fx_copy_statement (s);
+        {
+          fx_record_constants (s, ns_prefix (s));
+          fx_copy_statement (s);
+        }
       if (s->pos == before)
         next (s);
     }

@@ -2,11 +2,14 @@
  *
  * Every pass is bound with the ordinary SlBinding API.  A parameter the
  * caller sets goes to every pass that declares it; a uniform with a host
- * source (timer, frametime, framecount, random) takes the host values
- * unless the caller set it.  The run owns the storage of the effect's
- * textures: targets are float buffers with their mip chain, images are
- * resampled to their declared size, COLOR is the input (or what earlier
- * passes rendered into the back buffer) and DEPTH one flat texel.
+ * source (every one of ReShade's; see SlEffectHostValues) takes the host
+ * values unless the caller set it.  The run owns the storage of the
+ * effect's textures: targets are float buffers with their mip chain,
+ * images are resampled to their declared size (an image the host did not
+ * give reads as zero), COLOR is the input (or what earlier passes rendered
+ * into the back buffer, clamped to [0, 1] in a ReShade effect as its
+ * unorm back buffer would be) and DEPTH one flat texel.  A pass that
+ * samples a texture it renders to reads a copy taken before the pass.
  *
  * All passes before the last one render whole viewports, once, into the
  * cached float targets (quantised to the declared format, with mips
@@ -46,6 +49,10 @@ struct SlEffectRun
   unsigned                *color_slots;   /* per pass: slots reading the back buffer */
   SlTexture               *color_views;   /* per pass: the back buffer it reads */
   Store                   *stores;        /* per effect texture */
+  Store                   *before;        /* per effect texture: a copy for
+                                             passes that read their target */
+  unsigned                *reads_target;  /* per pass: targets it samples,
+                                             bit per render-target slot */
   bool                    *image_set;
   GHashTable              *user_set;      /* parameter names the caller set */
   SlEffectHostValues       host;
@@ -270,15 +277,34 @@ combine (const SlEffectPass *p, const float *src, float *dst, const char *format
   for (int c = 0; c < 4; c++)
     if ((p->write_mask & (1u << c)) && !is_sentinel (src[c]))
       dst[c] = p->srgb_write && c < 3 ? srgb_encode (r[c]) : r[c];
-  if (format)
+  if (format && strcmp (format, "CLAMP"))
     quantize (format, dst);
+  else if (format)
+    /* The image as the last pass leaves it: what an 8-bit back buffer can
+     * hold, without its steps. */
+    for (int c = 0; c < 4; c++)
+      dst[c] = isnan (dst[c]) ? 0.0f : CLAMP (dst[c], 0.0f, 1.0f);
+}
+
+/* What the back buffer holds: in a ReShade effect a unorm target
+ * (BUFFER_COLOR_BIT_DEPTH 8), so later passes read values it could hold
+ * — no NaN from pow() of a negative colour, nothing above 1 — and so does
+ * the image the last pass leaves.  The values are clamped to [0, 1] but
+ * not rounded to 8 bits ("CLAMP"): a GIMP image keeps its precision.
+ * Other effects render into float, as before. */
+static const char *
+backbuffer_format (const SlEffectRun *run)
+{
+  return run->fx->reshade ? "CLAMP" : NULL;
 }
 
 /* Renders pass @pi over a rectangle into @dst (one per render target,
- * rectangle-relative), blending with what they hold. */
+ * rectangle-relative), blending with what they hold.  @bb_format is what
+ * the back buffer holds when the pass writes it (backbuffer_format). */
 static bool
 render_pass (SlEffectRun *run, int pi, SlScratch *scratch, int x, int y, int w, int h,
-             const SlTexture *const *textures, const SlTarget *dst, SlDiagnostics *diags)
+             const SlTexture *const *textures, const SlTarget *dst, const char *bb_format,
+             SlDiagnostics *diags)
 {
   const SlEffectPass *p = &run->tech->passes[pi];
   int n = MAX (p->n_render_targets, 1);
@@ -292,7 +318,7 @@ render_pass (SlEffectRun *run, int pi, SlScratch *scratch, int x, int y, int w, 
   for (int t = 0; direct && t < n; t++)
     {
       int ti = p->n_render_targets ? p->render_targets[t] : -1;
-      const char *format = ti >= 0 ? g_array_index (run->fx->textures, SlEffectTexture, ti).format : NULL;
+      const char *format = ti >= 0 ? g_array_index (run->fx->textures, SlEffectTexture, ti).format : bb_format;
       direct = (!p->n_render_targets || ti >= 0) && (!format || !strcmp (format, "RGBA32F"));
     }
   if (direct)
@@ -311,7 +337,7 @@ render_pass (SlEffectRun *run, int pi, SlScratch *scratch, int x, int y, int w, 
   for (int t = 0; t < n; t++)
     {
       int ti = p->n_render_targets ? p->render_targets[t] : -1;
-      const char *format = ti >= 0 ? g_array_index (run->fx->textures, SlEffectTexture, ti).format : NULL;
+      const char *format = ti >= 0 ? g_array_index (run->fx->textures, SlEffectTexture, ti).format : bb_format;
       if (p->n_render_targets && ti < 0)
         {
           g_free (tmp[t].pixels);
@@ -337,6 +363,7 @@ typedef struct
   SlEffectRun *run;
   int pi, x, w, y0, y1, n;
   const SlTarget *dst;
+  const char *bb_format;
   SlDiagnostics *diags;
   bool ok;
 } Band;
@@ -352,19 +379,19 @@ band_worker (gpointer data)
       dst[t].row_stride = b->dst[t].row_stride;
       dst[t].pixels = b->dst[t].pixels ? b->dst[t].pixels + (size_t) b->y0 * b->dst[t].row_stride : NULL;
     }
-  b->ok = render_pass (b->run, b->pi, scratch, b->x, b->y0, b->w, b->y1 - b->y0, NULL, dst, b->diags);
+  b->ok = render_pass (b->run, b->pi, scratch, b->x, b->y0, b->w, b->y1 - b->y0, NULL, dst, b->bb_format, b->diags);
   sl_scratch_free (scratch);
   return NULL;
 }
 
 static bool
 render_pass_threads (SlEffectRun *run, int pi, SlScratch *scratch, int w, int h, const SlTarget *dst,
-                     SlDiagnostics *diags)
+                     const char *bb_format, SlDiagnostics *diags)
 {
   const SlEffectPass *p = &run->tech->passes[pi];
   int n_threads = CLAMP ((int) g_get_num_processors (), 1, 16);
   if (n_threads == 1 || (size_t) w * h < PARALLEL_MIN_PIXELS)
-    return render_pass (run, pi, scratch, 0, 0, w, h, NULL, dst, diags);
+    return render_pass (run, pi, scratch, 0, 0, w, h, NULL, dst, bb_format, diags);
   Band bands[16];
   GThread *threads[16];
   int rows = (h + n_threads - 1) / n_threads;
@@ -373,7 +400,7 @@ render_pass_threads (SlEffectRun *run, int pi, SlScratch *scratch, int w, int h,
   for (int y = 0; y < h; y += rows, n++)
     {
       bands[n] = (Band) { .run = run, .pi = pi, .x = 0, .w = w, .y0 = y, .y1 = MIN (y + rows, h),
-                          .n = MAX (p->n_render_targets, 1), .dst = dst, .diags = sl_diagnostics_new () };
+                          .n = MAX (p->n_render_targets, 1), .dst = dst, .bb_format = bb_format, .diags = sl_diagnostics_new () };
       threads[n] = n > 0 ? g_thread_try_new ("sl-effect", band_worker, &bands[n], NULL) : NULL;
       if (n > 0 && !threads[n])
         band_worker (&bands[n]);
@@ -398,7 +425,12 @@ render_pass_threads (SlEffectRun *run, int pi, SlScratch *scratch, int w, int h,
 SlEffectRun *
 sl_effect_run_new (SlEffect *fx, int technique)
 {
+  /* An effect without techniques (a ReShade file of shared code) runs
+   * as its technique 0 and leaves the image as it is. */
+  static const SlEffectTechnique none = { .name = "" };
   const SlEffectTechnique *tech = sl_effect_get_technique (fx, technique);
+  if (!tech && technique == 0 && sl_effect_get_n_techniques (fx) == 0)
+    tech = &none;
   if (!tech)
     return NULL;
   SlEffectRun *run = g_new0 (SlEffectRun, 1);
@@ -409,6 +441,8 @@ sl_effect_run_new (SlEffect *fx, int technique)
   run->color_slots = g_new0 (unsigned, np);
   run->color_views = g_new0 (SlTexture, np);
   run->stores = g_new0 (Store, MAX (fx->textures->len, 1));
+  run->before = g_new0 (Store, MAX (fx->textures->len, 1));
+  run->reads_target = g_new0 (unsigned, MAX (np, 1));
   run->image_set = g_new0 (bool, MAX (fx->textures->len, 1));
   run->user_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_mutex_init (&run->lock);
@@ -422,7 +456,7 @@ sl_effect_run_new (SlEffect *fx, int technique)
       run->bindings[i] = sl_binding_new (tech->passes[i].program);
       sl_binding_set_viewport (run->bindings[i], tech->passes[i].width, tech->passes[i].height);
     }
-  run->final_pass = tech->passes[np - 1].n_render_targets == 0;
+  run->final_pass = np > 0 && tech->passes[np - 1].n_render_targets == 0;
   run->n_exec = run->final_pass ? np - 1 : np;
   return run;
 }
@@ -435,7 +469,12 @@ sl_effect_run_free (SlEffectRun *run)
   for (int i = 0; i < run->tech->n_passes; i++)
     sl_binding_free (run->bindings[i]);
   for (guint i = 0; i < run->fx->textures->len; i++)
-    store_clear (&run->stores[i]);
+    {
+      store_clear (&run->stores[i]);
+      store_clear (&run->before[i]);
+    }
+  g_free (run->before);
+  g_free (run->reads_target);
   g_free (run->bindings);
   g_free (run->color_slots);
   g_free (run->color_views);
@@ -555,10 +594,104 @@ sl_param_get_host_source (const SlParam *param)
 void
 sl_effect_host_values_init (SlEffectHostValues *v)
 {
-  v->timer_ms = 0.0;
+  /* ReShade never renders its first effect frame at time 0: the runtime
+   * has presented frames before effects load.  Effects test for that
+   * (AstrayFX's DLAA+ shows its help screen while its timer is 0). */
+  v->timer_ms = 1000.0;
   v->frametime_ms = 1000.0 / 60.0;
-  v->framecount = 0;
+  v->framecount = 1;
   v->seed = 0;
+  GDateTime *now = g_date_time_new_now_local ();
+  v->date[0] = g_date_time_get_year (now);
+  v->date[1] = g_date_time_get_month (now);
+  v->date[2] = g_date_time_get_day_of_month (now);
+  v->date[3] = g_date_time_get_hour (now) * 3600 + g_date_time_get_minute (now) * 60
+               + g_date_time_get_second (now);
+  g_date_time_unref (now);
+  v->mouse_x = v->mouse_y = 0.5;
+}
+
+static bool
+annotation (const SlParam *prm, const char *name, int k, double *value)
+{
+  for (int i = 0; i < prm->n_annotations; i++)
+    if (!strcmp (prm->annotations[i].name, name) && prm->annotations[i].n_values > k)
+      {
+        *value = prm->annotations[i].values[k];
+        return true;
+      }
+  return false;
+}
+
+static double
+annotation_or (const SlParam *prm, const char *name, double fallback)
+{
+  double v;
+  return annotation (prm, name, 0, &v) ? v : fallback;
+}
+
+/* The value of a uniform with a host source, in up to four components;
+ * 0 components for a source that leaves the uniform at its initial value
+ * (an unknown one). */
+static int
+host_value (SlEffectRun *run, const SlParam *prm, const char *src, float *v)
+{
+  const SlEffectHostValues *h = &run->host;
+  memset (v, 0, 4 * sizeof *v);
+  if (!strcmp (src, "timer"))
+    v[0] = (float) h->timer_ms;
+  else if (!strcmp (src, "frametime"))
+    v[0] = (float) h->frametime_ms;
+  else if (!strcmp (src, "framecount"))
+    v[0] = prm->type == SL_SCALAR_BOOL ? (float) (h->framecount % 2 == 0) : (float) h->framecount;
+  else if (!strcmp (src, "date"))
+    {
+      for (int k = 0; k < 4; k++)
+        v[k] = (float) h->date[k];
+      return 4;
+    }
+  else if (!strcmp (src, "random"))
+    {
+      double lo = annotation_or (prm, "min", 0), hi = annotation_or (prm, "max", 32767);
+      /* The same seed gives the same values, so renders repeat. */
+      guint32 x = g_str_hash (prm->name) ^ (h->seed * 2654435761u);
+      x ^= x >> 16;
+      x *= 0x7feb352du;
+      x ^= x >> 15;
+      double span = fabs (hi - lo) + 1;
+      v[0] = (float) (lo + fmod ((double) x, MAX (span, 1)));
+    }
+  else if (!strcmp (src, "pingpong"))
+    {
+      /* One frame after start: rising from min by one frame's step. */
+      double lo = annotation_or (prm, "min", 0), hi = annotation_or (prm, "max", 1);
+      double step = annotation_or (prm, "step", 1), smoothing = annotation_or (prm, "smoothing", 0);
+      double inc = MAX (step - MAX (0.0, smoothing - (hi - lo)), 0.05) * h->frametime_ms / 1000.0;
+      double x = lo + inc;
+      v[0] = (float) MIN (x, hi);
+      v[1] = x >= hi ? -1.0f : 1.0f;
+      return 2;
+    }
+  else if (!strcmp (src, "mousepoint"))
+    {
+      v[0] = (float) (h->mouse_x * run->fx->screen_width);
+      v[1] = (float) (h->mouse_y * run->fx->screen_height);
+      return 2;
+    }
+  else if (!strcmp (src, "mousewheel"))
+    {
+      /* The wheel has not moved: the initial value, within min..max. */
+      double lo = annotation_or (prm, "min", 0), hi = annotation_or (prm, "max", 0);
+      double x = prm->default_value ? prm->default_value[0] : 0;
+      v[0] = (float) (lo != hi ? CLAMP (x, MIN (lo, hi), MAX (lo, hi)) : x);
+      return 2;
+    }
+  else if (strcmp (src, "mousedelta") && strcmp (src, "key") && strcmp (src, "mousebutton")
+           && strcmp (src, "overlay_open") && strcmp (src, "overlay_active")
+           && strcmp (src, "overlay_hovered") && strcmp (src, "ui_open") && strcmp (src, "ui_active")
+           && strcmp (src, "ui_hovered") && strcmp (src, "screenshot") && strcmp (src, "bufready_depth"))
+    return 0;
+  return 4;
 }
 
 static void
@@ -571,30 +704,11 @@ set_host_params (SlEffectRun *run, int pi)
       const char *src = sl_param_get_host_source (prm);
       if (!src || g_hash_table_contains (run->user_set, prm->name))
         continue;
-      float v = 0;
-      if (!strcmp (src, "timer"))
-        v = (float) run->host.timer_ms;
-      else if (!strcmp (src, "frametime"))
-        v = (float) run->host.frametime_ms;
-      else if (!strcmp (src, "framecount"))
-        v = (float) run->host.framecount;
-      else if (!strcmp (src, "random"))
-        {
-          double lo = 0, hi = 32767;
-          for (int k = 0; k < prm->n_annotations; k++)
-            if (prm->annotations[k].n_values > 0 && !strcmp (prm->annotations[k].name, "min"))
-              lo = prm->annotations[k].values[0];
-            else if (prm->annotations[k].n_values > 0 && !strcmp (prm->annotations[k].name, "max"))
-              hi = prm->annotations[k].values[0];
-          /* The same seed gives the same values, so renders repeat. */
-          guint32 h = g_str_hash (prm->name) ^ (run->host.seed * 2654435761u);
-          h ^= h >> 16;
-          h *= 0x7feb352du;
-          h ^= h >> 15;
-          double span = MAX (hi - lo + 1, 1);
-          v = (float) (lo + fmod ((double) h, span));
-        }
-      sl_binding_set_param (run->bindings[pi], prm->name, &v, 1, NULL);
+      float v[4];
+      int n = host_value (run, prm, src, v);
+      int have = prm->rows * prm->columns;
+      if (n > 0 && prm->array_size == 0)
+        sl_binding_set_param (run->bindings[pi], prm->name, v, MIN (MAX (n, 1), have), NULL);
     }
 }
 
@@ -610,12 +724,10 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
   for (guint i = 0; i < fx->textures->len; i++)
     {
       const SlEffectTexture *t = &g_array_index (fx->textures, SlEffectTexture, i);
-      if (t->kind == SL_EFFECT_TEXTURE_IMAGE && !run->image_set[i])
-        {
-          sl_diag (diags, SL_DIAG_API_TEXTURE_IMAGE_MISSING, "<effect>", 0, 0,
-                   "texture '%s' needs the image '%s'", t->name, t->source_file);
-          return false;
-        }
+      /* An image the host did not give (not found, not decoded) reads as
+       * zero, as in ReShade, where the effect still renders. */
+      if (t->kind == SL_EFFECT_TEXTURE_IMAGE && !run->image_set[i] && !run->stores[i].level[0])
+        store_alloc (&run->stores[i], MAX (t->width, 1), MAX (t->height, 1), t->mip_levels);
       if (t->kind == SL_EFFECT_TEXTURE_TARGET && !run->stores[i].level[0])
         store_alloc (&run->stores[i], t->width, t->height, t->mip_levels);
     }
@@ -625,6 +737,7 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
       SlBinding *b = run->bindings[pi];
       run->color_views[pi] = run->input;
       run->color_slots[pi] = 0;
+      run->reads_target[pi] = 0;
       for (int k = 0; k < sl_program_get_n_samplers (prog); k++)
         {
           const SlSamplerInfo *si = sl_program_get_sampler (prog, k);
@@ -645,7 +758,21 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
           else if (t->kind == SL_EFFECT_TEXTURE_DEPTH)
             sl_binding_set_texture (b, si->slot, &run->depth_tex);
           else
-            sl_binding_set_texture (b, si->slot, &run->stores[ti].tex);
+            {
+              /* A target of this very pass: its contents before the pass
+               * (execute() copies them). */
+              const SlEffectPass *p = &run->tech->passes[pi];
+              bool own = false;
+              for (int r = 0; r < p->n_render_targets; r++)
+                if (p->render_targets[r] == ti)
+                  {
+                    own = true;
+                    run->reads_target[pi] |= 1u << r;
+                  }
+              if (own && !run->before[ti].level[0])
+                store_alloc (&run->before[ti], t->width, t->height, t->mip_levels);
+              sl_binding_set_texture (b, si->slot, own ? &run->before[ti].tex : &run->stores[ti].tex);
+            }
         }
       set_host_params (run, pi);
       if (!sl_binding_prepare (b, diags))
@@ -738,7 +865,7 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
             for (int x = 0; x < W; x++)
               memcpy (nb + ((size_t) y * W + x) * 4, texel_at (current, x, y), 4 * sizeof (float));
           SlTarget dst = { .pixels = nb, .row_stride = (size_t) W * 4 };
-          ok &= render_pass_threads (run, pi, scratch, W, H, &dst, diags);
+          ok &= render_pass_threads (run, pi, scratch, W, H, &dst, backbuffer_format (run), diags);
           g_free (run->backbuffer);
           run->backbuffer = nb;
           sl_texture_init_2d (&run->bb_tex, W, H, (size_t) W * 4, nb);
@@ -757,8 +884,15 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
                 st->dirty = true;
               dst[r].pixels = st ? st->level[0] : NULL;
               dst[r].row_stride = st ? (size_t) st->width * 4 : 0;
+              if (st && (run->reads_target[pi] & (1u << r)))
+                {
+                  Store *copy = &run->before[ti];
+                  for (int l = 0; l < copy->n_levels && l < st->n_levels; l++)
+                    memcpy (copy->level[l], st->level[l],
+                            (size_t) copy->tex.levels[l].width * copy->tex.levels[l].height * 4 * sizeof (float));
+                }
             }
-          ok &= render_pass_threads (run, pi, scratch, p->width, p->height, dst, diags);
+          ok &= render_pass_threads (run, pi, scratch, p->width, p->height, dst, NULL, diags);
           for (int r = 0; r < p->n_render_targets; r++)
             if (p->render_targets[r] >= 0)
               store_build_mips (&run->stores[p->render_targets[r]]);
@@ -811,6 +945,7 @@ sl_effect_render (SlEffectRun *run, SlScratch *scratch, int x, int y, int width,
     for (int k = 0; k < SL_MAX_SLOTS; k++)
       if (run->color_slots[last] & (1u << k))
         over[k] = input;
-  ok &= render_pass (run, last, scratch, x, y, width, height, over, target, diags);
+  ok &= render_pass (run, last, scratch, x, y, width, height, over, target, backbuffer_format (run),
+                     diags);
   return ok;
 }

@@ -16,7 +16,6 @@
  * HLSL declarations. */
 #include "fx/fx_scan.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,172 +248,6 @@ fx_display_name (Scan *s, const char *mangled)
   return r;
 }
 
-/* ---- small constant expressions (texture sizes, state values) ---- */
-
-typedef struct
-{
-  Scan *s;
-  int   end;    /* exclusive token index */
-  bool  ok;
-  int   depth;  /* open '(', casts and signs: each one recursion */
-  SlLoc deep;   /* where SL_MAX_EXPR_CHAIN was crossed, if it was */
-  bool  too_deep;
-} Ev;
-
-static double ev_sum (Ev *e);
-static double ev_atom_body (Ev *e);
-
-static double
-ev_atom (Ev *e)
-{
-  if (e->depth >= SL_MAX_EXPR_CHAIN)
-    {
-      if (!e->too_deep)
-        e->deep = peek (e->s)->loc;
-      e->too_deep = true;
-      e->ok = false;
-      return 0;
-    }
-  e->depth++;
-  double v = ev_atom_body (e);
-  e->depth--;
-  return v;
-}
-
-static double
-ev_atom_body (Ev *e)
-{
-  Scan *s = e->s;
-  if (s->pos >= e->end)
-    {
-      e->ok = false;
-      return 0;
-    }
-  Token *t = next (s);
-  if (t->kind == TK_INT)
-    return (double) t->ival;
-  if (t->kind == TK_FLOAT)
-    return t->fval;
-  if (tok_is (t, "true"))
-    return 1;
-  if (tok_is (t, "false"))
-    return 0;
-  if (tok_is (t, "-"))
-    return -ev_atom (e);
-  if (tok_is (t, "+"))
-    return ev_atom (e);
-  if (tok_is (t, "!"))
-    return ev_atom (e) == 0;
-  if (tok_is (t, "("))
-    {
-      /* a cast such as (int) is skipped */
-      if (peek (s)->kind == TK_IDENT && tok_is (peek_at (s, 1), ")"))
-        {
-          const char *ty = peek (s)->text;
-          next (s);
-          next (s);
-          double v = ev_atom (e);
-          return !strcmp (ty, "int") || !strcmp (ty, "uint") ? trunc (v) : v;
-        }
-      double v = ev_sum (e);
-      if (!accept (s, ")"))
-        e->ok = false;
-      return v;
-    }
-  if (t->kind == TK_IDENT && (!strcmp (t->text, "int") || !strcmp (t->text, "uint") || !strcmp (t->text, "float"))
-      && is (s, "("))
-    {
-      bool integer = strcmp (t->text, "float") != 0;
-      next (s);
-      double v = ev_sum (e);
-      if (!accept (s, ")"))
-        e->ok = false;
-      return integer ? trunc (v) : v;
-    }
-  e->ok = false;
-  return 0;
-}
-
-static double
-ev_product (Ev *e)
-{
-  double v = ev_atom (e);
-  while (e->ok && e->s->pos < e->end && (is (e->s, "*") || is (e->s, "/") || is (e->s, "%")))
-    {
-      char op = next (e->s)->text[0];
-      double r = ev_atom (e);
-      if (op == '*')
-        v *= r;
-      else if (r == 0)
-        e->ok = false;
-      else if (op == '/')
-        v /= r;
-      else
-        v = fmod (v, r);
-    }
-  return v;
-}
-
-static double
-ev_sum (Ev *e)
-{
-  double v = ev_product (e);
-  while (e->ok && e->s->pos < e->end && (is (e->s, "+") || is (e->s, "-")))
-    {
-      char op = next (e->s)->text[0];
-      double r = ev_product (e);
-      v = op == '+' ? v + r : v - r;
-    }
-  return v;
-}
-
-/* Index of the ';' ending the value at the current position (nesting
- * aware); the value is [pos, end). */
-int
-fx_value_end (Scan *s)
-{
-  int depth = 0;
-  for (int i = s->pos; i < s->n; i++)
-    {
-      Token *t = &s->t[i];
-      if (t->kind == TK_EOF)
-        return i;
-      if (tok_is (t, "(") || tok_is (t, "{") || tok_is (t, "["))
-        depth++;
-      else if (tok_is (t, ")") || tok_is (t, "}") || tok_is (t, "]"))
-        {
-          if (depth == 0)
-            return i;
-          depth--;
-        }
-      else if (depth == 0 && tok_is (t, ";"))
-        return i;
-    }
-  return s->n - 1;
-}
-
-bool
-fx_eval_value (Scan *s, double *value)
-{
-  Ev e = { .s = s, .end = fx_value_end (s), .ok = true };
-  SlLoc loc = peek (s)->loc;
-  *value = ev_sum (&e);
-  if (e.too_deep)
-    {
-      fx_error (s, e.deep, SL_DIAG_FX_EXPRESSION_DEPTH,
-                "value nested too deeply (more than %d parentheses, casts and signs)", SL_MAX_EXPR_CHAIN);
-      s->pos = e.end;
-      return false;
-    }
-  if (!e.ok || s->pos != e.end)
-    {
-      fx_error (s, loc, SL_DIAG_FX_EXPECTED_CONSTANT, "expected a constant number");
-      s->pos = e.end;
-      return false;
-    }
-  return true;
-}
-
 /* The value as one upper-case word with '_' removed ("Src_Alpha" →
  * "SRCALPHA"); NULL when it is not a single identifier or number. */
 char *
@@ -443,17 +276,120 @@ is_template_type (const char *name)
          || g_str_has_prefix (name, "RWTexture") || g_str_has_suffix (name, "Buffer");
 }
 
+/* The sources of ReShade's reference and runtime (ui_* are the older
+ * names of the overlay_* ones). */
 static bool
 known_host_source (const char *src)
 {
-  return !strcmp (src, "timer") || !strcmp (src, "frametime") || !strcmp (src, "framecount")
-         || !strcmp (src, "random");
+  static const char *const known[] = {
+    "frametime", "framecount", "date", "timer", "pingpong", "random", "key", "mousebutton",
+    "mousepoint", "mousedelta", "mousewheel", "bufready_depth", "overlay_open", "overlay_active",
+    "overlay_hovered", "ui_open", "ui_active", "ui_hovered", "screenshot",
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (known); i++)
+    if (!strcmp (src, known[i]))
+      return true;
+  return false;
+}
+
+/* Index of the ';' or '>' that ends an annotation value at @from. */
+static int
+annotation_value_end (Scan *s, int from)
+{
+  int depth = 0;
+  for (int i = from; i < s->n; i++)
+    {
+      Token *t = &s->t[i];
+      if (t->kind == TK_EOF)
+        return i;
+      if (tok_is (t, "(") || tok_is (t, "{") || tok_is (t, "["))
+        depth++;
+      else if (tok_is (t, ")") || tok_is (t, "}") || tok_is (t, "]"))
+        depth--;
+      else if (depth <= 0 && (tok_is (t, ";") || tok_is (t, ">")))
+        return i;
+    }
+  return s->n - 1;
+}
+
+static void
+out_number (Scan *s, SlLoc loc, FxNum v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  if (v.integer)
+    g_snprintf (buf, sizeof buf, "%.0f", v.v);
+  else
+    {
+      g_ascii_formatd (buf, sizeof buf, "%.9g", v.v);
+      if (!strpbrk (buf, ".eEn"))
+        g_strlcat (buf, ".0", sizeof buf);
+    }
+  fx_out_text (s, loc, buf);
+}
+
+/* Writes the value [pos, end) of an annotation, folded where it is a
+ * constant expression rather than one literal (`ui_max = BUFFER_WIDTH *
+ * 0.5`), argument by argument inside a scalar or vector constructor
+ * (`float2(BUFFER_WIDTH / 2, 1)`), so that every reader sees numbers.
+ * Returns the folded scalar in @folded when there is one. */
+static bool
+copy_annotation_value (Scan *s, int end, FxNum *folded)
+{
+  int start = s->pos;
+  FxNum v;
+  bool simple = end - start == 1 || (end - start == 2 && (is (s, "-") || is (s, "+")));
+  if (!simple && fx_fold (s, end, &v))
+    {
+      out_number (s, s->t[start].loc, v);
+      *folded = v;
+      return true;
+    }
+  s->pos = start;
+  Token *t = peek (s);
+  if (!simple && t->kind == TK_IDENT && tok_is (peek_at (s, 1), "(") && tok_is (&s->t[end - 1], ")"))
+    {
+      /* TYPE ( a, b, … ) with each argument folded when it can be */
+      fx_out_token (s, next (s), NULL);
+      fx_out_token (s, next (s), NULL);
+      while (s->pos < end - 1)
+        {
+          int arg_end = s->pos;
+          for (int depth = 0; arg_end < end - 1; arg_end++)
+            {
+              Token *a = &s->t[arg_end];
+              if (tok_is (a, "(") || tok_is (a, "["))
+                depth++;
+              else if (tok_is (a, ")") || tok_is (a, "]"))
+                depth--;
+              else if (depth == 0 && tok_is (a, ","))
+                break;
+            }
+          int arg_start = s->pos;
+          if (arg_end - arg_start > 1 && fx_fold (s, arg_end, &v))
+            out_number (s, s->t[arg_start].loc, v);
+          else
+            {
+              s->pos = arg_start;
+              while (s->pos < arg_end)
+                fx_out_token (s, next (s), NULL);
+            }
+          if (s->pos < end - 1)
+            fx_out_token (s, next (s), NULL);   /* ',' */
+        }
+      fx_out_token (s, next (s), NULL);         /* ')' */
+      return false;
+    }
+  while (s->pos < end)
+    fx_out_token (s, next (s), NULL);
+  return false;
 }
 
 /* Copies `< … >` (current token is '<') giving every untyped entry
- * (`name = value;`, ReShade's style) a type the HLSL parser accepts, and
- * checks host sources (of uniforms) when @host_sources.  When @record is not NULL the entries are also
- * recorded there. */
+ * (`name = value;`, ReShade's style) a type the HLSL parser accepts and
+ * folding values that are constant expressions.  For the annotations of
+ * uniforms (@host_sources) an unknown `source` gets a warning: ReShade
+ * leaves such a uniform at its initial value, and so does this runtime.
+ * When @record is not NULL the entries are also recorded there. */
 void
 fx_copy_annotations (Scan *s, GArray *record, bool host_sources)
 {
@@ -466,6 +402,16 @@ fx_copy_annotations (Scan *s, GArray *record, bool host_sources)
       bool untyped = first->kind == TK_IDENT && tok_is (peek_at (s, 1), "=");
       Token *name = untyped ? first : peek_at (s, 1);
       int vi = untyped ? 2 : 3;
+      if (!untyped && !tok_is (peek_at (s, 2), "="))
+        {
+          /* not `type name = value`: copy up to the next ';' as it is */
+          while (!is (s, ";") && !is (s, ">") && !at_eof (s))
+            fx_out_token (s, next (s), NULL);
+          if (is (s, ";"))
+            fx_out_token (s, next (s), NULL);
+          continue;
+        }
+      int value_start = s->pos + vi, value_end = annotation_value_end (s, value_start);
       Token *val = peek_at (s, vi);
       bool neg = false;
       while (tok_is (val, "-") || tok_is (val, "+"))
@@ -473,9 +419,22 @@ fx_copy_annotations (Scan *s, GArray *record, bool host_sources)
           neg ^= tok_is (val, "-");
           val = peek_at (s, ++vi);
         }
+      /* A folded value decides the type of an untyped entry. */
+      FxNum folded = { 0 };
+      bool is_folded = false;
+      if (val->kind != TK_STRING && value_end - value_start > 1)
+        {
+          int saved = s->pos;
+          s->pos = value_start;
+          is_folded = value_end - value_start > 2 || !(tok_is (&s->t[value_start], "-")
+                                                       || tok_is (&s->t[value_start], "+"));
+          is_folded = is_folded && fx_fold (s, value_end, &folded);
+          s->pos = saved;
+        }
       if (untyped)
         {
-          const char *ty = val->kind == TK_STRING ? "string" : val->kind == TK_FLOAT ? "float"
+          const char *ty = is_folded ? (folded.integer ? "int" : "float")
+                           : val->kind == TK_STRING ? "string" : val->kind == TK_FLOAT ? "float"
                            : val->kind == TK_INT ? "int"
                            : tok_is (val, "true") || tok_is (val, "false") ? "bool"
                            : val->kind == TK_IDENT ? val->text : "float";
@@ -483,9 +442,8 @@ fx_copy_annotations (Scan *s, GArray *record, bool host_sources)
         }
       if (host_sources && name->kind == TK_IDENT && !strcmp (name->text, "source") && val->kind == TK_STRING
           && !known_host_source (val->text))
-        fx_error (s, val->loc, SL_DIAG_FX_HOST_VALUE_SOURCE,
-                  "host value source \"%s\" is not supported (supported: timer, frametime, "
-                  "framecount, random)", val->text);
+        fx_note (s, val->loc, SL_DIAG_FX_HOST_VALUE_SOURCE_UNKNOWN,
+                 "unknown source \"%s\": the uniform keeps its initial value", val->text);
       if (record && name->kind == TK_IDENT)
         {
           SlAnnotation an = { .name = sl_arena_strdup (s->arena, name->text) };
@@ -494,11 +452,13 @@ fx_copy_annotations (Scan *s, GArray *record, bool host_sources)
               an.type = SL_ANNOTATION_STRING;
               an.string_value = sl_arena_strdup (s->arena, val->text);
             }
-          else if (val->kind == TK_INT || val->kind == TK_FLOAT)
+          else if (is_folded || val->kind == TK_INT || val->kind == TK_FLOAT)
             {
-              an.type = val->kind == TK_INT ? SL_ANNOTATION_INT : SL_ANNOTATION_FLOAT;
+              bool integer = is_folded ? folded.integer : val->kind == TK_INT;
+              an.type = integer ? SL_ANNOTATION_INT : SL_ANNOTATION_FLOAT;
               an.n_values = 1;
-              an.values[0] = (val->kind == TK_INT ? (double) val->ival : val->fval) * (neg ? -1 : 1);
+              an.values[0] = is_folded ? folded.v
+                             : (val->kind == TK_INT ? (double) val->ival : val->fval) * (neg ? -1 : 1);
             }
           else
             {
@@ -508,8 +468,11 @@ fx_copy_annotations (Scan *s, GArray *record, bool host_sources)
             }
           g_array_append_val (record, an);
         }
-      while (!is (s, ";") && !is (s, ">") && !at_eof (s))
+      /* the type (typed entries), the name and '=' */
+      while (s->pos < value_start)
         fx_out_token (s, next (s), NULL);
+      FxNum ignored;
+      copy_annotation_value (s, value_end, &ignored);
       if (is (s, ";"))
         fx_out_token (s, next (s), NULL);
     }

@@ -33,9 +33,18 @@ typedef struct
   GArray     *annotations;   /* SlAnnotation */
 } TechDraft;
 
+/* A folded constant: ReShade's int or 32-bit float arithmetic. */
+typedef struct
+{
+  double v;
+  bool   integer;
+} FxNum;
+
 typedef struct
 {
   SlEffect      *fx;
+  const char    *filename;   /* the effect file, for the images it names */
+  const char *const *dirs;   /* the caller's include folders */
   SlDiagnostics *diags;
   SlArena       *arena;
   Token         *t;
@@ -50,6 +59,7 @@ typedef struct
   GHashTable    *declared;   /* mangled names declared inside namespaces */
   GArray        *techs;      /* TechDraft */
   bool           reshade;    /* ReShade-style constructs seen */
+  GHashTable    *consts;     /* mangled name → FxNum*: static const scalars */
 } Scan;
 
 /* ---- diagnostics (fx_scan.c) ---- */
@@ -129,12 +139,23 @@ const char *fx_read_name (Scan *s, SlLoc *loc);
 void        fx_collect_namespace_names (Scan *s);
 /* A mangled name as the user spells it ("A__b" → "A::b"). */
 const char *fx_display_name (Scan *s, const char *mangled);
-int         fx_value_end (Scan *s);
-bool        fx_eval_value (Scan *s, double *value);
 char       *fx_word_value (Scan *s);
 void        fx_copy_annotations (Scan *s, GArray *record, bool host_sources);
 GArray     *fx_skip_annotations (Scan *s);
 void        fx_copy_statement (Scan *s);
+
+/* ---- constants (fx_const.c) ---- */
+
+/* Index of the ';' (or closing bracket) ending the value at the cursor. */
+int         fx_value_end (Scan *s);
+/* Folds the tokens [pos, @end); true when they are one constant and the
+ * cursor reached @end. */
+bool        fx_fold (Scan *s, int end, FxNum *value);
+/* Folds the value up to its ';', with an error when it is not constant. */
+bool        fx_eval_value (Scan *s, double *value);
+/* Records the scalars of a `static const` declaration at the cursor
+ * (names prefixed with @prefix, the namespace's), leaving the cursor. */
+void        fx_record_constants (Scan *s, const char *prefix);
 
 /* ---- declarations (fx_decl.c) ---- */
 

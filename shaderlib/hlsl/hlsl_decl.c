@@ -808,8 +808,10 @@ hlsl_parse_function (P *p, Type *ret, Token *name_tok, unsigned mods)
       /* After an error the body may be cut short by recovery: no
        * second message about its end. */
       Token *close = &p->toks[p->pos - 1];
+      /* ReShade FX lets a function end without a return (in a discard,
+       * say): it returns zero there. */
       if (p->u->n_errors == errors_before && ret->kind != TY_VOID && ret->kind != TY_ERROR
-          && hlsl_end_reachable (p, target->body))
+          && !p->u->reshade && hlsl_end_reachable (p, target->body))
         hlsl_error (p, close->kind == TK_PUNCT && !strcmp (close->text, "}") ? close->loc : name_tok->loc,
                     SL_DIAG_HLSL_MISSING_RETURN, "not all control paths of '%s' return a value", f->name);
       p->param_scope = NULL;

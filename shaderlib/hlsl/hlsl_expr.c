@@ -1027,6 +1027,27 @@ hlsl_parse_assign (P *p)
   if (k == G_N_ELEMENTS (ops))
     return lhs;
   next (p);
+  /* ReShade FX takes a brace list as a value: `arr = { a, b, c };` stores
+   * its components in order, as the same list would initialise. */
+  if (p->u->reshade && k == 0 && is (p, "{"))
+    {
+      Token *b = next (p);
+      Node *list = hlsl_parse_initializer_list (p, b->loc);
+      if (is_error (lhs) || !hlsl_is_lvalue (p, lhs, true))
+        return error_node (p, t->loc);
+      if (lhs->type->n_objects || list->n_comps != lhs->type->n_comp)
+        {
+          hlsl_error (p, b->loc, SL_DIAG_HLSL_LIST_ASSIGNMENT,
+                      "cannot convert from a list of %d components to '%s' in assignment",
+                      list->n_comps, hlsl_type_name (p, lhs->type));
+          return error_node (p, t->loc);
+        }
+      list->type = lhs->type;
+      Node *n = new_node (p, N_ASSIGN, t->loc, lhs->type);
+      n->a = lhs;
+      n->b = list;
+      return n;
+    }
   if (chain_too_long (p, t->loc, SL_DIAG_HLSL_ASSIGN_DEPTH, "chain of assignments too long"))
     return error_node (p, t->loc);
   p->chain++;
@@ -1036,6 +1057,22 @@ hlsl_parse_assign (P *p)
     return error_node (p, t->loc);
   if (!hlsl_is_lvalue (p, lhs, true))
     return error_node (p, t->loc);
+  /* ReShade FX widens a shorter vector on the right of = and op= by
+   * repeating its last component (v4 = v3 stores v3.xyzz; v4 /= v3 is
+   * v4 / v3.xyzz), where HLSL refuses. */
+  if (p->u->reshade && lhs->type->kind == TY_NUM && lhs->type->cls == NUM_VECTOR
+      && rhs->type->kind == TY_NUM && rhs->type->cls == NUM_VECTOR
+      && rhs->type->n_comp > 1 && rhs->type->n_comp < lhs->type->n_comp)
+    {
+      int n = lhs->type->n_comp, m = rhs->type->n_comp;
+      Node *sw = new_node (p, N_SWIZZLE, rhs->loc, hlsl_type_num (p->arena, rhs->type->base, NUM_VECTOR, 1, n));
+      sw->a = rhs;
+      sw->n_comps = n;
+      sw->comps = SL_NEW_N (p->arena, int, n);
+      for (int i = 0; i < n; i++)
+        sw->comps[i] = MIN (i, m - 1);
+      rhs = sw;
+    }
   Node *value = rhs;
   if (k > 0)
     {

@@ -466,16 +466,23 @@ type_tex_lod (P *p, Node *call, int arg)
 }
 
 /* ---- ReShade's sampler intrinsics (SL_COMPILE_RESHADE_FX only) ------------- *
- *   tex2Dfetch(s, int2 xy [, int lod]) and tex2Dfetch(s, int4 (x, y, -, lod))
+ *   tex2Dfetch(s, int2 xy [, int lod]) and tex2Dfetch(s, int4 (x, y, -, lod));
+ *   tex3Dfetch(s, int3 xyz [, int lod]) and tex3Dfetch(s, int4 (x, y, z, lod))
  *   tex2Dsize(s [, int lod]) → int2
  *   tex2Dgather(s, float2 t, int comp [, int2 offset]), tex2DgatherR…A(s, t [, offset])
  *   tex2Doffset(s, float2 t, int2 offset), tex2Dlodoffset(s, float4 t, int2 offset) */
 
-/* The sampler (2D) and numeric other arguments all of them take. */
+/* The sampler (2D, or @dim) and numeric other arguments all of them take. */
+static bool
+reshade_sampler_dim (P *p, Node *call, int dim)
+{
+  return sampler_arg (p, call, 0, dim) && all_numeric (p, call, 1, call->n_args);
+}
+
 static bool
 reshade_sampler (P *p, Node *call)
 {
-  return sampler_arg (p, call, 0, SL_TEXTURE_2D) && all_numeric (p, call, 1, call->n_args);
+  return reshade_sampler_dim (p, call, SL_TEXTURE_2D);
 }
 
 static Type *
@@ -490,12 +497,14 @@ float_vector (P *p, int n)
   return hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, n);
 }
 
+/* @arg: the dimension, 0 for 2D */
 static Type *
 type_rs_fetch (P *p, Node *call, int arg)
 {
-  if (!reshade_sampler (p, call))
+  int nc = arg == SL_TEXTURE_3D ? 3 : 2;
+  if (!reshade_sampler_dim (p, call, arg == SL_TEXTURE_3D ? SL_TEXTURE_3D : SL_TEXTURE_2D))
     return p->t_error;
-  coerce (p, call, 1, int_vector (p, call->args[1]->type->n_comp >= 4 ? 4 : 2));
+  coerce (p, call, 1, int_vector (p, call->args[1]->type->n_comp >= 4 ? 4 : nc));
   if (call->n_args > 2)
     coerce (p, call, 2, p->t_int);
   return float_vector (p, 4);

@@ -157,6 +157,8 @@ const_offsets (L *l, Node *arg, int nc, int8_t out[3])
   return true;
 }
 
+static bool texel_offsets (L *l, Node *arg, int obj, uint32_t *coords, int8_t out[3]);
+
 /* ---- component-wise rules -------------------------------------------------- */
 
 /* @op on each component of the argument, in the result's type. */
@@ -780,7 +782,7 @@ tex_read (L *l, Node *e, int variant)
   if (e->n_args == 3 && (variant == TEX_PLAIN || variant == TEX_LOD))
     {
       /* ReShade's offset forms (the parser allows them only there) */
-      if (!const_offsets (l, e->args[2], 2, off))
+      if (!texel_offsets (l, e->args[2], obj, srcs, off))
         return rv_new (l, 4);
       if (variant == TEX_LOD)
         {
@@ -946,16 +948,70 @@ texture_size (L *l, int obj, uint32_t level, uint32_t *w, uint32_t *h)
   *h = in.dst[1];
 }
 
+/* The texel offset of one of ReShade's reads: constant ones go to the
+ * sampler (@out); ReShade also takes them computed at run time, which
+ * move @coords (u, v) by whole texels of level 0 instead. */
+static bool
+texel_offsets (L *l, Node *arg, int obj, uint32_t *coords, int8_t out[3])
+{
+  RVal o = hlsl_lower_expr (l, arg);
+  bool constant = true;
+  for (int i = 0; i < 2 && i < o.n; i++)
+    constant &= sl_ir_value (l->ir, o.c[i])->cls == SL_VALUE_CONST;
+  if (constant)
+    {
+      for (int i = 0; i < 2 && i < o.n; i++)
+        out[i] = (int8_t) CLAMP ((int32_t) sl_ir_value (l->ir, o.c[i])->bits, -8, 7);
+      return true;
+    }
+  uint32_t size[2];
+  texture_size (l, obj, sl_ir_const_i (l->ir, 0), &size[0], &size[1]);
+  for (int i = 0; i < 2 && i < o.n; i++)
+    coords[i] = f2 (l, SL_OP_ADD, coords[i],
+                    f2 (l, SL_OP_DIV, hlsl_conv (l, o.c[i], arg->type->base, BT_FLOAT),
+                        hlsl_conv (l, size[i], BT_UINT, BT_FLOAT)));
+  return true;
+}
+
+/* tex2Dfetch, tex3Dfetch (@arg SL_TEXTURE_3D): texel coordinates, then
+ * the level (the w of an int4, or the third argument, or 0). */
 static RVal
 lower_rs_fetch (L *l, Node *e, int arg)
 {
+  int dim = arg == SL_TEXTURE_3D ? SL_TEXTURE_3D : SL_TEXTURE_2D, nc = dim == SL_TEXTURE_3D ? 3 : 2;
   int obj = hlsl_lower_object (l, e->args[0]);
   uint32_t srcs[SL_IR_MAX_SRC];
   RVal c = hlsl_lower_expr (l, e->args[1]);
-  srcs[0] = c.c[0];
-  srcs[1] = c.c[1];
-  srcs[2] = c.n >= 4 ? c.c[3] : e->n_args > 2 ? hlsl_lower_expr (l, e->args[2]).c[0] : sl_ir_const_i (l->ir, 0);
-  return emit_sample (l, obj, obj, SL_TEXTURE_2D, SL_SAMPLE_LOAD, srcs, 3, NULL, 4);
+  for (int i = 0; i < nc; i++)
+    srcs[i] = c.c[i];
+  srcs[nc] = c.n >= 4 ? c.c[3] : e->n_args > 2 ? hlsl_lower_expr (l, e->args[2]).c[0] : sl_ir_const_i (l->ir, 0);
+  return emit_sample (l, obj, obj, dim, SL_SAMPLE_LOAD, srcs, nc + 1, NULL, 4);
+}
+
+/* countbits: the classic parallel bit count, per component. */
+static RVal
+lower_countbits (L *l, Node *e, int arg)
+{
+  SlIr *ir = l->ir;
+  RVal a = arg_rv (l, e, 0);
+  RVal r = rv_new (l, a.n);
+  for (int i = 0; i < a.n; i++)
+    {
+      uint32_t x = a.c[i];
+      uint32_t h = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 1)),
+                              sl_ir_const_u (ir, 0x55555555u));
+      x = hlsl_arith (l, '-', BT_UINT, x, h);
+      uint32_t m2 = sl_ir_const_u (ir, 0x33333333u);
+      x = hlsl_arith (l, '+', BT_UINT, sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, x, m2),
+                      sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
+                                 sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 2)), m2));
+      x = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
+                     hlsl_arith (l, '+', BT_UINT, x, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 4))),
+                     sl_ir_const_u (ir, 0x0f0f0f0fu));
+      x = hlsl_arith (l, '*', BT_UINT, x, sl_ir_const_u (ir, 0x01010101u));
+      r.c[i] = sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 24));
+    }
+  return r;
 }
 
 static RVal
@@ -979,10 +1035,10 @@ offset_read (L *l, Node *e, bool lod)
   uint32_t srcs[SL_IR_MAX_SRC];
   int8_t off[3] = { 0, 0, 0 };
   RVal c = hlsl_lower_expr (l, e->args[1]);
-  if (!const_offsets (l, e->args[2], 2, off))
-    return rv_new (l, 4);
   srcs[0] = c.c[0];
   srcs[1] = c.c[1];
+  if (!texel_offsets (l, e->args[2], obj, srcs, off))
+    return rv_new (l, 4);
   if (!lod)
     return emit_sample (l, obj, obj, SL_TEXTURE_2D, SL_SAMPLE_IMPLICIT, srcs, 2, off, 4);
   srcs[2] = c.c[3];
@@ -1025,9 +1081,9 @@ gather (L *l, Node *e, int comp)
       comp = (int32_t) v->bits;
       off_arg = 3;
     }
-  if (e->n_args > off_arg && !const_offsets (l, e->args[off_arg], 2, off))
-    return rv_new (l, 4);
   RVal c = hlsl_lower_expr (l, e->args[1]);
+  if (e->n_args > off_arg && !texel_offsets (l, e->args[off_arg], obj, c.c, off))
+    return rv_new (l, 4);
   uint32_t wu, hu;
   texture_size (l, obj, sl_ir_const_i (l->ir, 0), &wu, &hu);
   uint32_t size[2] = { hlsl_conv (l, wu, BT_UINT, BT_FLOAT), hlsl_conv (l, hu, BT_UINT, BT_FLOAT) };

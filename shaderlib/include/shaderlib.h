@@ -541,6 +541,11 @@ typedef struct
   int                  mip_levels;  /* ≥ 1 */
   const char          *source_file; /* SL_EFFECT_TEXTURE_IMAGE: the file
                                        name as written in source = "…" */
+  const char          *source_path; /* …and the file it names, found next
+                                       to the effect, then in the include
+                                       folders (in any case, as on
+                                       Windows); NULL when there is none:
+                                       the texture then reads as zero */
 } SlEffectTexture;
 
 #define SL_EFFECT_MAX_TARGETS 8
@@ -598,14 +603,27 @@ const SlParam           *sl_effect_get_param        (const SlEffect *effect,
  * NULL for an ordinary parameter. */
 const char              *sl_param_get_host_source   (const SlParam *param);
 
-/* Values for uniforms with a host source.  Still images have no clock, so
- * these are fixed unless the host sets them. */
+/* Values for uniforms with a host source.  A still image is rendered as
+ * one frame of a running game would be: sl_effect_host_values_init()
+ * gives the first frame a second after start (timer 1000 ms, frame 1,
+ * 60 fps), today's date and the pointer at the image's centre; they stay
+ * fixed unless the host sets them.  The other sources have fixed values:
+ * `pingpong` one frame's step from its `min`, `mousewheel` its initial
+ * value within `min`..`max`, `mousedelta` (0, 0); `key`, `mousebutton`,
+ * `overlay_*`, `ui_*`, `screenshot` and `bufready_depth` (no depth buffer)
+ * false or 0 — set those by their uniform's name as parameters.  A
+ * source the runtime does not know leaves the uniform at its initial
+ * value, as in ReShade. */
 typedef struct
 {
   double   timer_ms;      /* source = "timer" */
   double   frametime_ms;  /* source = "frametime" */
-  int64_t  framecount;    /* source = "framecount" */
+  int64_t  framecount;    /* source = "framecount" (bools: its parity) */
   uint32_t seed;          /* source = "random": derived from it */
+  int      date[4];       /* source = "date": year, month 1-12, day 1-31,
+                             seconds since midnight */
+  double   mouse_x;       /* source = "mousepoint", as a fraction of the */
+  double   mouse_y;       /* image (0..1); the uniform gets pixels */
 } SlEffectHostValues;
 
 void sl_effect_host_values_init (SlEffectHostValues *values);

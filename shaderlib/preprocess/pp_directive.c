@@ -15,7 +15,10 @@
  * allows any path, only inside the main file's folder or an include
  * folder (base/file_read.h says why).  Pragmas the compiler reads are
  * passed through to the output as whole lines; fxc's own ones are
- * dropped. */
+ * dropped, and so are ReShade's (`#pragma reshade …`; `#pragma message`
+ * becomes a note) in ReShade mode, where a file name that is not found as
+ * spelled is looked for without regard to case (sl_pp_find_path_nocase),
+ * for #include as for `exists`. */
 #include "preprocess/pp_internal.h"
 #include "base/file_read.h"
 #include "base/limits.h"
@@ -92,7 +95,55 @@ join_path (const char *dir, const char *name)
   return g_build_filename (dir, name, NULL);
 }
 
-/* Finds and reads an include file; returns the path it was found at. */
+/* A directory entry named like @name but for case; NULL when none. */
+static char *
+entry_nocase (const char *dir, const char *name)
+{
+  GDir *d = g_dir_open (*dir ? dir : ".", 0, NULL);
+  if (!d)
+    return NULL;
+  char *want = g_utf8_casefold (name, -1), *found = NULL;
+  for (const char *e; !found && (e = g_dir_read_name (d));)
+    {
+      char *have = g_utf8_casefold (e, -1);
+      if (!strcmp (have, want))
+        found = g_strdup (e);
+      g_free (have);
+    }
+  g_free (want);
+  g_dir_close (d);
+  return found;
+}
+
+char *
+sl_pp_find_path_nocase (const char *path)
+{
+  if (!path || !*path)
+    return NULL;
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return g_strdup (path);
+  char *dir = g_path_get_dirname (path), *base = g_path_get_basename (path);
+  char *result = NULL;
+  /* The folder first (itself perhaps in another case), then the entry. */
+  char *rdir = strcmp (dir, path) && strcmp (base, ".") && strcmp (base, G_DIR_SEPARATOR_S)
+               ? sl_pp_find_path_nocase (dir) : NULL;
+  if (rdir)
+    {
+      char *entry = entry_nocase (rdir, base);
+      if (entry)
+        result = strcmp (dir, ".") || g_str_has_prefix (path, ".") ? g_build_filename (rdir, entry, NULL)
+                                                                   : g_strdup (entry);
+      g_free (entry);
+    }
+  g_free (rdir);
+  g_free (dir);
+  g_free (base);
+  return result;
+}
+
+/* Finds and reads an include file; returns the path it was found at.
+ * Every candidate is tried exactly before any is tried without regard
+ * to case. */
 static char *
 find_include (Pp *pp, File *from, const char *name, gboolean angled,
               char **data, size_t *len, IncludeFailure *why)
@@ -105,7 +156,7 @@ find_include (Pp *pp, File *from, const char *name, gboolean angled,
     {
       if (!angled)
         {
-          char *dir = from->path ? g_path_get_dirname (from->path) : NULL;
+          char *dir = from && from->path ? g_path_get_dirname (from->path) : NULL;
           g_ptr_array_add (cands, join_path (dir, name));
           g_free (dir);
         }
@@ -132,8 +183,39 @@ find_include (Pp *pp, File *from, const char *name, gboolean angled,
             *why = INCLUDE_TOO_LARGE;
         }
     }
+  for (guint i = 0; i < cands->len && !found && pp->opt->reshade; i++)
+    {
+      char *other = sl_pp_find_path_nocase (cands->pdata[i]);
+      /* The same confinement as for the exact names. */
+      if (other && !include_allowed (pp, other))
+        {
+          g_free (other);
+          continue;
+        }
+      if (other && (*data = read_candidate (pp, other, len)))
+        found = other;
+      else
+        g_free (other);
+    }
   g_ptr_array_free (cands, TRUE);
   return found;
+}
+
+gboolean
+sl_pp_file_exists (Pp *pp, const char *name)
+{
+  char *fname = g_strdup (name), *data = NULL;
+  size_t len = 0;
+  IncludeFailure why;
+  for (char *p = fname; *p; p++)
+    if (*p == '\\')
+      *p = '/';
+  /* A file the confinement refuses does not exist for the effect. */
+  char *path = *fname ? find_include (pp, top_file (pp), fname, FALSE, &data, &len, &why) : NULL;
+  g_free (data);
+  g_free (fname);
+  g_free (path);
+  return path != NULL;
 }
 
 static void
@@ -538,6 +620,15 @@ sl_pp_directive (Pp *pp, File *f, GPtrArray *toks)
       else if (p->kind == TK_IDENT
                && (!strcmp (p->text, "warning") || !strcmp (p->text, "def")))
         ;   /* fxc-specific, meaningless here */
+      else if (pp->opt->reshade && p->kind == TK_IDENT && !strcmp (p->text, "reshade"))
+        ;   /* ReShade's own switches (skipoptimization, showfps, …) */
+      else if (pp->opt->reshade && p->kind == TK_IDENT && !strcmp (p->text, "message"))
+        {
+          char *msg = rest_text (toks, 3);
+          sl_pp_report (pp, SL_DIAG_PP_PRAGMA_MESSAGE, hash->file, hash->line, hash->col,
+                        "#pragma message %s", msg);
+          g_free (msg);
+        }
       else
         sl_pp_emit_line (pp, toks);
     }

@@ -79,7 +79,7 @@ struct Macro
 {
   char       *name;
   gboolean    function_like, variadic;
-  int         builtin;   /* 0, or BUILTIN_LINE / BUILTIN_FILE */
+  int         builtin;   /* 0, or BUILTIN_LINE, BUILTIN_FILE, … */
   int         n_params;
   char      **params;
   Tok        *body;
@@ -88,7 +88,7 @@ struct Macro
   int         line, col;
 };
 
-enum { BUILTIN_LINE = 1, BUILTIN_FILE };
+enum { BUILTIN_LINE = 1, BUILTIN_FILE, BUILTIN_FILE_NAME, BUILTIN_FILE_STEM };
 
 typedef struct
 {
@@ -231,6 +231,9 @@ void        sl_pp_directive       (Pp *pp, File *f, GPtrArray *toks);
 void        sl_pp_update_skipping (Pp *pp);
 /* The interned key under which #pragma once remembers @path. */
 const char *sl_pp_canonical_key   (Pp *pp, const char *path);
+/* Whether `#include "@name"` in the current file would find a file
+ * (ReShade's `exists`). */
+gboolean    sl_pp_file_exists     (Pp *pp, const char *name);
 
 /* ---- pp_output.c --------------------------------------------------------- */
 

@@ -13,7 +13,10 @@
  * ## becomes a placemarker so pasting with nothing works.  A function-like
  * invocation may span source lines, so the input can read further lines
  * of the current file, stopping at a directive.  Nesting depth and the
- * argument count are bounded, each with its own diagnostic. */
+ * argument count are bounded, each with its own diagnostic.  ReShade mode
+ * adds its operator `exists` beside `defined`, the builtins
+ * __FILE_NAME__ and __FILE_STEM__, and its reading of `##`: the pasted
+ * text is lexed again, so a result of several tokens is no error. */
 #include "preprocess/pp_internal.h"
 
 static gboolean
@@ -161,9 +164,11 @@ placemarker (Pp *pp)
 }
 
 /* Pastes two tokens; NULL (after an error) when the result is not one
- * valid token. */
+ * valid token.  ReShade's preprocessor re-reads the pasted text instead:
+ * in ReShade mode a result of several tokens is the first, returned, and
+ * the others, appended to @more. */
 static Tok *
-paste (Pp *pp, const Tok *a, const Tok *b, const Tok *where)
+paste (Pp *pp, const Tok *a, const Tok *b, const Tok *where, GPtrArray *more)
 {
   if (a->kind == TK_PLACEMARKER)
     return (Tok *) b;
@@ -174,7 +179,7 @@ paste (Pp *pp, const Tok *a, const Tok *b, const Tok *where)
   TokKind kind;
   gboolean unterminated;
   size_t used = sl_pp_scan_token (text, n, &kind, &unterminated);
-  if (used != n || unterminated)
+  if ((used != n || unterminated) && !pp->opt->reshade)
     {
       error_at (pp, where, SL_DIAG_PP_PASTE,
                 "pasting \"%s\" and \"%s\" does not give a valid preprocessing token",
@@ -182,12 +187,32 @@ paste (Pp *pp, const Tok *a, const Tok *b, const Tok *where)
       g_free (text);
       return NULL;
     }
-  Tok *r = sl_pp_tok_copy (pp, a);
-  r->kind = kind;
-  r->text = sl_arena_strndup (pp->line, text, n);
-  r->hs = hs_union (pp, a->hs, b->hs);
+  Tok *first = NULL;
+  for (size_t at = 0; at < n;)
+    {
+      size_t k = at;
+      while (k < n && g_ascii_isspace (text[k]))
+        k++;
+      if (k >= n)
+        break;
+      used = sl_pp_scan_token (text + k, n - k, &kind, &unterminated);
+      if (used == 0)
+        used = 1;
+      Tok *r = sl_pp_tok_copy (pp, a);
+      r->kind = kind;
+      r->text = sl_arena_strndup (pp->line, text + k, used);
+      r->hs = hs_union (pp, a->hs, b->hs);
+      if (first)
+        {
+          r->flags &= ~TF_WS;
+          g_ptr_array_add (more, r);
+        }
+      else
+        first = r;
+      at = k + used;
+    }
   g_free (text);
-  return r;
+  return first ? first : placemarker (pp);
 }
 
 static void
@@ -244,11 +269,16 @@ subst (Pp *pp, Input *in, const Macro *m, const Tok *name, GPtrArray **args,
             g_ptr_array_add (rtoks, (gpointer) rhs);
           const Tok *lhs = r->len ? r->pdata[r->len - 1] : placemarker (pp);
           const Tok *first = rtoks->len ? rtoks->pdata[0] : placemarker (pp);
-          Tok *p = paste (pp, lhs, first, name);
+          GPtrArray *more = g_ptr_array_new ();
+          Tok *p = paste (pp, lhs, first, name, more);
           if (r->len)
             g_ptr_array_set_size (r, r->len - 1);
           if (p)
-            g_ptr_array_add (r, p);
+            {
+              g_ptr_array_add (r, p);
+              for (guint k = 0; k < more->len; k++)
+                g_ptr_array_add (r, more->pdata[k]);
+            }
           else
             {
               g_ptr_array_add (r, (gpointer) lhs);
@@ -256,6 +286,7 @@ subst (Pp *pp, Input *in, const Macro *m, const Tok *name, GPtrArray **args,
             }
           for (guint k = 1; k < rtoks->len; k++)
             g_ptr_array_add (r, rtoks->pdata[k]);
+          g_ptr_array_free (more, TRUE);
           g_ptr_array_free (rtoks, TRUE);
           continue;
         }
@@ -473,6 +504,74 @@ eval_defined (Pp *pp, Input *in, const Tok *op)
   return number_tok (pp, op, value ? "1" : "0", TK_NUMBER);
 }
 
+/* ReShade's `exists "file"`, `exists("file")` and `exists(NAME)` with
+ * NAME a macro that gives the string, inside #if / #elif: 1 when #include
+ * would find the file. */
+static Tok *
+eval_exists (Pp *pp, Input *in, const Tok *op)
+{
+  Tok *n = in_next (in);
+  gboolean paren = is_punct (n, "(");
+  if (paren)
+    n = in_next (in);
+  const Tok *str = n;
+  if (n && n->kind == TK_IDENT)
+    {
+      GPtrArray *one = g_ptr_array_new ();
+      g_ptr_array_add (one, n);
+      GPtrArray *x = sl_pp_expand_list (pp, one, FALSE);
+      str = x->len == 1 ? x->pdata[0] : NULL;
+      g_ptr_array_free (x, TRUE);
+      g_ptr_array_free (one, TRUE);
+    }
+  size_t len = str && str->kind == TK_STRING ? strlen (str->text) : 0;
+  if (len < 2 || str->text[0] != '"' || str->text[len - 1] != '"')
+    {
+      error_at (pp, op, SL_DIAG_PP_EXISTS_SYNTAX,
+                "operator 'exists' requires a file name in quotes");
+      if (n && n->kind != TK_IDENT && !is_punct (n, ")"))
+        g_ptr_array_add (in->stack, n);
+      return number_tok (pp, op, "0", TK_NUMBER);
+    }
+  char *name = g_strndup (str->text + 1, len - 2);
+  gboolean value = sl_pp_file_exists (pp, name);
+  g_free (name);
+  if (paren)
+    {
+      Tok *c = in_next (in);
+      if (!is_punct (c, ")"))
+        {
+          error_at (pp, op, SL_DIAG_PP_EXISTS_SYNTAX,
+                    "operator 'exists' requires a file name in quotes");
+          if (c)
+            g_ptr_array_add (in->stack, c);
+        }
+    }
+  return number_tok (pp, op, value ? "1" : "0", TK_NUMBER);
+}
+
+/* The name of a file without its folders (and, for the stem, without its
+ * extension), as a string literal. */
+static Tok *
+file_name_tok (Pp *pp, const Tok *t, gboolean stem)
+{
+  const char *base = t->file;
+  for (const char *c = t->file; *c; c++)
+    if (*c == '/' || *c == '\\')
+      base = c + 1;
+  char *name = g_strdup (base);
+  char *dot = stem ? strrchr (name, '.') : NULL;
+  if (dot && dot != name)
+    *dot = 0;
+  GString *s = g_string_new ("\"");
+  sl_pp_append_escaped (s, name);
+  g_string_append_c (s, '"');
+  Tok *r = number_tok (pp, t, s->str, TK_STRING);
+  g_string_free (s, TRUE);
+  g_free (name);
+  return r;
+}
+
 void
 sl_pp_expand_stream (Pp *pp, Input *in, GPtrArray *collect)
 {
@@ -498,6 +597,12 @@ sl_pp_expand_stream (Pp *pp, Input *in, GPtrArray *collect)
               put (pp, collect, eval_defined (pp, in, t));
               continue;
             }
+          if (in->if_mode && pp->opt->reshade && strcmp (t->text, "exists") == 0
+              && !g_hash_table_contains (pp->macros, "exists"))
+            {
+              put (pp, collect, eval_exists (pp, in, t));
+              continue;
+            }
           const Macro *m = g_hash_table_lookup (pp->macros, t->text);
           if (m && !hs_has (t->hs, m))
             {
@@ -506,6 +611,11 @@ sl_pp_expand_stream (Pp *pp, Input *in, GPtrArray *collect)
                   char buf[32];
                   g_snprintf (buf, sizeof buf, "%d", t->line);
                   put (pp, collect, number_tok (pp, t, buf, TK_NUMBER));
+                  continue;
+                }
+              if (m->builtin == BUILTIN_FILE_NAME || m->builtin == BUILTIN_FILE_STEM)
+                {
+                  put (pp, collect, file_name_tok (pp, t, m->builtin == BUILTIN_FILE_STEM));
                   continue;
                 }
               if (m->builtin == BUILTIN_FILE)

@@ -183,6 +183,11 @@ sl_preprocess (const char *source, size_t length,
 
   add_builtin (&pp, "__LINE__", BUILTIN_LINE);
   add_builtin (&pp, "__FILE__", BUILTIN_FILE);
+  if (options->reshade)
+    {
+      add_builtin (&pp, "__FILE_NAME__", BUILTIN_FILE_NAME);
+      add_builtin (&pp, "__FILE_STEM__", BUILTIN_FILE_STEM);
+    }
   for (const char *const *d = options->defines; d && *d && !pp.fatal; d++)
     predefine (&pp, *d);
 

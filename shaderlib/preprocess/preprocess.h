@@ -7,7 +7,15 @@
  * markers so the lexer can report positions in the original files.
  * Pragmas the compiler reads (pack_matrix, RetroArch's parameter, anything
  * unknown) are passed through as whole lines.  All state lives in one
- * context per call, so the preprocessor can run on several threads. */
+ * context per call, so the preprocessor can run on several threads.
+ *
+ * With `reshade` set it reads ReShade FX's dialect as ReShade's own
+ * preprocessor does: `exists "file"` and `exists("file")` in #if and #elif
+ * (1 when #include would find the file), file names that match without
+ * regard to case when the exact spelling is not there (effects are
+ * written on Windows), `##` whose result is more than one token re-read as
+ * text, __FILE_NAME__ and __FILE_STEM__, and `#pragma reshade …` (and
+ * `#pragma message`) consumed rather than passed on. */
 #ifndef SL_PREPROCESS_H
 #define SL_PREPROCESS_H
 
@@ -33,6 +41,8 @@ typedef struct
   /* By default an include must lie inside the folder of @filename or an
    * include folder (base/file_read.h); true lifts that. */
   bool               any_path;
+  /* ReShade FX's preprocessor (see above). */
+  bool               reshade;
 } SlPreprocessOptions;
 
 /* Default limits, also quoted in the diagnostics. */
@@ -47,5 +57,12 @@ typedef struct
 char *sl_preprocess (const char *source, size_t length,
                      const SlPreprocessOptions *options,
                      SlDiagnostics *diags);
+
+/* @path itself when it names an existing file or folder, else the path
+ * whose components match @path's without regard to case (the first such
+ * entry of each folder), else NULL.  g_free() the result.  How ReShade's
+ * Windows file names are found on case-sensitive file systems: includes,
+ * `exists` and the images of effect textures. */
+char *sl_pp_find_path_nocase (const char *path);
 
 #endif /* SL_PREPROCESS_H */

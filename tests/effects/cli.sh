@@ -52,10 +52,33 @@ mv out effect2.txt
 run_cli 0 run texture-equiv.hlsl -i input.png -t 1=other.png $probes
 cmp -s out effect2.txt || fail "--texture NAME=IMG was not used"
 
-# A missing image is an error naming the texture.
+# A missing image is what ReShade makes of it: a warning naming the file,
+# and the texture reads as zero (the same as a black image) while the
+# effect still renders.  A file that is there but does not decode is an
+# error naming it (README, "Hostile input").
+printf 'float4 main(float2 uv : TEXCOORD0) : COLOR { return 0; }\n' > black.hlsl
+run_cli 0 run black.hlsl -s 8x6 -o black.png
+# shellcheck disable=SC2086
+run_cli 0 run texture-equiv.hlsl -i input.png -t 1=black.png $probes
+mv out zero.txt
 rm pattern.png
-run_cli 1 run texture.fx -i input.png -p 0,0
-grep -q "texture 'PatternTex': cannot open '.*pattern.png'" err || { cat err >&2; fail "missing image message"; }
+# shellcheck disable=SC2086
+run_cli 0 run texture.fx -i input.png $probes
+grep -q "^texture.fx:5:9: warning: texture 'PatternTex': image 'pattern.png' not found; the texture reads as zero" err \
+  || { cat err >&2; fail "missing image message"; }
+cmp -s out zero.txt || { diff zero.txt out >&2; fail "a missing image does not read as zero"; }
+echo "not a PNG" > pattern.png
+# shellcheck disable=SC2086
+run_cli 1 run texture.fx -i input.png $probes
+grep -q "error: texture 'PatternTex': cannot decode image '.*pattern.png'" err \
+  || { cat err >&2; fail "undecodable image message"; }
+# Windows spellings: a name that differs in case, with backslashes.
+mkdir -p Sub
+cp other.png Sub/Pattern.PNG
+sed 's|source = "pattern.png"|source = "sub\\\\pattern.png"|' texture.fx > cased.fx
+# shellcheck disable=SC2086
+run_cli 0 run cased.fx -i input.png $probes
+cmp -s out effect2.txt || { cat err >&2; fail "the image was not found without regard to case"; }
 
 # check and technique selection.
 run_cli 0 check blur.fx

@@ -18,7 +18,7 @@ float4 Main(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
   float3 right = tex2D(ReShade::BackBuffer, uv + float2(ReShade::PixelSize.x * Local::Offset, 0)).rgb;
   float depth = ReShade::GetLinearizedDepth(uv);
   float2 one = Local::Scale();
-  return float4(right * Strength * one.x * one.y, ReShade::AspectRatio * depth);
+  return float4(right * Strength * one.x * one.y, ReShade::AspectRatio * depth * 0.5);
 }
 
 technique HeaderUser < ui_label = "Header user"; >

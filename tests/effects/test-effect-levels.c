@@ -168,7 +168,9 @@ compare_levels (const gchar *operation,
 static void
 test_point_effect (void)
 {
-  Comparison r = compare_levels ("shader:multi-Brighten", "gain", 1.5, NULL);
+  /* A gain below 1: the back buffer of a ReShade effect saturates at 1,
+   * and a level of a saturated image is not the saturated level. */
+  Comparison r = compare_levels ("shader:multi-Brighten", "gain", 0.5, NULL);
 
   g_assert_cmpfloat (r.max_change, >, 0.1);
   g_assert_cmpfloat (r.max_error, <, 0.005);

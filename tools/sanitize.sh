@@ -47,7 +47,7 @@ LD_PRELOAD=$(gcc -print-file-name=libasan.so) \
 ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0:verify_asan_link_order=0" \
 meson test -C "$BUILD" --print-errorlogs --num-processes 2 \
   --timeout-multiplier 4 --logbase asan-gegl \
-  --suite cli --suite plugin --suite apply --suite gegl "$@" || status=$?
+  --suite cli --suite plugin --suite apply --suite gegl --no-suite corpus "$@" || status=$?
 fi
 # Pass 3: Valgrind memcheck over the in-process plugin tests, in the plain
 # build (memcheck and ASan do not mix).  Leaks of GEGL's modules and babl

@@ -152,12 +152,18 @@ expect_file_eq log "1 written, 0 skipped, 1 failed"
 expect_grep errlog "gegl-shaders: error: junk.png: cannot decode image 'junk.png'"
 
 # On a terminal, a progress line with the count, the rate and the ETA.
-unset GS_NO_PROGRESS_BAR
-script -qec "'$CLI' apply slow.hlsl rounds=200 --list-inputs all.txt --root in -o tty" /dev/null > tty.log 2>&1 \
-  || fail "apply on a terminal failed: $(cat tty.log)"
-GS_NO_PROGRESS_BAR=1
-grep -a -E '\] 40/40  [0-9.]+ images/s  ETA 0s' tty.log >/dev/null \
-  || fail "no progress line with rate and ETA: $(tr '\r' '\n' < tty.log | tail -n 3)"
+# A root without /dev/pts (a bare chroot) has no terminal to give: that
+# check is skipped there, with a note, and made everywhere else.
+if script -qec true /dev/null >/dev/null 2>&1; then
+  unset GS_NO_PROGRESS_BAR
+  script -qec "'$CLI' apply slow.hlsl rounds=200 --list-inputs all.txt --root in -o tty" /dev/null > tty.log 2>&1 \
+    || fail "apply on a terminal failed: $(cat tty.log)"
+  GS_NO_PROGRESS_BAR=1
+  grep -a -E '\] 40/40  [0-9.]+ images/s  ETA 0s' tty.log >/dev/null \
+    || fail "no progress line with rate and ETA: $(tr '\r' '\n' < tty.log | tail -n 3)"
+else
+  echo "shard: note: no pseudo-terminal here; the progress-line check was not made"
+fi
 
 # --list: the filters a name can name, sorted, with their files.
 run_cli 0 apply --list

@@ -17,6 +17,14 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "slurm: SKIP: slurmd must run as root"
   exit 77
 fi
+# slurmd needs a whole system under it; a bare chroot, such as the fresh
+# Debian root made for the quick start (no /dev/pts: no terminal can be
+# made), cannot start it, and the test says so and skips.  CI's own
+# machine runs it (GS_REQUIRE_SLURM=1 turns the skip into a failure).
+if ! script -qec true /dev/null >/dev/null 2>&1 && [ -z "${GS_REQUIRE_SLURM:-}" ]; then
+  echo "slurm: SKIP: a bare root without /dev/pts, where slurmd cannot run"
+  exit 77
+fi
 for p in munged slurmctld slurmd sbatch squeue scontrol scancel sinfo; do
   command -v $p >/dev/null \
     || fail "$p is missing (Debian slurm-wlm and munge; tools/quickstart.sh installs them)"
@@ -55,7 +63,7 @@ stop_cluster ()
 trap 'stop_cluster; rm -rf "$WORK"' EXIT
 trap 'exit 1' INT TERM
 
-dd if=/dev/urandom of="$SL/munge/munge.key" bs=1024 count=1 2>/dev/null
+plain dd if=/dev/urandom of="$SL/munge/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$SL/munge/munge.key"
 plain munged -f --key-file="$SL/munge/munge.key" --socket="$SL/munge/sock" \
   --pid-file="$SL/munge/munged.pid" --log-file="$SL/munge/munged.log" \

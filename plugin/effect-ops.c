@@ -590,7 +590,6 @@ publish (GeglOperation       *operation,
                          gegl_rectangle_equal (&inst->runtime_bbox, bbox)
                          ? inst->runtime_error : "";
   gchar       *text;
-  gchar       *shown;
 
   for (gint i = GS_N_LEVELS - 1; i >= 0; i--)
     if (inst->build_error[i] &&
@@ -600,14 +599,7 @@ publish (GeglOperation       *operation,
   text = build[0] && runtime[0] ? g_strconcat (build, "\n", runtime, NULL)
                                 : g_strdup (build[0] ? build : runtime);
 
-  shown = gs_error_wrap (text);
-  if (g_strcmp0 (g_value_get_string (v), shown) != 0)
-    {
-      g_value_take_string (v, shown);
-      shown = NULL;
-      gs_error_changed (operation, klass->op_name, text);
-    }
-  g_free (shown);
+  gs_error_publish (operation, v, klass->op_name, text);
   g_free (text);
 }
 

@@ -294,3 +294,20 @@ gs_error_changed (GeglOperation *operation,
   if (log)
     g_warning ("%s: %s", name, text);
 }
+
+void
+gs_error_publish (GeglOperation *operation,
+                  GValue        *value,
+                  const gchar   *name,
+                  const gchar   *text)
+{
+  gchar *shown = gs_error_wrap (text);
+
+  if (g_strcmp0 (g_value_get_string (value), shown) != 0)
+    {
+      g_value_take_string (value, shown);
+      shown = NULL;
+      gs_error_changed (operation, name, text);
+    }
+  g_free (shown);
+}

@@ -49,6 +49,14 @@ void      gs_error_changed       (GeglOperation *operation,
                                   const gchar   *name,
                                   const gchar   *text);
 
+/* Stores gs_error_wrap() of @text in @value (the op's "error" property
+ * value) and calls gs_error_changed() when that changed it.  For the ops
+ * that keep their properties as GValues. */
+void      gs_error_publish       (GeglOperation *operation,
+                                  GValue        *value,
+                                  const gchar   *name,
+                                  const gchar   *text);
+
 /* Whether a warning about @operation would reach nobody but the log:
  * FALSE while a handler is connected to its node's notify::error. */
 gboolean  gs_error_nobody_listens (GeglOperation *operation);

@@ -526,7 +526,6 @@ publish (GeglOperation *operation)
   Instance        *inst = instance_of (operation);
   GValue          *v    = value_of (G_OBJECT (operation), data->prop_error);
   gchar           *text;
-  gchar           *shown;
 
   if (! v)
     return;
@@ -537,14 +536,7 @@ publish (GeglOperation *operation)
   else
     text = g_strdup (inst->draw_error ? inst->draw_error
                      : inst->runtime_error ? inst->runtime_error : "");
-  shown = gs_error_wrap (text);
-  if (g_strcmp0 (g_value_get_string (v), shown) != 0)
-    {
-      g_value_take_string (v, shown);
-      shown = NULL;
-      gs_error_changed (operation, data->op_name, text);
-    }
-  g_free (shown);
+  gs_error_publish (operation, v, data->op_name, text);
   g_free (text);
 }
 

@@ -64,3 +64,20 @@ no_temps ()
   left=$(find "$1" -name '*.gs-tmp-*' | head -n 5)
   [ -z "$left" ] || fail "temporary files left behind: $left"
 }
+
+# make_frames N W H A B: N different binary PPMs of W×H in imgs/
+# (imgs/frame0000.ppm …), byte i of frame k being (i*A + k*B) mod 256,
+# and their names in list.txt.
+make_frames ()
+{
+  mkdir -p imgs
+  awk -v n="$1" -v w="$2" -v h="$3" -v a="$4" -v b="$5" 'BEGIN {
+    for (k = 0; k < n; k++) {
+      f = sprintf("imgs/frame%04d.ppm", k)
+      printf "P6\n%d %d\n255\n", w, h > f
+      for (i = 0; i < w * h * 3; i++) printf "%c", (i * a + k * b) % 256 > f
+      close(f)
+    }
+  }'
+  ls imgs/*.ppm > list.txt
+}

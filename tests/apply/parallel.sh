@@ -9,16 +9,7 @@ PY=${PYTHON:-python3}
 command -v parallel >/dev/null \
   || fail "GNU parallel is missing (Debian parallel; tools/quickstart.sh installs it)"
 
-mkdir imgs
-awk -v n=300 'BEGIN {
-  for (k = 0; k < n; k++) {
-    f = sprintf("imgs/frame%04d.ppm", k)
-    printf "P6\n12 16\n255\n" > f
-    for (i = 0; i < 12 * 16 * 3; i++) printf "%c", (i * 5 + k * 11) % 256 > f
-    close(f)
-  }
-}'
-ls imgs/*.ppm > list.txt
+make_frames 300 12 16 5 11
 run_cli 0 apply invert.hlsl strength=0.5 --list-inputs list.txt --format png -o ref
 expect_grep log "300 written, 0 skipped, 0 failed"
 

@@ -133,16 +133,7 @@ task_state ()
 }
 
 # A few hundred small images, all different (binary PPM, made by awk).
-mkdir imgs
-awk -v n=300 'BEGIN {
-  for (k = 0; k < n; k++) {
-    f = sprintf("imgs/frame%04d.ppm", k)
-    printf "P6\n16 12\n255\n" > f
-    for (i = 0; i < 16 * 12 * 3; i++) printf "%c", (i * 7 + k * 13) % 256 > f
-    close(f)
-  }
-}'
-ls imgs/*.ppm > list.txt
+make_frames 300 16 12 7 13
 [ "$(wc -l < list.txt)" = 300 ] || fail "fixtures missing"
 
 # The reference: one process.

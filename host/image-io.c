@@ -18,9 +18,10 @@
  *
  * Only regular files are opened (a FIFO named as a texture would block
  * for ever), and only by a loader that recognised the file: what no
- * loader claims falls to gegl:magick-load, which runs ImageMagick on
- * untrusted bytes and reports a garbage size when that fails, so an image
- * that reaches it is refused, naming the file.
+ * loader claims falls to a last resort: gegl:magick-load, which runs
+ * ImageMagick on untrusted bytes and reports a garbage size when that
+ * fails, or, without ImageMagick, gegl:text drawing an error message.
+ * Either way the file is refused, naming it.
  *
  * PFM is implemented here, since GEGL has none.  It carries the working
  * values verbatim, which makes it the format for exact round trips.
@@ -331,19 +332,25 @@ out:
 /* GEGL                                                                */
 /* ------------------------------------------------------------------ */
 
-/* FALSE when gegl:load handed the file to its last resort. */
+/* TRUE when gegl:load found a decoder for the file.  What no decoder
+ * claims goes to a last resort that differs between GEGL releases:
+ * gegl:magick-load where ImageMagick is installed, and otherwise
+ * (GEGL 0.4.62) gegl:text, which draws the loader's complaint as an
+ * image.  So the test is positive: some child is a "-load" operation
+ * other than magick-load. */
 static gboolean
 loaded_natively (GeglNode *load)
 {
   GSList   *children = gegl_node_get_children (load);
-  gboolean  ok = TRUE;
+  gboolean  ok = FALSE;
 
   for (GSList *c = children; c; c = c->next)
     {
       const gchar *op = gegl_node_get_operation (c->data);
 
-      if (op && strcmp (op, "gegl:magick-load") == 0)
-        ok = FALSE;
+      if (op && g_str_has_suffix (op, "-load")
+          && strcmp (op, "gegl:magick-load") != 0)
+        ok = TRUE;
     }
   g_slist_free (children);
   return ok;

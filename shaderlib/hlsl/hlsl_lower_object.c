@@ -70,13 +70,26 @@ is_local_storage (const Var *v)
   return v->storage == STORE_PARAM || v->storage == STORE_LOCAL;
 }
 
+/* A global texture or sampler (not a struct holding them): one of its
+ * own until the shader assigns it another, which rebinds the name. */
+static bool
+global_object (const Var *v)
+{
+  const Type *t = v->type;
+  while (t->kind == TY_ARRAY)
+    t = t->elem;
+  return v->storage == STORE_UNIFORM && !v->uniform_param
+         && (t->kind == TY_TEXTURE || t->kind == TY_SAMPLER);
+}
+
 /* Whether @v's objects are values the shader binds (locals, parameters,
  * and static globals once initialised or assigned) rather than resources
  * of their own. */
 bool
 hlsl_tracks_objects (L *l, const Var *v)
 {
-  return is_local_storage (v) || (v->storage == STORE_STATIC && l->var_objs[v->id]);
+  return is_local_storage (v)
+         || ((v->storage == STORE_STATIC || global_object (v)) && l->var_objs[v->id]);
 }
 
 /* Follows members and indices from @e down to a variable, counting
@@ -207,7 +220,7 @@ hlsl_store_objects (L *l, Node *lhs, RVal v)
   Var *var = object_path (l, lhs, &first, &bad);
   if (bad)
     return;
-  if (!var || (!is_local_storage (var) && var->storage != STORE_STATIC))
+  if (!var || (!is_local_storage (var) && var->storage != STORE_STATIC && !global_object (var)))
     {
       hlsl_lower_error (l, lhs->loc, SL_DIAG_HLSL_OBJECT_ASSIGN,
                         "samplers and textures can only be assigned to local variables");
@@ -215,7 +228,12 @@ hlsl_store_objects (L *l, Node *lhs, RVal v)
     }
   int n = var->type->n_objects;
   if (!l->var_objs[var->id])
-    l->var_objs[var->id] = hlsl_objs_copy (l, NULL, n);
+    {
+      l->var_objs[var->id] = hlsl_objs_copy (l, NULL, n);
+      /* Elements a global does not get assigned keep its own objects. */
+      for (int j = 0; j < n && global_object (var); j++)
+        l->var_objs[var->id][j] = hlsl_obj_ref (l, var, j);
+    }
   int *slots = l->var_objs[var->id];
   for (int j = 0; j < lhs->type->n_objects && first + j < n; j++)
     {

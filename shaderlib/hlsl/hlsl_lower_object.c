@@ -34,7 +34,9 @@ hlsl_combined_ref (L *l, int tex, int samp)
         return i;
     }
   ObjRef o = { .var = t.var, .element = t.element, .slot = -1,
-               .first_use_order = l->objs->len, .svar = s.var, .selement = s.element };
+               .first_use_order = l->objs->len, .svar = s.var, .selement = s.element,
+               .no_resource = t.no_resource || s.no_resource,
+               .use_loc = t.no_resource ? t.use_loc : s.use_loc };
   g_array_append_val (l->objs, o);
   return l->objs->len - 1;
 }
@@ -188,7 +190,16 @@ hlsl_lower_object (L *l, Node *e)
       return o < 0 ? 0 : o;
     }
   if (v)
-    return hlsl_obj_ref (l, v, first);
+    {
+      int o = hlsl_obj_ref (l, v, first);
+      ObjRef *r = &g_array_index (l->objs, ObjRef, o);
+      if (v->storage == STORE_STATIC && !r->no_resource)
+        {
+          r->no_resource = true;
+          r->use_loc = e->loc;
+        }
+      return o;
+    }
   if (e->kind == N_TERNARY)
     {
       Node *b = hlsl_constant_branch (l, e);

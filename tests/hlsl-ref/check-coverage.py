@@ -11,7 +11,7 @@ tests/hlsl-ref.  A row is covered when
   `// expect-error: TEXT` comment, so the refusal's place and message
   are pinned (the runner checks them).
 Rows of KIND RESHADE are ReShade FX functions, not in the HLSL
-reference; tests/fx covers them, so they are skipped here.  A row whose
+reference; tests/effects covers them, so they are skipped here.  A row whose
 SM is NOT_PS has no valid call in a pixel shader; its valid form is a
 call in a function the entry point never calls (fxc type-checks it and
 accepts the shader), which this check sees as any compiling block.

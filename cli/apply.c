@@ -33,9 +33,11 @@
  * Images are independent, so -j N runs N of them at once, each rendering
  * with a share of the CPUs.  GEGL's codecs, gexiv2 and the image-io warning
  * capture are process-wide, so loading and saving take one lock while
- * rendering, the expensive part, runs in parallel.  The filter is compiled
- * once; each image gets its own binding since the viewport is the image's
- * size.
+ * rendering, the expensive part, runs in parallel.  A shader filter is
+ * compiled once; each image gets its own binding since the viewport is the
+ * image's size.  An effect file is compiled per image size
+ * (effect-filter.c).  A render that only hit a run-time limit wrote every
+ * pixel: the image is kept, with a warning, as `run` keeps it.
  */
 #include "config.h"
 

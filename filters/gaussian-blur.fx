@@ -17,19 +17,23 @@
 // directions, and the last pass interpolates it back bilinearly.  The
 // averaging and the interpolation widen the kernel by a variance of 1 px²
 // (0.25 + 0.75), which the half-size deviation subtracts, so the result is
-// a close approximation of the full-resolution blur (on the reference
-// renders within 8-bit rounding; the README gives the measured error) at
-// a sixth of the taps.  Passes of the path not taken return at once.
+// a close approximation of the full-resolution blur (the README gives
+// the measured error).  From QUARTER_FROM up the same runs at quarter
+// size, the half-size target reduced once more by bilinear taps between
+// 2×2 of its texels.  Passes of the paths not taken return at once.
 
 /// <summary>Standard deviation of the blur, in pixels.</summary>
 uniform float std_dev < string UIName = "Size"; float UIMin = 0.0; float UIMax = 20.0; float UIStep = 0.1; > = 3.0;
 
 #define HALF_FROM 6.0
+#define QUARTER_FROM 8.0
 // One texel of margin all round holds the image's edge pixels, so the
 // half-size target clamps to what the full-size image would: its edge
 // pixels repeated, not the mean of the last two rows.
 #define HALF_W ((BUFFER_WIDTH + 1) / 2 + 2)
 #define HALF_H ((BUFFER_HEIGHT + 1) / 2 + 2)
+#define QUARTER_W ((BUFFER_WIDTH + 3) / 4 + 2)
+#define QUARTER_H ((BUFFER_HEIGHT + 3) / 4 + 2)
 
 texture RowsTex { Width = BUFFER_WIDTH; Height = BUFFER_HEIGHT; Format = RGBA32F; };
 sampler Rows { Texture = RowsTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
@@ -37,13 +41,23 @@ texture HalfATex { Width = HALF_W; Height = HALF_H; Format = RGBA32F; };
 sampler HalfA { Texture = HalfATex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
 texture HalfBTex { Width = HALF_W; Height = HALF_H; Format = RGBA32F; };
 sampler HalfB { Texture = HalfBTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
+texture QuarterATex { Width = QUARTER_W; Height = QUARTER_H; Format = RGBA32F; };
+sampler QuarterA { Texture = QuarterATex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
+texture QuarterBTex { Width = QUARTER_W; Height = QUARTER_H; Format = RGBA32F; };
+sampler QuarterB { Texture = QuarterBTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
 sampler Src { Texture = ReShade::BackBufferTex; MagFilter = POINT; MinFilter = POINT; AddressU = CLAMP; AddressV = CLAMP; };
 
 float sigma () { return max (std_dev, 0.01); }
-bool half_size () { return std_dev >= HALF_FROM; }
+bool half_size () { return std_dev >= HALF_FROM && std_dev < QUARTER_FROM; }
+bool quarter_size () { return std_dev >= QUARTER_FROM; }
+bool reduced () { return std_dev >= HALF_FROM; }
 // The deviation at half size that gives sigma () after the 2×2 average
 // and the bilinear interpolation back, in half-size pixels.
 float half_sigma () { return sqrt (sigma () * sigma () - 1.0) * 0.5; }
+// The same at quarter size: 1.25 px² for the 4×4 mean and 2.75 px² on
+// average for the interpolation (between 1.75 and 3.75 by the pixel's
+// place in its block).
+float quarter_sigma () { return sqrt (sigma () * sigma () - 4.0) * 0.25; }
 
 float4 premultiplied (float4 c) { return float4 (c.rgb * c.a, c.a); }
 
@@ -79,7 +93,7 @@ float4 paired_blur (sampler t, float2 uv, float2 step, float s)
 // Horizontal pass: exact point taps of the alpha-weighted colour.
 float4 BlurRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
-  if (half_size ())
+  if (reduced ())
     return 0;
   float s = sigma ();
   int r = (int) ceil (3.0 * s);
@@ -104,7 +118,7 @@ float4 BlurRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 // last row or column of an odd-sized image repeats into its block).
 float4 Reduce (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
-  if (!half_size ())
+  if (!reduced ())
     return 0;
   // Centre of the block's top-left pixel, in image texture coordinates:
   // half-size texel x (margin included) covers pixels 2x - 2 and 2x - 1.
@@ -112,6 +126,30 @@ float4 Reduce (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
   float2 d = BUFFER_PIXEL_SIZE;
   return 0.25 * (premultiplied (tex2D (Src, tl)) + premultiplied (tex2D (Src, tl + float2 (d.x, 0)))
                  + premultiplied (tex2D (Src, tl + float2 (0, d.y))) + premultiplied (tex2D (Src, tl + d)));
+}
+
+// Quarter size: the mean of 2×2 half-size texels is one bilinear tap
+// between them; quarter texel x (margin included) covers half-size texels
+// 2x - 1 and 2x (margin included), so the margin repeats the margin.
+float4 Quarter (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (!quarter_size ())
+    return 0;
+  return tex2D (HalfA, (2.0 * uv * float2 (QUARTER_W, QUARTER_H) - 1.0) / float2 (HALF_W, HALF_H));
+}
+
+float4 QuarterRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (!quarter_size ())
+    return 0;
+  return paired_blur (QuarterA, uv, float2 (1.0 / QUARTER_W, 0), quarter_sigma ());
+}
+
+float4 QuarterColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (!quarter_size ())
+    return 0;
+  return paired_blur (QuarterB, uv, float2 (0, 1.0 / QUARTER_H), quarter_sigma ());
 }
 
 float4 HalfRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
@@ -133,7 +171,10 @@ float4 HalfColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 float4 BlurColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
   float4 sum;
-  if (half_size ())
+  if (quarter_size ())
+    // Quarter-size texel x is centred on full-size pixel edge 4x - 2.
+    sum = tex2D (QuarterA, (uv * BUFFER_SCREEN_SIZE * 0.25 + 1.0) / float2 (QUARTER_W, QUARTER_H));
+  else if (reduced ())
     // Half-size texel x is centred on full-size pixel edge 2x - 1.
     sum = tex2D (HalfA, (uv * BUFFER_SCREEN_SIZE * 0.5 + 1.0) / float2 (HALF_W, HALF_H));
   else
@@ -144,6 +185,9 @@ float4 BlurColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 technique GaussianBlur
 {
   pass Reduce { VertexShader = PostProcessVS; PixelShader = Reduce; RenderTarget = HalfATex; }
+  pass Quarter { VertexShader = PostProcessVS; PixelShader = Quarter; RenderTarget = QuarterATex; }
+  pass QuarterRows { VertexShader = PostProcessVS; PixelShader = QuarterRows; RenderTarget = QuarterBTex; }
+  pass QuarterColumns { VertexShader = PostProcessVS; PixelShader = QuarterColumns; RenderTarget = QuarterATex; }
   pass HalfRows { VertexShader = PostProcessVS; PixelShader = HalfRows; RenderTarget = HalfBTex; }
   pass HalfColumns { VertexShader = PostProcessVS; PixelShader = HalfColumns; RenderTarget = HalfATex; }
   pass Rows { VertexShader = PostProcessVS; PixelShader = BlurRows; RenderTarget = RowsTex; }

@@ -16,7 +16,9 @@ uniform int radius < string UIName = "Radius"; int UIMin = 0; int UIMax = 16; > 
 
 texture RowsTex { Width = BUFFER_WIDTH; Height = BUFFER_HEIGHT; Format = RGBA32F; };
 sampler Rows { Texture = RowsTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
-sampler Src { Texture = ReShade::BackBufferTex; MagFilter = POINT; MinFilter = POINT; AddressU = CLAMP; AddressV = CLAMP; };
+// Linear, though every tap is at a texel centre: that reads the texel
+// exactly, and rows of such taps take the VM's faster path.
+sampler Src { Texture = ReShade::BackBufferTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
 
 float4 SumRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {

@@ -45,7 +45,9 @@ texture QuarterATex { Width = QUARTER_W; Height = QUARTER_H; Format = RGBA32F; }
 sampler QuarterA { Texture = QuarterATex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
 texture QuarterBTex { Width = QUARTER_W; Height = QUARTER_H; Format = RGBA32F; };
 sampler QuarterB { Texture = QuarterBTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
-sampler Src { Texture = ReShade::BackBufferTex; MagFilter = POINT; MinFilter = POINT; AddressU = CLAMP; AddressV = CLAMP; };
+// Linear, though every tap is at a texel centre: that reads the texel
+// exactly, and rows of such taps take the VM's faster path.
+sampler Src { Texture = ReShade::BackBufferTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
 
 float sigma () { return max (std_dev, 0.01); }
 bool half_size () { return std_dev >= HALF_FROM && std_dev < QUARTER_FROM; }
@@ -90,7 +92,7 @@ float4 paired_blur (sampler t, float2 uv, float2 step, float s)
   return sum / wsum;
 }
 
-// Horizontal pass: exact point taps of the alpha-weighted colour.
+// Horizontal pass: taps at texel centres of the alpha-weighted colour.
 float4 BlurRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
   if (reduced ())

@@ -1,7 +1,9 @@
 /* shader:<stem>[-<technique>] — effect-file techniques as GEGL operations.
  *
  * Design.  At registration the effect is compiled once at a nominal size
- * to learn its techniques and the union of its parameters; each technique
+ * to learn its techniques and the union of its parameters (the classes of
+ * one file share one reference-counted copy of its text, and a file
+ * registers at most MAX_EFFECT_OPS of them); each technique
  * becomes a GeglOperationFilter subclass whose properties are those
  * parameters (one double per component, `name-x`… for vectors, booleans
  * for bools; ranges from the ui_min/UIMin annotations, looked up without
@@ -75,6 +77,12 @@
 
 #define NOMINAL_SIZE 512
 
+/* Operations one effect file may register: ReShade's own collections
+ * have at most five techniques a file, and every class costs GIMP start-up
+ * time and memory (its menu entry, its property specs), so a file with
+ * thousands is cut here, with a warning naming it. */
+#define MAX_EFFECT_OPS 256
+
 /* Host-value properties; property id = props->len + 1 + Host, value slot
  * props->len + Host.  The "error" property follows them, then
  * "has-errors", which has no slot: it follows "error". */
@@ -111,8 +119,8 @@ typedef struct
   gchar  *title;
   gchar  *description;
   gchar  *technique;
-  gchar  *source;
-  gsize   length;
+  /* The file's text, one copy shared by every technique's class. */
+  GBytes *source;
   GArray *props;          /* EffProp */
   guint   host_used;      /* bit per Host the file's uniforms ask for */
   /* From a filter header; NULL without one. */
@@ -347,8 +355,7 @@ effect_for (EffClass            *klass,
   dirs[0] = dir;
   dirs[1] = NULL;
   defines = level_defines (bbox, level);
-  options.source        = klass->source;
-  options.length        = klass->length;
+  options.source        = g_bytes_get_data (klass->source, &options.length);
   options.filename      = klass->path;
   if (g_getenv ("GEGL_SHADERS_ALLOW_ANY_PATH"))
     options.flags |= SL_COMPILE_ANY_PATH;
@@ -1099,6 +1106,7 @@ gs_effect_ops_claim (GTypeModule *module,
   GPtrArray       *classes;
   gchar           *source = NULL;
   gsize            length = 0;
+  GBytes          *shared;
   gchar           *dir;
   const gchar     *dirs[2];
   SlEffectOptions  options = { 0 };
@@ -1159,15 +1167,24 @@ gs_effect_ops_claim (GTypeModule *module,
   sl_diagnostics_free (diags);
 
   n_techniques = sl_effect_get_n_techniques (fx);
-  header       = sl_metadata_parse (source, length);
-  if (n_techniques != 1 || ! sl_metadata_get (header, "title"))
+  if (n_techniques > MAX_EFFECT_OPS)
+    g_warning ("effect '%s' has %d techniques; only the first %d become "
+               "operations", path, n_techniques, MAX_EFFECT_OPS);
+  /* Only a one-technique file takes a filter header; the parse scans the
+   * whole text, so a file of thousands of techniques skips it. */
+  header       = n_techniques == 1 ? sl_metadata_parse (source, length)
+                                   : NULL;
+  if (header && ! sl_metadata_get (header, "title"))
     g_clear_pointer (&header, sl_metadata_free);
   props        = plan_properties (fx, header, &host_used);
   if (header)
     host_used |= 1u << HOST_LINEAR;
   classes      = g_ptr_array_new ();
   g_hash_table_insert (known_effects, g_strdup (path), classes);
-  for (gint t = 0; t < n_techniques; t++)
+  /* Takes the buffer read above; every class holds a reference. */
+  shared       = g_bytes_new_take (source, length);
+  source       = NULL;
+  for (gint t = 0; t < MIN (n_techniques, MAX_EFFECT_OPS); t++)
     {
       const SlEffectTechnique *tech  = sl_effect_get_technique (fx, t);
       EffClass                *klass = g_new0 (EffClass, 1);
@@ -1175,8 +1192,7 @@ gs_effect_ops_claim (GTypeModule *module,
       const gchar             *tip   = technique_string (tech, "ui_tooltip");
 
       klass->path      = g_strdup (path);
-      klass->source    = g_memdup2 (source, length + 1);
-      klass->length    = length;
+      klass->source    = g_bytes_ref (shared);
       klass->technique = g_strdup (tech->name);
       klass->props     = props;
       klass->host_used = host_used;
@@ -1225,7 +1241,7 @@ gs_effect_ops_claim (GTypeModule *module,
     }
   if (header)
     sl_metadata_free (header);
+  g_bytes_unref (shared);
   sl_effect_unref (fx);
-  g_free (source);
   return MAX (count, 1);
 }

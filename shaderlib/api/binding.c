@@ -301,5 +301,9 @@ sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int wid
     sl_diag (diags, SL_DIAG_VM_BUDGET, "<render>", 0, 0,
              "the shader ran more than %u loop instructions per pixel; "
              "its loops were stopped", SL_VM_SPAN_BUDGET);
+  if (scratch->state.stopped & SL_VM_STOPPED_STRAIGHT)
+    sl_diag (diags, SL_DIAG_VM_BUDGET_STRAIGHT, "<render>", 0, 0,
+             "one pass over the shader costs more than %u instructions per pixel; "
+             "it ran once, each loop at most once", SL_VM_SPAN_BUDGET);
   return ok;
 }

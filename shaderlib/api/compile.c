@@ -8,7 +8,8 @@
  * around the front end: it checks the source against the size limit,
  * resolves the options a front end reads (file name, length, language),
  * owns the reflection the front end fills, runs the optimiser and the IR
- * validator, and builds the SlProgram — the one place that does.  With
+ * validator, checks the optimised program against the program-size
+ * limit, and builds the SlProgram — the one place that does.  With
  * validation on, the IR is checked after lowering and after every step of
  * the optimiser, and the program remembers it so that its bindings check
  * their specialised IR too; a failure is an internal error and no
@@ -195,6 +196,19 @@ sl_compile (const SlCompileOptions *options, SlDiagnostics *diags)
     goto fail;
   if (options->flags & SL_COMPILE_KEEP_DUMPS)
     program->dump_after = sl_ir_dump (program->ir);
+  if (program->ir->insns->len > SL_MAX_PROGRAM_INSNS)
+    {
+      /* Blamed on the code that carries the program past the limit: the
+       * first instruction from there on that knows its line (assembly's
+       * do; HLSL's IR keeps none, and the file is blamed). */
+      int line = 0;
+      for (guint i = SL_MAX_PROGRAM_INSNS; i < program->ir->insns->len && line <= 0; i++)
+        line = sl_ir_insn (program->ir, i)->line;
+      sl_diag (diags, SL_DIAG_API_PROGRAM_TOO_LARGE, filename, line > 0 ? line : 1, 1,
+               "the program has %u instructions after optimisation; the limit is %u",
+               program->ir->insns->len, SL_MAX_PROGRAM_INSNS);
+      goto fail;
+    }
   goto out;
 
 fail:

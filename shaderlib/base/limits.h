@@ -12,6 +12,11 @@
 #define SL_MAX_SOURCE_BYTES      (4u << 20)
 #define SL_MAX_IR_VALUES         (1u << 20)
 #define SL_MAX_IR_INSNS          (1u << 20)
+/* Instructions a program may keep after optimisation: the largest real
+ * shader we know (a neural sharpener in the ReShade corpus) has 14574,
+ * every test and conformance shader under 500.  This bounds the
+ * straight-line work of one pixel, which no run-time cap can stop. */
+#define SL_MAX_PROGRAM_INSNS     (1u << 17)
 #define SL_MAX_NESTING           256      /* expressions/statements */
 #define SL_MAX_INLINE_DEPTH      64
 /* Operator chains (a+b+…, !!…x, a=b=…, v.x.x…, a?b:c?…) are parsed in
@@ -24,9 +29,9 @@
  * constant layout walk recursively. */
 #define SL_MAX_TYPE_DEPTH        64
 #define SL_HLSL_LOOP_CAP         65536    /* iterations of one HLSL loop */
-/* Loop-body instructions one span may execute (each runs on all 64 lanes,
- * so this is also the per-pixel figure): the per-loop cap alone lets
- * nested loops multiply to 65536^3.  2^22 is 64 times the instruction
+/* Instructions one span may execute (each runs on all 64 lanes, so this
+ * is also the per-pixel figure), straight-line code and loop bodies
+ * alike: the per-loop cap alone lets nested loops multiply to 65536^3.  2^22 is 64 times the instruction
  * count Direct3D 9 guarantees for ps_3_0 and costs roughly 30-60 ms per
  * span, so a hostile shader stops within seconds on a small image. */
 #define SL_VM_SPAN_BUDGET        (1u << 22)

@@ -63,6 +63,7 @@ typedef struct
  * (SHADERLIB_VALIDATE=1) report any other code as an internal error. */
 #define SL_CODE_VM_LOOP          "W-VM-LOOP"       /* a loop hit the iteration cap */
 #define SL_CODE_VM_BUDGET        "W-VM-BUDGET"     /* a span hit the loop budget */
+#define SL_CODE_VM_BUDGET_STRAIGHT "W-VM-BUDGET-STRAIGHT" /* one pass costs more than the budget */
 #define SL_CODE_HOST_IO          "E-HOST-IO"       /* a file could not be read */
 #define SL_CODE_HOST_COMPILE     "E-HOST-COMPILE"  /* a compile failed silently */
 #define SL_CODE_HOST_INPUT       "E-HOST-INPUT"    /* the host has no usable input */

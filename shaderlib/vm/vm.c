@@ -29,13 +29,18 @@
  * inside control flow go through MOVM, which honours exec.
  *
  * Run-time limits: each loop stops at its own iteration cap, and each span
- * has a budget of SL_VM_SPAN_BUDGET loop-body instructions, charged at the
- * back edge (the body's cost, whether or not every instruction ran; a
- * texture read counts SL_VM_SAMPLE_COST), so nested loops cannot multiply
- * caps into hours.  Once the budget is spent every loop exits at its next
- * ENDLOOP; with no backward jump left the rest of the program runs at most
- * once and still writes the pixels.  The charge is one subtraction per
- * iteration, not per instruction.  A span that hits a cap or the budget
+ * has a budget of SL_VM_SPAN_BUDGET instructions (a texture read counts
+ * SL_VM_SAMPLE_COST).  One pass over the whole program is charged when the
+ * span starts, which counts every instruction once, straight-line code
+ * included; each further loop iteration is charged at the back edge (the
+ * body's cost, whether or not every instruction ran), so nested loops
+ * cannot multiply caps into hours.  Once the budget is spent every loop
+ * exits at its next ENDLOOP; with no backward jump left the rest of the
+ * program runs at most once and still writes the pixels.  A program whose
+ * one pass alone costs more than the budget (possible only with tens of
+ * thousands of texture reads: SL_MAX_PROGRAM_INSNS bounds the rest) runs
+ * that pass once, loops included, and reports it.  The charge is one
+ * subtraction per span and per iteration, not per instruction.  A span that hits a cap or the budget
  * marks its binding as running away (SlVmEnv.runaway): every later span
  * of that binding then starts with an empty budget, so a shader that
  * never ends costs one span's budget, not one per span of the image. */
@@ -291,6 +296,16 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
   unsigned stopped = 0;
   unsigned earlier = env->runaway ? (unsigned) g_atomic_int_get ((gint *) env->runaway) : 0;
   uint32_t budget = earlier ? 0 : SL_VM_SPAN_BUDGET;
+  uint32_t once = prog->cost_before[prog->n_code];
+  if (once >= budget)
+    {
+      /* Straight-line code cannot be cut short: the pass runs, each loop
+       * once. */
+      stopped |= earlier ? earlier : SL_VM_STOPPED_STRAIGHT;
+      budget = 0;
+    }
+  else
+    budget -= once;
   m.all_active = true;
   if (!prog->straight)
     {

@@ -202,7 +202,9 @@ typedef struct
 enum
 {
   SL_VM_STOPPED_CAP = 1u << 0,     /* one loop reached its iteration cap */
-  SL_VM_STOPPED_BUDGET = 1u << 1   /* a span used up SL_VM_SPAN_BUDGET */
+  SL_VM_STOPPED_BUDGET = 1u << 1,  /* a span used up SL_VM_SPAN_BUDGET */
+  SL_VM_STOPPED_STRAIGHT = 1u << 2 /* one pass over the program alone costs
+                                      more than SL_VM_SPAN_BUDGET */
 };
 
 /* Span programs are built by sl_span_emit() (ir/span_emit.h); freeing

@@ -11,7 +11,9 @@ whole folder as the filter folder (so GEGL's start-up registers every one
 of them too).  Every run is capped: 60 s of wall time, 3 GiB of address
 space (not under AddressSanitizer, whose shadow memory needs more), an
 8 MiB stack.  Each must end with no signal and no timeout, in
-the located error or the bounded, reported result written next to it.
+the located error or the bounded, reported result written next to it; each
+gegl run, which registers the whole folder, must also stay within
+START_CPU seconds of CPU and START_RSS of memory.
 Prints TAP.
 """
 import os
@@ -30,6 +32,11 @@ TIMEOUT = 60
 MEMORY = 3 << 30
 MAIN = "float4 main(float2 uv : TEXCOORD0) : COLOR { return float4(uv, 0, 1); }\n"
 TECH = "technique T { pass { PixelShader = compile ps_3_0 main(); } }\n"
+TECHNIQUES = "techniques-20000.fx"
+# Registering the whole folder (every gegl run below does) stays within
+# these: the 4 MiB file's compile is most of it.
+START_CPU = 10.0
+START_RSS = 1 << 30
 
 
 # AddressSanitizer reserves terabytes of address space for its shadow
@@ -109,10 +116,44 @@ def build(folder):
             ("texture-passwd.fx", "/etc/passwd", "'/etc/passwd' is outside the effect's folder"),
             ("texture-dotdot.fx", "../secret.h", "'../secret.h' is outside the effect's folder")):
         add(name, effect_with_texture(source), "run", message, 1)
+    # 4 MiB of straight-line code: more instructions than a program may
+    # keep (the budget cannot stop straight-line code, the size limit does).
+    lines = ["float4 main(float2 uv : TEXCOORD0) : COLOR\n{\n  float x = uv.x;\n"]
+    size, k = len(lines[0]), 0
+    while size < (4 << 20) - 200:
+        lines.append("  x = x * %d.0001 + uv.y;\n" % (k % 97))
+        size, k = size + len(lines[-1]), k + 1
+    add("straight-4mib.hlsl", "".join(lines) + "  return x;\n}\n", "check",
+        "instructions after optimisation; the limit is 131072", 1)
+    # 20,000 techniques: one shared copy of the text, at most 256 ops.
+    add(TECHNIQUES, MAIN + "".join("technique T%d { pass { PixelShader = compile ps_3_0 main(); } }\n" % t
+                                   for t in range(20000)), "run", "0 0 0.0625 0.0625 0 1", 0)
     # A loop that never ends: one warning, the image still written.
     add("runaway-loop.hlsl", "float4 main(float2 uv : TEXCOORD0) : COLOR\n{\n  float x = 0;\n"
         "  [loop] while (uv.x >= 0) x += 1;\n  return x;\n}\n", "run", "reached the iteration cap", 0)
     return cases
+
+
+def ppm_top_row(path):
+    """The first row of a binary PPM (8 or 16 bits) as floats, or None."""
+    with open(path, "rb") as f:
+        data = f.read()
+    fields, pos = [], 0
+    while len(fields) < 4 and pos < len(data):
+        while pos < len(data) and data[pos:pos + 1].isspace():
+            pos += 1
+        end = pos
+        while end < len(data) and not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    if len(fields) < 4 or fields[0] != b"P6":
+        return None
+    width, maxval = int(fields[1]), int(fields[3])
+    pos += 1
+    size = 2 if maxval > 255 else 1
+    row = data[pos:pos + width * 3 * size]
+    return [int.from_bytes(row[k:k + size], "big") / maxval for k in range(0, len(row), size)]
 
 
 def run_cli(cli, folder, name, command):
@@ -160,7 +201,15 @@ def main():
                               "texture-words.fx": "not an image format GEGL reads",
                               "texture-huge.fx": "pixels is too large"}
             for name, command, expect, status in cases:
-                if name in plugin_texture:
+                pixels = None
+                if name == TECHNIQUES:
+                    # The op of a technique past the first renders the
+                    # effect, compiled when it first processes: uv in the
+                    # top row of a 4×4 image.
+                    op = ["shader:techniques-20000-T7"]
+                    expect = "has 20000 techniques; only the first 256 become operations"
+                    pixels = [0.125, 0.125, 0, 0.375, 0.125, 0, 0.625, 0.125, 0, 0.875, 0.125, 0]
+                elif name in plugin_texture:
                     # An effect is an op of its own: shader:<stem>.
                     op = ["shader:" + os.path.splitext(name)[0]]
                     expect = plugin_texture[name]
@@ -171,9 +220,16 @@ def main():
                 problems = []
                 out_path = os.path.join(tmp, "out.ppm")
                 try:
+                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
                     r = subprocess.run([gegl, src, "-o", out_path, "--"] + op,
                                        env=env, capture_output=True, text=True, errors="replace",
                                        timeout=TIMEOUT, preexec_fn=caps, stdin=subprocess.DEVNULL)
+                    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+                    if cpu > START_CPU:
+                        problems.append(f"took {cpu:.1f} s of CPU (cap {START_CPU} s)")
+                    if after.ru_maxrss * 1024 > START_RSS and not SANITIZED:
+                        problems.append(f"peak memory {after.ru_maxrss // 1024} MiB (cap {START_RSS >> 20} MiB)")
                     if r.returncode < 0:
                         problems.append(f"killed by signal {-r.returncode}")
                     elif r.returncode != 0:
@@ -183,6 +239,10 @@ def main():
                         problems.append(f"stderr lacks '{expect}': {r.stderr[-300:]}")
                     if not os.path.exists(out_path):
                         problems.append("no output image (the op passes its input through)")
+                    elif pixels is not None:
+                        got = ppm_top_row(out_path)
+                        if not got or any(abs(a - b) > 1 / 255 for a, b in zip(got, pixels)):
+                            problems.append(f"top row {got}, expected {pixels}")
                     if "SECRET_TOKEN" in r.stderr or "root:" in r.stderr:
                         problems.append("a diagnostic quotes a file outside the folder")
                 except subprocess.TimeoutExpired:

@@ -7,8 +7,9 @@
  * or runs it, and compares the complete formatted diagnostics, so the
  * wording, the file:line:col and the absence of follow-on errors are all
  * pinned.  Run-time cases check IEEE results bit for bit and that the
- * loop cap and the per-span instruction budget stop a program with one
- * warning while still writing every pixel. */
+ * loop cap and the per-span instruction budget (straight-line code
+ * counted too) stop a program with one warning while still writing every
+ * pixel. */
 #include "shaderlib.h"
 
 #include <glib.h>
@@ -502,6 +503,10 @@ typedef struct
   gboolean ok;        /* every render call returned true */
 } Rendered;
 
+/* The texture of slot 0 for render(), when set: an unbound sampler reads
+ * a constant zero, whose reads the optimiser removes. */
+static const SlTexture *render_slot0;
+
 /* Compiles @src and renders a w×h viewport in bands of @band rows (one
  * render call each, as hosts do), pre-filled with -7 so unwritten pixels
  * show. */
@@ -518,6 +523,8 @@ render_profile (SlLanguage lang, const char *profile, const char *src, int w, in
   g_assert_nonnull (p);
   SlBinding *b = sl_binding_new (p);
   sl_binding_set_viewport (b, w, h);
+  if (render_slot0)
+    sl_binding_set_texture (b, 0, render_slot0);
   SlDiagnostics *d = sl_diagnostics_new ();
   g_assert_true (sl_binding_prepare (b, d));
   Rendered r = { g_new (float, (size_t) w * h * 4), NULL, TRUE };
@@ -627,6 +634,99 @@ test_budget (void)
   rendered_clear (&r);
 }
 
+/* The budget counts straight-line work too: one pass over the program is
+ * charged when a span starts.  @reads 2D texture reads (64 each) after two
+ * nested loops of 200 × 1000 iterations, or @cube_reads cube reads (96
+ * each) and no loop. */
+static char *
+straight_source (int reads, gboolean loops, int cube_reads)
+{
+  GString *s = g_string_new (cube_reads ? "samplerCUBE C;\n" : "sampler2D S;\n");
+
+  g_string_append (s, "float4 main (float2 uv : TEXCOORD0) : COLOR\n{\n"
+                      "  float x = 0, n = 0;\n");
+  if (loops)
+    g_string_append (s, "  for (int i = 0; i < 200; i++)\n"
+                        "    for (int j = 0; j < 1000; j++)\n"
+                        "      n += 1;\n");
+  for (int k = 1; k <= reads; k++)
+    g_string_append_printf (s, "  x += tex2D (S, uv.xx + %d.0).x;\n", k);
+  for (int k = 1; k <= cube_reads; k++)
+    g_string_append_printf (s, "  x += texCUBE (C, float3 (uv, %d.0)).x;\n", k);
+  /* x keeps the reads alive; it is 0.25 at most pixels' reads. */
+  g_string_append (s, "  return float4 (n, uv.x, x > 0, 1);\n}\n");
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_budget_straight (void)
+{
+  static const float texels[6 * 4] = { 0.25f, 0.25f, 0.25f, 1, 0.25f, 0.25f, 0.25f, 1,
+                                       0.25f, 0.25f, 0.25f, 1, 0.25f, 0.25f, 0.25f, 1,
+                                       0.25f, 0.25f, 0.25f, 1, 0.25f, 0.25f, 0.25f, 1 };
+  SlTexture flat = { .kind = SL_TEXTURE_2D, .n_levels = 1,
+                     .levels = { { 1, 1, 1, 4, 4, texels } } };
+  SlTexture cube = { .kind = SL_TEXTURE_CUBE, .n_levels = 1,
+                     .levels = { { 1, 1, 6, 4, 4, texels } } };
+
+  render_slot0 = &flat;
+  /* The loops alone (about 2.4M) and the 40000 reads alone (about 2.7M)
+   * each stay within the 4194304 budget; together they do not, so the
+   * loops stop early in the first span and run once in the others. */
+  char *src = straight_source (0, TRUE, 0);
+  Rendered r = render (SL_LANGUAGE_HLSL, src, 64, 4, 4);
+  g_assert_true (r.ok);
+  g_assert_cmpstr (r.diags, ==, "");
+  for (int i = 0; i < 64 * 4; i++)
+    g_assert_cmpfloat (r.pixels[4 * i], ==, 200000);
+  rendered_clear (&r);
+  g_free (src);
+
+  src = straight_source (40000, FALSE, 0);
+  r = render (SL_LANGUAGE_HLSL, src, 64, 4, 4);
+  g_assert_true (r.ok);
+  g_assert_cmpstr (r.diags, ==, "");
+  rendered_clear (&r);
+  g_free (src);
+
+  src = straight_source (40000, TRUE, 0);
+  r = render (SL_LANGUAGE_HLSL, src, 64, 4, 4);
+  g_assert_false (r.ok);
+  g_assert_cmpstr (r.diags, ==, "<render>: warning: the shader ran more than 4194304 loop "
+                   "instructions per pixel; its loops were stopped\n");
+  for (int i = 0; i < 64 * 4; i++)
+    {
+      if (i / 64 < 2 && i % 64 < SPAN_COLS)
+        {
+          g_assert_cmpfloat (r.pixels[4 * i], >, 1000);
+          g_assert_cmpfloat (r.pixels[4 * i], <, 200000);
+        }
+      else
+        g_assert_cmpfloat (r.pixels[4 * i], ==, 1);
+      g_assert_cmpfloat (r.pixels[4 * i + 3], ==, 1);
+    }
+  rendered_clear (&r);
+  g_free (src);
+
+  /* 43700 cube reads cost more than the budget in one pass: reported
+   * once per render call, and every pixel still written. */
+  render_slot0 = &cube;
+  src = straight_source (0, FALSE, 43700);
+  r = render (SL_LANGUAGE_HLSL, src, 64, 4, 4);
+  g_assert_false (r.ok);
+  g_assert_cmpstr (r.diags, ==, "<render>: warning: one pass over the shader costs more than "
+                   "4194304 instructions per pixel; it ran once, each loop at most once\n");
+  for (int i = 0; i < 64 * 4; i++)
+    {
+      g_assert_cmpfloat (r.pixels[4 * i + 1], ==, ((i % 64) + 0.5f) / 64);
+      g_assert_cmpfloat (r.pixels[4 * i + 2], ==, 1);
+      g_assert_cmpfloat (r.pixels[4 * i + 3], ==, 1);
+    }
+  rendered_clear (&r);
+  g_free (src);
+  render_slot0 = NULL;
+}
+
 /* Division by zero, NaN and infinities follow IEEE at run time and when
  * folded (z is 0 only at run time in the first shader; in the second it
  * is known, which D3D9 compilers reject and SM4 folds), and integer
@@ -717,6 +817,7 @@ main (int argc, char **argv)
   g_test_add_func ("/limits/hlsl/lexer-errors", test_hlsl_lexer_errors);
   g_test_add_func ("/limits/run/loop-cap", test_loop_cap);
   g_test_add_func ("/limits/run/budget", test_budget);
+  g_test_add_func ("/limits/run/budget-straight", test_budget_straight);
   g_test_add_func ("/limits/run/ieee", test_ieee);
   int status = g_test_run ();
   /* Fixtures are throwaway; remove what we wrote. */

@@ -9,7 +9,14 @@
  * intermediate passes once, the others wait for it and reuse them.
  * Run-time limits (loop cap, instruction budget) are reported as for a
  * single shader: each warning once however many bands hit it, and the
- * pixels are probed and written (exit 0). */
+ * pixels are probed and written (exit 0).
+ *
+ * Memory: the input, the result and the texture images are whole images
+ * the CLI holds; they count against the render's memory budget
+ * (--memory-budget, GEGL_SHADERS_MEMORY_BUDGET) before they are
+ * allocated, and the library counts the effect's own targets and images
+ * on top of them, so `check` and `run` refuse an effect that would not
+ * fit with the error at the texture that tips it over. */
 #include "config.h"
 
 #include <math.h>
@@ -24,6 +31,7 @@
 #include "image-save.h"
 #include "effect-cli.h"
 #include "shader-file.h"
+#include "memory-budget.h"
 
 #define PROGRAM   "gegl-shaders"
 #define BAND_ROWS 16
@@ -72,6 +80,32 @@ resample (const GsImage *src, int width, int height, GError **error)
         }
     }
   return dst;
+}
+
+gboolean
+gs_check_image_budget (int width, int height, gsize need, gsize budget)
+{
+  if (need <= budget)
+    return TRUE;
+  char *a = gs_format_bytes (need), *b = gs_format_bytes (budget);
+  gs_print_error (_("a %d×%d render needs %s for the images it holds whole (input, result, "
+                    "texture images), over the memory budget of %s (--memory-budget, %s)"),
+                  width, height, a, b, GS_MEMORY_BUDGET_ENV);
+  g_free (a);
+  g_free (b);
+  return FALSE;
+}
+
+static gsize
+sum_bytes (gsize a, gsize b)
+{
+  return a > G_MAXSIZE - b ? G_MAXSIZE : a + b;
+}
+
+static gsize
+budget_of (const GsEffectArgs *a)
+{
+  return a->memory_budget ? a->memory_budget : SL_EFFECT_DEFAULT_MEMORY_BUDGET;
 }
 
 gboolean
@@ -143,8 +177,21 @@ gs_effect_check (const GsEffectArgs *a)
   if (fx == NULL)
     return 1;
   int t = pick_technique (fx, a->technique);
+  /* What a render at this size would allocate, counted as `run` does
+   * (without the image itself, which `check` does not have). */
+  gboolean fits = TRUE;
+  if (t >= 0)
+    {
+      SlEffectRun *run = sl_effect_run_new (fx, t);
+      SlDiagnostics *diags = sl_diagnostics_new ();
+      sl_effect_run_set_memory_budget (run, budget_of (a), 0);
+      fits = sl_effect_run_check_memory (run, diags);
+      print_diags (diags);
+      sl_diagnostics_free (diags);
+      sl_effect_run_free (run);
+    }
   sl_effect_unref (fx);
-  return t < 0 ? 1 : 0;
+  return t < 0 || !fits ? 1 : 0;
 }
 
 typedef struct
@@ -235,16 +282,18 @@ gs_effect_run (const GsEffectArgs *a)
   GError *error = NULL;
   GsImage *input = NULL, *target = NULL;
   GPtrArray *images = g_ptr_array_new_with_free_func ((GDestroyNotify) gs_image_free);
+  GPtrArray *image_of = g_ptr_array_new ();   /* the texture index of each image */
   SlEffect *fx = NULL;
   SlEffectRun *run = NULL;
   SlDiagnostics *diags = sl_diagnostics_new ();
   float blank[4] = { 0, 0, 0, 0 };
   int status = 1, width = a->width, height = a->height;
+  gsize budget = budget_of (a), host_bytes = 0;
 
   gegl_init (NULL, NULL);
   if (a->input != NULL)
     {
-      input = gs_image_load (a->input, gs_image_working_format (a->linear), &error);
+      input = gs_image_load_within (a->input, gs_image_working_format (a->linear), budget, &error);
       if (input == NULL)
         {
           gs_print_error ("%s", error->message);
@@ -266,6 +315,13 @@ gs_effect_run (const GsEffectArgs *a)
         gs_print_error (_("probe %d,%d is outside the %d×%d image"), a->probes[2 * i], a->probes[2 * i + 1], width, height);
         goto out;
       }
+
+  host_bytes = sum_bytes (input ? gs_image_bytes (input->width, input->height) : 0,
+                         gs_image_bytes (width, height));
+  if (input != NULL && (input->width != width || input->height != height))
+    host_bytes = sum_bytes (host_bytes, gs_image_bytes (width, height));
+  if (!gs_check_image_budget (width, height, host_bytes, budget))
+    goto out;
 
   fx = compile_effect (a, width, height);
   if (fx == NULL)
@@ -336,7 +392,8 @@ gs_effect_run (const GsEffectArgs *a)
               goto out;
             }
         }
-      GsImage *img = gs_image_load (path, gs_image_working_format (a->linear), &error);
+      GsImage *img = gs_image_load_within (path, gs_image_working_format (a->linear),
+                                           budget - MIN (host_bytes, budget), &error);
       g_free (path);
       /* A file that is there but is no image of a sane size is an error
        * naming it (README, "Hostile input"); only a missing one reads as
@@ -348,7 +405,20 @@ gs_effect_run (const GsEffectArgs *a)
           goto out;
         }
       g_ptr_array_add (images, img);
-      sl_effect_run_set_image (run, i, img->width, img->height, (size_t) img->width * 4, img->pixels, diags);
+      g_ptr_array_add (image_of, GINT_TO_POINTER (i));
+      host_bytes = sum_bytes (host_bytes, gs_image_bytes (img->width, img->height));
+    }
+  /* The library counts its own buffers on top of the CLI's. */
+  sl_effect_run_set_memory_budget (run, budget, host_bytes);
+  for (guint k = 0; k < images->len; k++)
+    {
+      GsImage *img = g_ptr_array_index (images, k);
+      if (!sl_effect_run_set_image (run, GPOINTER_TO_INT (g_ptr_array_index (image_of, k)), img->width,
+                                    img->height, (size_t) img->width * 4, img->pixels, diags))
+        {
+          print_diags (diags);
+          goto out;
+        }
     }
   for (int k = 0; a->textures && a->textures[k]; k++)
     {
@@ -415,6 +485,7 @@ out:
   gs_image_free (input);
   gs_image_free (target);
   g_ptr_array_free (images, TRUE);
+  g_ptr_array_free (image_of, TRUE);
   sl_diagnostics_free (diags);
   gegl_exit ();
   return status;

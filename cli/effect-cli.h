@@ -24,7 +24,12 @@ typedef struct
   int          depth;
   int          jobs;           /* ≤ 0 = one per CPU */
   gboolean     any_path;       /* --allow-any-path: includes and textures anywhere */
+  gsize        memory_budget;  /* bytes one render may take (0: the default) */
 } GsEffectArgs;
+
+/* FALSE, with the error printed, when a @width×@height render whose
+ * whole images take @need bytes exceeds @budget. */
+gboolean gs_check_image_budget (int width, int height, gsize need, gsize budget);
 
 /* TRUE when @path names an effect file (by extension .fx/.fxh is not
  * enough: the file must hold a technique). */

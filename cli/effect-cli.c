@@ -9,7 +9,14 @@
  * intermediate passes once, the others wait for it and reuse them.
  * Run-time limits (loop cap, instruction budget) are reported as for a
  * single shader: each warning once however many bands hit it, and the
- * pixels are probed and written (exit 0). */
+ * pixels are probed and written (exit 0).
+ *
+ * Memory: the input, the result and the texture images are whole images
+ * the CLI holds; they count against the render's memory budget
+ * (--memory-budget, GEGL_SHADERS_MEMORY_BUDGET) before they are
+ * allocated, and the library counts the effect's own targets and images
+ * on top of them, so `check` and `run` refuse an effect that would not
+ * fit with the error at the texture that tips it over. */
 #include "config.h"
 
 #include <math.h>
@@ -25,6 +32,7 @@
 #include "effect-cli.h"
 #include "render.h"
 #include "shader-file.h"
+#include "memory-budget.h"
 
 #define PROGRAM   "gegl-shaders"
 
@@ -136,6 +144,32 @@ pick_technique (SlEffect *fx, const char *name)
   return t;
 }
 
+gboolean
+gs_check_image_budget (int width, int height, gsize need, gsize budget)
+{
+  if (need <= budget)
+    return TRUE;
+  char *a = gs_format_bytes (need), *b = gs_format_bytes (budget);
+  gs_print_error (_("a %d×%d render needs %s for the images it holds whole (input, result, "
+                    "texture images), over the memory budget of %s (--memory-budget, %s)"),
+                  width, height, a, b, GS_MEMORY_BUDGET_ENV);
+  g_free (a);
+  g_free (b);
+  return FALSE;
+}
+
+static gsize
+sum_bytes (gsize a, gsize b)
+{
+  return a > G_MAXSIZE - b ? G_MAXSIZE : a + b;
+}
+
+static gsize
+budget_of (const GsEffectArgs *a)
+{
+  return a->memory_budget ? a->memory_budget : SL_EFFECT_DEFAULT_MEMORY_BUDGET;
+}
+
 int
 gs_effect_check (const GsEffectArgs *a)
 {
@@ -143,8 +177,21 @@ gs_effect_check (const GsEffectArgs *a)
   if (fx == NULL)
     return 1;
   int t = pick_technique (fx, a->technique);
+  /* What a render at this size would allocate, counted as `run` does
+   * (without the image itself, which `check` does not have). */
+  gboolean fits = TRUE;
+  if (t >= 0)
+    {
+      SlEffectRun *run = sl_effect_run_new (fx, t);
+      SlDiagnostics *diags = sl_diagnostics_new ();
+      sl_effect_run_set_memory_budget (run, budget_of (a), 0);
+      fits = sl_effect_run_check_memory (run, diags);
+      print_diags (diags);
+      sl_diagnostics_free (diags);
+      sl_effect_run_free (run);
+    }
   sl_effect_unref (fx);
-  return t < 0 ? 1 : 0;
+  return t < 0 || !fits ? 1 : 0;
 }
 
 
@@ -163,6 +210,20 @@ gs_effect_load_textures (SlEffect           *fx,
                          gboolean            any_path,
                          gboolean            linear,
                          GError            **error)
+{
+  return gs_effect_load_textures_within (fx, effect_file, include_dirs, overrides, any_path, linear,
+                                         G_MAXSIZE, error);
+}
+
+GPtrArray *
+gs_effect_load_textures_within (SlEffect           *fx,
+                                const char         *effect_file,
+                                const char *const  *include_dirs,
+                                const char *const  *overrides,
+                                gboolean            any_path,
+                                gboolean            linear,
+                                gsize               max_bytes,
+                                GError            **error)
 {
   int n = sl_effect_get_n_textures (fx);
   GPtrArray *images = g_ptr_array_new_full (n, (GDestroyNotify) gs_image_free);
@@ -221,7 +282,7 @@ gs_effect_load_textures (SlEffect           *fx,
             }
         }
       GError *local = NULL;
-      GsImage *img = gs_image_load (path, gs_image_working_format (linear), &local);
+      GsImage *img = gs_image_load_within (path, gs_image_working_format (linear), max_bytes, &local);
       g_free (path);
       /* A file that is there but is no image of a sane size is an error
        * naming it (README, "Hostile input"). */
@@ -233,22 +294,38 @@ gs_effect_load_textures (SlEffect           *fx,
           return NULL;
         }
       images->pdata[i] = img;
+      max_bytes -= MIN (gs_image_bytes (img->width, img->height), max_bytes);
     }
   return images;
 }
 
-void
+gboolean
 gs_effect_bind_textures (SlEffectRun   *run,
                          GPtrArray     *images,
                          SlDiagnostics *diags)
 {
+  gboolean ok = TRUE;
+  for (guint i = 0; ok && i < images->len; i++)
+    {
+      const GsImage *img = images->pdata[i];
+      if (img != NULL)
+        ok = sl_effect_run_set_image (run, (int) i, img->width, img->height, (size_t) img->width * 4,
+                                      img->pixels, diags);
+    }
+  return ok;
+}
+
+gsize
+gs_effect_images_bytes (GPtrArray *images)
+{
+  gsize sum = 0;
   for (guint i = 0; i < images->len; i++)
     {
       const GsImage *img = images->pdata[i];
       if (img != NULL)
-        sl_effect_run_set_image (run, (int) i, img->width, img->height, (size_t) img->width * 4,
-                                 img->pixels, diags);
+        sum = sum_bytes (sum, gs_image_bytes (img->width, img->height));
     }
+  return sum;
 }
 
 int
@@ -262,11 +339,12 @@ gs_effect_run (const GsEffectArgs *a)
   SlDiagnostics *diags = sl_diagnostics_new ();
   float blank[4] = { 0, 0, 0, 0 };
   int status = 1, width = a->width, height = a->height;
+  gsize budget = budget_of (a), host_bytes = 0;
 
   gegl_init (NULL, NULL);
   if (a->input != NULL)
     {
-      input = gs_image_load (a->input, gs_image_working_format (a->linear), &error);
+      input = gs_image_load_within (a->input, gs_image_working_format (a->linear), budget, &error);
       if (input == NULL)
         {
           gs_print_error ("%s", error->message);
@@ -288,6 +366,13 @@ gs_effect_run (const GsEffectArgs *a)
         gs_print_error (_("probe %d,%d is outside the %d×%d image"), a->probes[2 * i], a->probes[2 * i + 1], width, height);
         goto out;
       }
+
+  host_bytes = sum_bytes (input ? gs_image_bytes (input->width, input->height) : 0,
+                         gs_image_bytes (width, height));
+  if (input != NULL && (input->width != width || input->height != height))
+    host_bytes = sum_bytes (host_bytes, gs_image_bytes (width, height));
+  if (!gs_check_image_budget (width, height, host_bytes, budget))
+    goto out;
 
   fx = compile_effect (a, width, height);
   if (fx == NULL)
@@ -326,16 +411,22 @@ gs_effect_run (const GsEffectArgs *a)
   sl_effect_run_set_input (run, &in_tex);
 
   /* Image textures: --texture NAME=IMG first, then source = "…". */
-  images = gs_effect_load_textures (fx, a->file, (const char *const *) a->include_dirs,
-                                    (const char *const *) a->textures, a->any_path, a->linear,
-                                    &error);
+  images = gs_effect_load_textures_within (fx, a->file, (const char *const *) a->include_dirs,
+                                           (const char *const *) a->textures, a->any_path,
+                                           a->linear, budget - MIN (host_bytes, budget), &error);
   if (images == NULL)
     {
       gs_print_error ("%s", error->message);
       g_clear_error (&error);
       goto out;
     }
-  gs_effect_bind_textures (run, images, diags);
+  /* The library counts its own buffers on top of the CLI's. */
+  sl_effect_run_set_memory_budget (run, budget, sum_bytes (host_bytes, gs_effect_images_bytes (images)));
+  if (!gs_effect_bind_textures (run, images, diags))
+    {
+      print_diags (diags);
+      goto out;
+    }
   for (int i = 0; a->sets && a->sets[i]; i++)
     if (!sl_effect_run_set_params_string (run, a->sets[i], diags))
       {

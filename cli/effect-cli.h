@@ -26,7 +26,12 @@ typedef struct
   int          depth;
   int          jobs;           /* ≤ 0 = one per CPU */
   gboolean     any_path;       /* --allow-any-path: includes and textures anywhere */
+  gsize        memory_budget;  /* bytes one render may take (0: the default) */
 } GsEffectArgs;
+
+/* FALSE, with the error printed, when a @width×@height render whose
+ * whole images take @need bytes exceeds @budget. */
+gboolean gs_check_image_budget (int width, int height, gsize need, gsize budget);
 
 /* TRUE when @path names an effect file (by extension .fx/.fxh is not
  * enough: the file must hold a technique). */
@@ -49,8 +54,21 @@ GPtrArray *gs_effect_load_textures (SlEffect           *fx,
                                     gboolean            any_path,
                                     gboolean            linear,
                                     GError            **error);
-/* Hands every loaded image of @images to @run. */
-void       gs_effect_bind_textures (SlEffectRun   *run,
+/* The same, refusing before decoding the images whose float pixels
+ * would take more than what is left of @max_bytes. */
+GPtrArray *gs_effect_load_textures_within (SlEffect           *fx,
+                                           const char         *effect_file,
+                                           const char *const  *include_dirs,
+                                           const char *const  *overrides,
+                                           gboolean            any_path,
+                                           gboolean            linear,
+                                           gsize               max_bytes,
+                                           GError            **error);
+/* The bytes the loaded images of @images hold. */
+gsize      gs_effect_images_bytes (GPtrArray *images);
+/* Hands every loaded image of @images to @run; FALSE (with the
+ * diagnostic) when the run refuses one, e.g. over its memory budget. */
+gboolean   gs_effect_bind_textures (SlEffectRun   *run,
                                     GPtrArray     *images,
                                     SlDiagnostics *diags);
 

@@ -37,6 +37,8 @@
 #include "apply.h"
 #include "effect-cli.h"
 #include "shader-file.h"
+#include "memory-budget.h"
+#include "image-io.h"
 
 #include "shader-test.h"
 
@@ -59,6 +61,8 @@ typedef struct
   char    **include_dirs;
   char    **defines;
   gboolean  any_path;      /* --allow-any-path */
+  char     *memory_budget; /* --memory-budget */
+  gsize     budget;        /* …resolved with GEGL_SHADERS_MEMORY_BUDGET */
   gboolean  help;
   char     *file;          /* the one operand */
   char    **argv_storage;  /* argument copies GOption parses */
@@ -85,6 +89,7 @@ options_clear (Options *o)
   g_strfreev (o->include_dirs);
   g_strfreev (o->defines);
   g_free (o->input);
+  g_free (o->memory_budget);
   g_free (o->size);
   g_strfreev (o->sets);
   g_strfreev (o->textures);
@@ -126,6 +131,9 @@ make_context (const char *command,
     { "allow-any-path", 0, 0, G_OPTION_ARG_NONE, &o->any_path,
       N_("Let #include and texture files lie outside the shader's folder "
          "and the include folders"), NULL },
+    { "memory-budget", 0, 0, G_OPTION_ARG_STRING, &o->memory_budget,
+      N_("Memory one render may take for its images and textures (default: "
+         "GEGL_SHADERS_MEMORY_BUDGET, else 2G)"), N_("SIZE") },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &o->help,
       N_("Show this help"), NULL },
     { NULL }
@@ -346,6 +354,26 @@ parse_command_line (const char *command,
     }
   else
     o->file = g_strdup (args[1]);
+  /* One budget per render (README, "Hostile input"): the option, else
+   * the environment, else the library's default. */
+  if (status < 0 && o->memory_budget != NULL
+      && !gs_memory_budget_parse (o->memory_budget, &o->budget))
+    {
+      char *message = g_strdup_printf (_("--memory-budget '%s' is not a size such as "
+                                         "512M or 2G"), o->memory_budget);
+
+      status = usage_error (command, message);
+      g_free (message);
+    }
+  else if (status < 0 && o->memory_budget == NULL
+           && !gs_memory_budget_from_env (&o->budget))
+    {
+      char *message = g_strdup_printf (_("%s='%s' is not a size such as 512M or 2G"),
+                                       GS_MEMORY_BUDGET_ENV, g_getenv (GS_MEMORY_BUDGET_ENV));
+
+      status = usage_error (command, message);
+      g_free (message);
+    }
   g_option_context_free (context);
   return status;
 }
@@ -435,7 +463,8 @@ command_check (int    argc,
   if (gs_effect_file_p (o.file))
     {
       GsEffectArgs a = { .file = o.file, .technique = o.entry, .include_dirs = o.include_dirs,
-                         .defines = o.defines, .any_path = o.any_path };
+                         .defines = o.defines, .any_path = o.any_path,
+                         .memory_budget = o.budget };
       status = gs_effect_check (&a);
       options_clear (&o);
       return status;
@@ -914,6 +943,10 @@ bind_textures (RunState *s)
   Options         *o = &s->o;
   const SlTexture *input_texture;
   const SlTexture *overrides[SL_MAX_SLOTS];
+  /* Texture images are held whole too: what the budget leaves after the
+   * input and the result (checked before). */
+  gsize            left = s->o.budget - gs_image_bytes (s->width, s->height)
+                          - (s->input ? gs_image_bytes (s->input->width, s->input->height) : 0);
 
   s->texture_images = g_ptr_array_new_with_free_func ((GDestroyNotify) gs_image_free);
   for (int i = 0; o->textures != NULL && o->textures[i] != NULL; i++)
@@ -931,7 +964,7 @@ bind_textures (RunState *s)
           g_free (path);
           return EXIT_ERROR;
         }
-      image = gs_image_load (path, gs_image_working_format (o->linear), &error);
+      image = gs_image_load_within (path, gs_image_working_format (o->linear), left, &error);
       g_free (path);
       if (image == NULL)
         {
@@ -939,6 +972,7 @@ bind_textures (RunState *s)
           g_error_free (error);
           return EXIT_ERROR;
         }
+      left -= gs_image_bytes (image->width, image->height);
       g_ptr_array_add (s->texture_images, image);
       sl_texture_init_2d (&s->textures[slot], image->width, image->height,
                           (size_t) image->width * 4, image->pixels);
@@ -1025,7 +1059,7 @@ command_run (int    argc,
         .sets = s.o.sets, .textures = s.o.textures, .n_probes = s.n_probes,
         .probes = (const int *) s.probes, .output = s.o.output, .linear = s.o.linear,
         .depth = s.o.depth, .jobs = s.o.jobs != JOBS_UNSET ? s.o.jobs : 0,
-        .any_path = s.o.any_path,
+        .any_path = s.o.any_path, .memory_budget = s.o.budget,
       };
       status = gs_effect_run (&a);
       run_state_clear (&s);
@@ -1043,8 +1077,9 @@ command_run (int    argc,
 
   if (s.o.input != NULL)
     {
-      s.input = gs_image_load (s.o.input,
-                               gs_image_working_format (s.o.linear), &error);
+      s.input = gs_image_load_within (s.o.input,
+                                      gs_image_working_format (s.o.linear),
+                                      s.o.budget, &error);
       if (s.input == NULL)
         {
           gs_print_error ("%s", error->message);
@@ -1071,6 +1106,20 @@ command_run (int    argc,
         return EXIT_ERROR;
       }
 
+  /* The input and the result are whole images: both count against the
+   * render's memory budget. */
+  {
+    gsize in_bytes = s.input ? gs_image_bytes (s.input->width, s.input->height) : 0;
+    gsize out_bytes = gs_image_bytes (s.width, s.height);
+
+    if (!gs_check_image_budget (s.width, s.height,
+                                in_bytes > G_MAXSIZE - out_bytes ? G_MAXSIZE : in_bytes + out_bytes,
+                                s.o.budget))
+      {
+        run_state_clear (&s);
+        return EXIT_ERROR;
+      }
+  }
   s.target = gs_image_new (s.width, s.height, &error);
   if (s.target == NULL)
     {

@@ -23,6 +23,10 @@
  * fails, or, without ImageMagick, gegl:text drawing an error message.
  * Either way the file is refused, naming it.
  *
+ * An image a host holds whole for one render can also be held to that
+ * render's memory budget (gs_image_load_within(), memory-budget.c): it
+ * is refused from its header's size, before decoding.
+ *
  * PFM is implemented here, since GEGL has none.  It carries the working
  * values verbatim, which makes it the format for exact round trips.
  */
@@ -42,6 +46,7 @@
 #include <gegl.h>
 #include <babl/babl.h>
 
+#include "memory-budget.h"
 #include "pixel-fetch.h"
 
 G_DEFINE_QUARK (gs-image-io-error-quark, gs_image_io_error)
@@ -220,8 +225,32 @@ pfm_token (const char **p,
   return n > 0;
 }
 
+/* An image the host holds whole is counted against the render's memory
+ * budget before it is decoded (README, "Hostile input"). */
+static gboolean
+within_budget (gint64       width,
+               gint64       height,
+               gsize        max_bytes,
+               GError     **error)
+{
+  gsize  bytes = gs_image_bytes (width, height);
+  gchar *need, *have;
+
+  if (bytes <= max_bytes)
+    return TRUE;
+  need = gs_format_bytes (bytes);
+  have = gs_format_bytes (max_bytes);
+  g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
+               _("an image of %d×%d pixels needs %s, over the memory budget of %s"),
+               (int) width, (int) height, need, have);
+  g_free (need);
+  g_free (have);
+  return FALSE;
+}
+
 static GsImage *
 load_pfm (const char *path,
+          gsize       max_bytes,
           GError    **error)
 {
   char       *data = NULL;
@@ -281,6 +310,8 @@ load_pfm (const char *path,
     }
   p++;
 
+  if (! within_budget (w, h, max_bytes, error))
+    goto out;
   image = gs_image_new ((int) w, (int) h, error);
   if (image == NULL)
     goto out;
@@ -401,6 +432,7 @@ static GsImage *
 load_gegl (const char  *path,
            const Babl  *format,
            gboolean     linear,
+           gsize        max_bytes,
            GError     **error)
 {
   GeglNode     *graph, *load, *sink;
@@ -422,6 +454,10 @@ load_gegl (const char  *path,
   if (! loaded_natively (load))
     g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
                  _("cannot decode image '%s': not an image format GEGL reads"), path);
+  else if (box.width > 0 && box.height > 0
+      && (guint64) box.width * (guint64) box.height <= GS_IMAGE_MAX_PIXELS
+      && ! within_budget (box.width, box.height, max_bytes, error))
+    ;
   else if (box.width > 0 && box.height > 0
       && (image = gs_image_new (box.width, box.height, error)) != NULL)
     {
@@ -472,11 +508,20 @@ gs_image_load (const char  *path,
                const Babl  *format,
                GError     **error)
 {
+  return gs_image_load_within (path, format, G_MAXSIZE, error);
+}
+
+GsImage *
+gs_image_load_within (const char  *path,
+                      const Babl  *format,
+                      gsize        max_bytes,
+                      GError     **error)
+{
   if (! check_readable (path, error))
     return NULL;
   if (has_extension (path, "pfm"))
-    return load_pfm (path, error);
-  return load_gegl (path, format, FALSE, error);
+    return load_pfm (path, max_bytes, error);
+  return load_gegl (path, format, FALSE, max_bytes, error);
 }
 
 GsImage *
@@ -487,6 +532,6 @@ gs_image_load_native (const char  *path,
   if (! check_readable (path, error))
     return NULL;
   if (has_extension (path, "pfm"))
-    return load_pfm (path, error);
-  return load_gegl (path, NULL, linear, error);
+    return load_pfm (path, G_MAXSIZE, error);
+  return load_gegl (path, NULL, linear, G_MAXSIZE, error);
 }

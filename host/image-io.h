@@ -66,6 +66,13 @@ const Babl *gs_image_working_format (gboolean linear);
 GsImage    *gs_image_load    (const char  *path,
                               const Babl  *format,
                               GError     **error);
+/* The same, refusing (GS_IMAGE_IO_ERROR_TOO_LARGE, naming the size)
+ * before decoding an image whose float pixels would take more than
+ * @max_bytes: what is left of the render's memory budget. */
+GsImage    *gs_image_load_within (const char  *path,
+                                  const Babl  *format,
+                                  gsize        max_bytes,
+                                  GError     **error);
 
 /* Loads @path in the file's own colour space: the values the file stores,
  * as perceptual R'G'B'A float of the space its decoder reports (so an

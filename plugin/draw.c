@@ -22,6 +22,12 @@
  * diagnostics are "" when there are none (the "error" property's empty
  * state), an op whose memory runs out says so in its "error" property and
  * passes its input through.
+ *
+ * Memory: an effect's run counts its targets and images against the
+ * render's memory budget (GEGL_SHADERS_MEMORY_BUDGET, gs_draw_memory_budget);
+ * a draw that must hold its whole input adds that image to the sum once
+ * the run says so, and a draw over the budget passes its input through
+ * with the located error in the op's "error" property.
  */
 #include "config.h"
 
@@ -30,6 +36,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "memory-budget.h"
 #include "pixel-fetch.h"
 #include "render-area.h"
 
@@ -206,6 +213,21 @@ gs_draw_prepare (GsDraw        *draw,
   return TRUE;
 }
 
+gsize
+gs_draw_memory_budget (void)
+{
+  static gsize warned = 0;
+  gsize        budget;
+
+  if (! gs_memory_budget_from_env (&budget) && g_once_init_enter (&warned))
+    {
+      g_warning ("%s='%s' is not a size such as 512M or 2G; the budget is %s",
+                 GS_MEMORY_BUDGET_ENV, g_getenv (GS_MEMORY_BUDGET_ENV), "2G");
+      g_once_init_leave (&warned, 1);
+    }
+  return budget;
+}
+
 gboolean
 gs_draw_prepare_effect (GsDraw        *draw,
                         SlEffect      *effect,
@@ -228,6 +250,23 @@ gs_draw_prepare_effect (GsDraw        *draw,
    * margins wherever it lies: ask for one pixel and keep the margins. */
   draw->bounded = sl_effect_run_get_input_rect (run, 0, 0, 1, 1,
                                                 &x, &y, &w, &h);
+  /* The whole input, read once per draw (fetch_whole), counts too. */
+  if (! draw->bounded)
+    {
+      gsize host   = 0;
+      gsize budget = sl_effect_run_get_memory_budget (run, &host);
+      gsize whole  = gs_image_bytes (draw->viewport.width,
+                                     draw->viewport.height);
+
+      sl_effect_run_set_memory_budget (run, budget,
+                                       host > G_MAXSIZE - whole ? G_MAXSIZE
+                                                                : host + whole);
+      if (! sl_effect_run_check_memory (run, diags))
+        {
+          g_clear_pointer (&draw->run, sl_effect_run_free);
+          return FALSE;
+        }
+    }
   if (draw->bounded)
     {
       draw->reach_left   = -x;

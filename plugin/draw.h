@@ -73,7 +73,12 @@ gboolean      gs_draw_prepare       (GsDraw              *draw,
                                      gboolean             ok,
                                      gboolean             may_bound,
                                      SlDiagnostics       *diags);
-/* The same for an effect: takes @run (prepared or not) and @effect. */
+/* The memory budget of one render: GEGL_SHADERS_MEMORY_BUDGET, else the
+ * library's default (warned about once when it does not parse). */
+gsize         gs_draw_memory_budget (void);
+/* The same for an effect: takes @run (prepared or not) and @effect; a
+ * run that needs the whole input is checked against its memory budget
+ * (sl_effect_run_set_memory_budget) with that image added. */
 gboolean      gs_draw_prepare_effect (GsDraw             *draw,
                                       SlEffect           *effect,
                                       SlEffectRun        *run,

@@ -72,6 +72,7 @@
 #include "draw.h"
 #include "filter-path.h"
 #include "image-io.h"
+#include "memory-budget.h"
 #include "shader-file.h"
 #include "op-error.h"
 
@@ -421,8 +422,8 @@ load_images (EffClass *klass,
               g_ptr_array_add (inst->images, NULL);
               continue;
             }
-          image = gs_image_load (path, gs_image_working_format (FALSE),
-                                 &error);
+          image = gs_image_load_within (path, gs_image_working_format (FALSE),
+                                        gs_draw_memory_budget (), &error);
           if (! image && ! inst->image_error)
             {
               /* The size limit's message names the size, not the file. */
@@ -554,6 +555,19 @@ build_draw (EffClass            *klass,
 
   technique = MAX (sl_effect_find_technique (fx, klass->technique), 0);
   run = sl_effect_run_new (fx, technique);
+  /* The texture images this instance holds count against the budget. */
+  {
+    gsize held = 0;
+
+    for (guint i = 0; i < inst->images->len; i++)
+      {
+        GsImage *image = g_ptr_array_index (inst->images, i);
+
+        if (image)
+          held += gs_image_bytes (image->width, image->height);
+      }
+    sl_effect_run_set_memory_budget (run, gs_draw_memory_budget (), held);
+  }
   ok  = set_values (klass, inst, run, diags);
   for (guint i = 0; ok && i < inst->images->len; i++)
     {

@@ -4,7 +4,8 @@
  * the input, pre-fill the output band with the input, run the shader (or
  * an effect's last pass), write the band.  Buffers grow to the largest
  * band and are reused; an image-sized buffer is only ever asked for with
- * g_try_*, so running out of memory is reported, never an abort. */
+ * g_try_*, so running out of memory is reported, never an abort, and
+ * only within the render's memory budget (GEGL_SHADERS_MEMORY_BUDGET). */
 #include "config.h"
 
 #include "render-area.h"
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "memory-budget.h"
 #include "pixel-fetch.h"
 
 /* 64K pixels: 1 MiB of float RGBA in and out, which stays in L2. */
@@ -205,6 +207,26 @@ gs_render_area (const GsRenderJob   *job,
     }
   else if (! job->bounded)
     {
+      gsize budget;
+      gsize need = gs_image_bytes (job->viewport.width, job->viewport.height);
+
+      gs_memory_budget_from_env (&budget);
+      if (need > budget)
+        {
+          gchar *a = gs_format_bytes (need);
+          gchar *b = gs_format_bytes (budget);
+
+          g_mutex_clear (&shared.lock);
+          if (failure)
+            *failure = g_strdup_printf (_("the whole %d×%d input needs %s, over "
+                                          "the memory budget of %s (%s)"),
+                                        job->viewport.width,
+                                        job->viewport.height, a, b,
+                                        GS_MEMORY_BUDGET_ENV);
+          g_free (a);
+          g_free (b);
+          return GS_RENDER_NO_MEMORY;
+        }
       whole = g_try_malloc_n ((gsize) job->viewport.width * job->viewport.height,
                               4 * sizeof (gfloat));
       if (! whole)

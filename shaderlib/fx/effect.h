@@ -7,6 +7,7 @@
 #define SL_EFFECT_H
 
 #include "api/program.h"
+#include "base/loc.h"
 
 #include <stddef.h>
 
@@ -43,6 +44,8 @@ struct SlEffect
   /* ReShade constructs were seen: its back buffer is an 8-bit target. */
   bool       reshade;
   GArray    *textures;      /* SlEffectTexture */
+  GArray    *texture_locs;  /* SlLoc of each texture's declaration */
+  const char *filename;     /* the effect file, for diagnostics */
   GPtrArray *texture_hlsl;  /* mangled name of each texture */
   GArray    *samplers;      /* ESampler */
   GArray    *techniques;    /* SlEffectTechnique */

@@ -126,6 +126,8 @@ effect_free (SlEffect *fx)
     g_array_free (fx->techniques, TRUE);
   if (fx->textures)
     g_array_free (fx->textures, TRUE);
+  if (fx->texture_locs)
+    g_array_free (fx->texture_locs, TRUE);
   if (fx->texture_hlsl)
     g_ptr_array_free (fx->texture_hlsl, TRUE);
   if (fx->samplers)
@@ -193,6 +195,8 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
   fx->arena = sl_arena_new ();
   fx->textures = g_array_new (FALSE, TRUE, sizeof (SlEffectTexture));
   fx->texture_hlsl = g_ptr_array_new ();
+  fx->texture_locs = g_array_new (FALSE, TRUE, sizeof (SlLoc));
+  fx->filename = sl_arena_strdup (fx->arena, filename);
   fx->samplers = g_array_new (FALSE, TRUE, sizeof (ESampler));
   fx->techniques = g_array_new (FALSE, TRUE, sizeof (SlEffectTechnique));
   fx->params = g_array_new (FALSE, TRUE, sizeof (SlParam));

@@ -291,6 +291,7 @@ parse_texture (Scan *s)
     }
   tex.name = fx_display_name (s, m);
   g_array_append_val (s->fx->textures, tex);
+  g_array_append_val (s->fx->texture_locs, loc);
   g_ptr_array_add (s->fx->texture_hlsl, sl_arena_strdup (s->arena, m));
   g_free (m);
 }

@@ -21,7 +21,16 @@
  * discarded) is blended into the destination, in linear light when the
  * pass writes sRGB.  Vertex shaders are never run; a pass sees TEXCOORDn =
  * the pixel centre of its viewport, which is what full-screen-triangle
- * vertex shaders give. */
+ * vertex shaders give.
+ *
+ * Memory: every buffer whose size the effect or the image decides is
+ * counted against the run's budget before it is allocated (check_memory:
+ * the host's own images, the intermediate back buffers and scratch images
+ * of the passes before the last, then the textures the technique uses in
+ * the order they are declared, so the error lands on the declaration that
+ * tips the sum over), and allocated with g_try_*: a texture the technique
+ * never touches takes no memory, and an allocation that fails is an
+ * error, never an abort. */
 #include "base/diag.h"
 #include "fx/effect.h"
 #include "api/params.h"
@@ -66,7 +75,27 @@ struct SlEffectRun
   bool                     final_pass;    /* the last pass writes the back buffer */
   bool                     prepared, executed, exec_ok;
   GMutex                   lock;
+  bool                    *used;          /* per effect texture: a pass reads or writes it */
+  bool                    *needs_before;  /* per effect texture: a pass reads its own target */
+  size_t                   budget, host_bytes;
 };
+
+/* Byte counts saturate: a sum that does not fit is over any budget. */
+static size_t
+sat_add (size_t a, size_t b)
+{
+  return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+static size_t
+image_bytes (int w, int h)
+{
+  size_t n;
+  if (!g_size_checked_mul (&n, (size_t) MAX (w, 1), (size_t) MAX (h, 1))
+      || !g_size_checked_mul (&n, n, 4 * sizeof (float)))
+    return SIZE_MAX;
+  return n;
+}
 
 static void
 store_clear (Store *st)
@@ -76,7 +105,24 @@ store_clear (Store *st)
   memset (st, 0, sizeof *st);
 }
 
-static void
+/* The bytes store_alloc takes: level 0 and the mips below it. */
+static size_t
+store_bytes (int w, int h, int levels)
+{
+  size_t sum = 0;
+  levels = CLAMP (levels, 1, SL_MAX_MIP_LEVELS);
+  for (int l = 0; l < levels; l++)
+    {
+      int lw = MAX (w >> l, 1), lh = MAX (h >> l, 1);
+      sum = sat_add (sum, image_bytes (lw, lh));
+      if (lw == 1 && lh == 1)
+        break;
+    }
+  return sum;
+}
+
+/* False when memory runs out (the store is then empty). */
+static bool
 store_alloc (Store *st, int w, int h, int levels)
 {
   store_clear (st);
@@ -87,7 +133,12 @@ store_alloc (Store *st, int w, int h, int levels)
   for (int l = 0; l < st->n_levels; l++)
     {
       int lw = MAX (w >> l, 1), lh = MAX (h >> l, 1);
-      st->level[l] = g_new0 (float, (size_t) lw * lh * 4);
+      st->level[l] = g_try_malloc0_n ((size_t) lw * lh, 4 * sizeof (float));
+      if (!st->level[l])
+        {
+          store_clear (st);
+          return false;
+        }
       st->tex.levels[l] = (SlTextureLevel) {
         .width = lw, .height = lh, .depth = 1,
         .row_stride = (size_t) lw * 4, .slice_stride = (size_t) lw * lh * 4,
@@ -100,6 +151,7 @@ store_alloc (Store *st, int w, int h, int levels)
         }
     }
   st->tex.n_levels = st->n_levels;
+  return true;
 }
 
 /* Each level is the 2×2 box average of the one above (edges clamp). */
@@ -298,6 +350,25 @@ backbuffer_format (const SlEffectRun *run)
   return run->fx->reshade ? "CLAMP" : NULL;
 }
 
+/* Without blending, write mask or sRGB writes, into float targets, the
+ * combine step copies what the shader wrote and keeps what it discarded,
+ * which is what rendering straight into the destination does: such a
+ * pass skips the scratch copy (a whole image for the passes before the
+ * last). */
+static bool
+pass_is_direct (const SlEffectRun *run, const SlEffectPass *p, const char *bb_format)
+{
+  int n = MAX (p->n_render_targets, 1);
+  bool direct = !p->blend && !p->srgb_write && (p->write_mask & 0xfu) == 0xfu;
+  for (int t = 0; direct && t < n; t++)
+    {
+      int ti = p->n_render_targets ? p->render_targets[t] : -1;
+      const char *format = ti >= 0 ? g_array_index (run->fx->textures, SlEffectTexture, ti).format : bb_format;
+      direct = (!p->n_render_targets || ti >= 0) && (!format || !strcmp (format, "RGBA32F"));
+    }
+  return direct;
+}
+
 /* Renders pass @pi over a rectangle into @dst (one per render target,
  * rectangle-relative), blending with what they hold.  @bb_format is what
  * the back buffer holds when the pass writes it (backbuffer_format). */
@@ -309,19 +380,7 @@ render_pass (SlEffectRun *run, int pi, SlScratch *scratch, int x, int y, int w, 
   const SlEffectPass *p = &run->tech->passes[pi];
   int n = MAX (p->n_render_targets, 1);
   SlTarget tmp[SL_EFFECT_MAX_TARGETS];
-  /* Without blending, write mask or sRGB writes, into float targets, the
-   * combine step copies what the shader wrote and keeps what it
-   * discarded, which is what rendering straight into the destination
-   * does: skip the scratch copy (a whole image for the passes before the
-   * last). */
-  bool direct = !p->blend && !p->srgb_write && (p->write_mask & 0xfu) == 0xfu;
-  for (int t = 0; direct && t < n; t++)
-    {
-      int ti = p->n_render_targets ? p->render_targets[t] : -1;
-      const char *format = ti >= 0 ? g_array_index (run->fx->textures, SlEffectTexture, ti).format : bb_format;
-      direct = (!p->n_render_targets || ti >= 0) && (!format || !strcmp (format, "RGBA32F"));
-    }
-  if (direct)
+  if (pass_is_direct (run, p, bb_format))
     return sl_binding_render (run->bindings[pi], scratch, x, y, w, h, textures, dst, n, diags);
   float sentinel;
   uint32_t bits = SENTINEL_BITS;
@@ -329,7 +388,15 @@ render_pass (SlEffectRun *run, int pi, SlScratch *scratch, int x, int y, int w, 
   for (int t = 0; t < n; t++)
     {
       tmp[t].row_stride = (size_t) w * 4;
-      tmp[t].pixels = g_new (float, (size_t) w * h * 4);
+      tmp[t].pixels = g_try_malloc_n ((size_t) w * h, 4 * sizeof (float));
+      if (!tmp[t].pixels)
+        {
+          for (int k = 0; k < t; k++)
+            g_free (tmp[k].pixels);
+          sl_diag (diags, SL_DIAG_API_EFFECT_OUT_OF_MEMORY, run->fx->filename, 0, 0,
+                   "out of memory for a %d×%d scratch image of pass %d", w, h, pi + 1);
+          return false;
+        }
       for (size_t k = 0; k < (size_t) w * h * 4; k++)
         tmp[t].pixels[k] = sentinel;
     }
@@ -444,6 +511,9 @@ sl_effect_run_new (SlEffect *fx, int technique)
   run->before = g_new0 (Store, MAX (fx->textures->len, 1));
   run->reads_target = g_new0 (unsigned, MAX (np, 1));
   run->image_set = g_new0 (bool, MAX (fx->textures->len, 1));
+  run->used = g_new0 (bool, MAX (fx->textures->len, 1));
+  run->needs_before = g_new0 (bool, MAX (fx->textures->len, 1));
+  run->budget = SL_EFFECT_DEFAULT_MEMORY_BUDGET;
   run->user_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_mutex_init (&run->lock);
   sl_effect_host_values_init (&run->host);
@@ -458,6 +528,28 @@ sl_effect_run_new (SlEffect *fx, int technique)
     }
   run->final_pass = np > 0 && tech->passes[np - 1].n_render_targets == 0;
   run->n_exec = run->final_pass ? np - 1 : np;
+  /* The textures the technique touches; only they take memory. */
+  for (int i = 0; i < np; i++)
+    {
+      const SlEffectPass *p = &tech->passes[i];
+      for (int r = 0; r < p->n_render_targets; r++)
+        if (p->render_targets[r] >= 0 && (guint) p->render_targets[r] < fx->textures->len)
+          run->used[p->render_targets[r]] = true;
+      for (int k = 0; k < sl_program_get_n_samplers (p->program); k++)
+        {
+          const SlSamplerInfo *si = sl_program_get_sampler (p->program, k);
+          const ESampler *es = fx_find_sampler (fx, si->name);
+          if (si->slot < 0 || si->slot >= SL_MAX_SLOTS || (es && es->state_object))
+            continue;
+          int ti = fx_slot_texture (fx, si);
+          if (ti < 0 || (guint) ti >= fx->textures->len)
+            continue;
+          run->used[ti] = true;
+          for (int r = 0; r < p->n_render_targets; r++)
+            if (p->render_targets[r] == ti)
+              run->needs_before[ti] = true;
+        }
+    }
   return run;
 }
 
@@ -480,11 +572,171 @@ sl_effect_run_free (SlEffectRun *run)
   g_free (run->color_views);
   g_free (run->stores);
   g_free (run->image_set);
+  g_free (run->used);
+  g_free (run->needs_before);
   g_free (run->backbuffer);
   g_hash_table_destroy (run->user_set);
   g_mutex_clear (&run->lock);
   sl_effect_unref (run->fx);
   g_free (run);
+}
+
+/* @n bytes as a user reads them: MiB rounded up (KiB below one). */
+static const char *
+format_bytes (size_t n, char *buf, size_t size)
+{
+  if (n == SIZE_MAX)
+    g_snprintf (buf, size, "more than %" G_GSIZE_FORMAT " MiB", SIZE_MAX >> 20);
+  else if (n < ((size_t) 1 << 20))
+    g_snprintf (buf, size, "%" G_GSIZE_FORMAT " KiB", (n + 1023) >> 10);
+  else
+    g_snprintf (buf, size, "%" G_GSIZE_FORMAT " MiB", (n >> 20) + ((n & 0xfffff) != 0));
+  return buf;
+}
+
+/* What the passes before the last allocate besides the textures: a new
+ * back buffer per pass that writes it (two at once while one replaces
+ * the other) and, for a pass that blends or converts its output, a
+ * scratch image per render target. */
+static size_t
+intermediate_bytes (const SlEffectRun *run)
+{
+  int W = run->fx->buffer_width, H = run->fx->buffer_height, bb_passes = 0;
+  size_t scratch = 0;
+  for (int pi = 0; pi < run->n_exec; pi++)
+    {
+      const SlEffectPass *p = &run->tech->passes[pi];
+      bool to_bb = p->n_render_targets == 0;
+      bb_passes += to_bb;
+      if (!pass_is_direct (run, p, to_bb ? backbuffer_format (run) : NULL))
+        {
+          size_t one = to_bb ? image_bytes (W, H) : image_bytes (p->width, p->height), all = 0;
+          for (int t = 0; t < MAX (p->n_render_targets, 1); t++)
+            all = sat_add (all, one);
+          scratch = MAX (scratch, all);
+        }
+    }
+  size_t bb = 0;
+  for (int k = 0; k < MIN (bb_passes, 2); k++)
+    bb = sat_add (bb, image_bytes (W, H));
+  return sat_add (bb, scratch);
+}
+
+/* The bytes texture @i takes, at @w×@h (with the copy a pass reading its
+ * own target needs); 0 for one the technique does not touch. */
+static size_t
+texture_bytes (const SlEffectRun *run, guint i, int w, int h)
+{
+  const SlEffectTexture *t = &g_array_index (run->fx->textures, SlEffectTexture, i);
+  if (!run->used[i] || (t->kind != SL_EFFECT_TEXTURE_TARGET && t->kind != SL_EFFECT_TEXTURE_IMAGE))
+    return 0;
+  size_t n = store_bytes (w, h, t->mip_levels);
+  return run->needs_before[i] ? sat_add (n, n) : n;
+}
+
+/* Texture @i's size as its store has it or will: an image texture
+ * without a declared size takes the image's once given. */
+static void
+texture_size (const SlEffectRun *run, guint i, int *w, int *h)
+{
+  const SlEffectTexture *t = &g_array_index (run->fx->textures, SlEffectTexture, i);
+  if (run->stores[i].level[0])
+    {
+      *w = run->stores[i].width;
+      *h = run->stores[i].height;
+      return;
+    }
+  *w = MAX (t->width, 1);
+  *h = MAX (t->height, 1);
+}
+
+/* The sum against the budget, with texture @tex at @tex_w×@tex_h (-1:
+ * every texture at its current size). */
+static bool
+check_memory (const SlEffectRun *run, int tex, int tex_w, int tex_h, SlDiagnostics *diags)
+{
+  const SlEffect *fx = run->fx;
+  char a[48], b[48], c[48];
+  size_t sum = sat_add (run->host_bytes, intermediate_bytes (run));
+  if (sum > run->budget)
+    {
+      sl_diag (diags, SL_DIAG_API_EFFECT_MEMORY_BUDGET, fx->filename, 0, 0,
+               "the render's copies of the %d×%d image need %s, over its memory budget of %s",
+               fx->buffer_width, fx->buffer_height, format_bytes (sum, a, sizeof a),
+               format_bytes (run->budget, b, sizeof b));
+      return false;
+    }
+  for (guint i = 0; i < fx->textures->len; i++)
+    {
+      int w, h;
+      if ((int) i == tex)
+        w = tex_w, h = tex_h;
+      else
+        texture_size (run, i, &w, &h);
+      size_t bytes = texture_bytes (run, i, w, h);
+      sum = sat_add (sum, bytes);
+      if (bytes && sum > run->budget)
+        {
+          const SlLoc *loc = &g_array_index (fx->texture_locs, SlLoc, i);
+          const char *name = g_array_index (fx->textures, SlEffectTexture, i).name;
+          if (sum == bytes)
+            sl_diag (diags, SL_DIAG_API_EFFECT_MEMORY_BUDGET, loc->file, loc->line, loc->column,
+                     "texture '%s' (%d×%d) needs %s, over the render's memory budget of %s", name,
+                     w, h, format_bytes (bytes, a, sizeof a), format_bytes (run->budget, c, sizeof c));
+          else
+            sl_diag (diags, SL_DIAG_API_EFFECT_MEMORY_BUDGET, loc->file, loc->line, loc->column,
+                     "texture '%s' (%d×%d) needs %s, which brings the render to %s, over its "
+                     "memory budget of %s", name, w, h, format_bytes (bytes, a, sizeof a),
+                     format_bytes (sum, b, sizeof b), format_bytes (run->budget, c, sizeof c));
+          return false;
+        }
+    }
+  return true;
+}
+
+static void
+out_of_memory (const SlEffectRun *run, guint i, SlDiagnostics *diags)
+{
+  const SlLoc *loc = &g_array_index (run->fx->texture_locs, SlLoc, i);
+  const SlEffectTexture *t = &g_array_index (run->fx->textures, SlEffectTexture, i);
+  int w, h;
+  texture_size (run, i, &w, &h);
+  sl_diag (diags, SL_DIAG_API_EFFECT_OUT_OF_MEMORY, loc->file, loc->line, loc->column,
+           "out of memory for texture '%s' (%d×%d)", t->name, w, h);
+}
+
+void
+sl_effect_run_set_memory_budget (SlEffectRun *run, size_t budget, size_t host_bytes)
+{
+  run->budget = budget;
+  run->host_bytes = host_bytes;
+}
+
+size_t
+sl_effect_run_get_memory_budget (const SlEffectRun *run, size_t *host_bytes)
+{
+  if (host_bytes)
+    *host_bytes = run->host_bytes;
+  return run->budget;
+}
+
+bool
+sl_effect_run_check_memory (const SlEffectRun *run, SlDiagnostics *diags)
+{
+  return check_memory (run, -1, 0, 0, diags);
+}
+
+size_t
+sl_effect_run_get_memory (const SlEffectRun *run)
+{
+  size_t sum = intermediate_bytes (run);
+  for (guint i = 0; i < run->fx->textures->len; i++)
+    {
+      int w, h;
+      texture_size (run, i, &w, &h);
+      sum = sat_add (sum, texture_bytes (run, i, w, h));
+    }
+  return sum;
 }
 
 bool
@@ -554,7 +806,23 @@ sl_effect_run_set_image (SlEffectRun *run, int texture, int width, int height, s
     }
   int w = t->width ? t->width : width, h = t->height ? t->height : height;
   Store *st = &run->stores[texture];
-  store_alloc (st, w, h, t->mip_levels);
+  /* An image no pass reads takes no memory. */
+  if (!run->used[texture])
+    {
+      run->image_set[texture] = true;
+      return true;
+    }
+  store_clear (st);
+  if (!check_memory (run, texture, w, h, diags))
+    return false;
+  if (!store_alloc (st, w, h, t->mip_levels))
+    {
+      st->width = w;
+      st->height = h;
+      out_of_memory (run, (guint) texture, diags);
+      store_clear (st);
+      return false;
+    }
   /* Resample bilinearly (texel centres) when the declared size differs. */
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
@@ -721,15 +989,25 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
       sl_diag (diags, SL_DIAG_API_EFFECT_NO_INPUT, "<effect>", 0, 0, "the effect has no input image");
       return false;
     }
+  if (!check_memory (run, -1, 0, 0, diags))
+    return false;
   for (guint i = 0; i < fx->textures->len; i++)
     {
       const SlEffectTexture *t = &g_array_index (fx->textures, SlEffectTexture, i);
+      bool ok = true;
+      if (!run->used[i])
+        continue;
       /* An image the host did not give (not found, not decoded) reads as
        * zero, as in ReShade, where the effect still renders. */
       if (t->kind == SL_EFFECT_TEXTURE_IMAGE && !run->image_set[i] && !run->stores[i].level[0])
-        store_alloc (&run->stores[i], MAX (t->width, 1), MAX (t->height, 1), t->mip_levels);
+        ok = store_alloc (&run->stores[i], MAX (t->width, 1), MAX (t->height, 1), t->mip_levels);
       if (t->kind == SL_EFFECT_TEXTURE_TARGET && !run->stores[i].level[0])
-        store_alloc (&run->stores[i], t->width, t->height, t->mip_levels);
+        ok = store_alloc (&run->stores[i], t->width, t->height, t->mip_levels);
+      if (!ok)
+        {
+          out_of_memory (run, i, diags);
+          return false;
+        }
     }
   for (int pi = 0; pi < run->tech->n_passes; pi++)
     {
@@ -769,8 +1047,12 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
                     own = true;
                     run->reads_target[pi] |= 1u << r;
                   }
-              if (own && !run->before[ti].level[0])
-                store_alloc (&run->before[ti], t->width, t->height, t->mip_levels);
+              if (own && !run->before[ti].level[0]
+                  && !store_alloc (&run->before[ti], t->width, t->height, t->mip_levels))
+                {
+                  out_of_memory (run, (guint) ti, diags);
+                  return false;
+                }
               sl_binding_set_texture (b, si->slot, own ? &run->before[ti].tex : &run->stores[ti].tex);
             }
         }
@@ -860,7 +1142,14 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
       run->color_views[pi] = *current;
       if (p->n_render_targets == 0)
         {
-          float *nb = g_new (float, (size_t) W * H * 4);
+          float *nb = g_try_malloc_n ((size_t) W * H, 4 * sizeof (float));
+          if (!nb)
+            {
+              sl_diag (diags, SL_DIAG_API_EFFECT_OUT_OF_MEMORY, run->fx->filename, 0, 0,
+                       "out of memory for a %d×%d back buffer of pass %d", W, H, pi + 1);
+              ok = false;
+              break;
+            }
           for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++)
               memcpy (nb + ((size_t) y * W + x) * 4, texel_at (current, x, y), 4 * sizeof (float));

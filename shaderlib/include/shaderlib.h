@@ -661,6 +661,34 @@ bool         sl_effect_run_set_image (SlEffectRun   *run,
                                       SlDiagnostics *diags);
 bool         sl_effect_run_prepare   (SlEffectRun   *run,
                                       SlDiagnostics *diags);
+
+/* The memory budget of one render (README, "Hostile input"): every
+ * buffer whose size comes from the effect or the image — render targets
+ * with their mip chains, image textures at their declared size, the
+ * copies a pass that reads its own target needs, the intermediate back
+ * buffers and scratch images of the passes before the last — is summed
+ * before anything is allocated, together with @host_bytes, what the host
+ * holds for the render itself (its whole input or output image).  When
+ * the sum exceeds @budget, sl_effect_run_set_image() and
+ * sl_effect_run_prepare() fail with E-API-EFFECT-MEMORY-BUDGET at the
+ * declaration of the texture that tips it over (at the effect file when
+ * the images alone do); an allocation that fails within the budget is
+ * E-API-EFFECT-OUT-OF-MEMORY, never an abort.  Without a call the budget
+ * is SL_EFFECT_DEFAULT_MEMORY_BUDGET and @host_bytes 0. */
+#define SL_EFFECT_DEFAULT_MEMORY_BUDGET ((size_t) 2 << 30)
+void         sl_effect_run_set_memory_budget (SlEffectRun *run,
+                                              size_t       budget,
+                                              size_t       host_bytes);
+/* Checks the sum now (e.g. after the host learnt, from
+ * sl_effect_run_get_input_rect(), that it must hold the whole input, and
+ * set the budget again with it); true when it fits. */
+bool         sl_effect_run_check_memory      (const SlEffectRun *run,
+                                              SlDiagnostics     *diags);
+/* The budget and host bytes last set. */
+size_t       sl_effect_run_get_memory_budget (const SlEffectRun *run,
+                                              size_t            *host_bytes);
+/* What the run's own buffers take at their declared sizes, in bytes. */
+size_t       sl_effect_run_get_memory        (const SlEffectRun *run);
 /* The part of the input the output rectangle needs; false when it needs
  * the whole input (an earlier pass reads it, or sampling is data
  * dependent).  Valid after prepare. */

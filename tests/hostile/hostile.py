@@ -14,6 +14,9 @@ space (not under AddressSanitizer, whose shadow memory needs more), an
 the located error or the bounded, reported result written next to it; each
 gegl run, which registers the whole folder, must also stay within
 START_CPU seconds of CPU and START_RSS of memory.
+The memory-budget cases (targets, textures and whole images over the one
+budget per render, README "Hostile input") run with their own arguments
+and, in `gegl`, their own input image and environment.
 Prints TAP.
 """
 import os
@@ -65,6 +68,84 @@ def effect_with_texture(source):
     return ('texture Tex < source = "%s"; > { Width = 4; Height = 4; };\n'
             "sampler S { Texture = Tex; };\n"
             "float4 main(float2 uv : TEXCOORD0) : COLOR { return tex2D(S, uv); }\n" % source) + TECH
+
+
+def ppm(width, height):
+    """A grey binary PPM of WIDTHxHEIGHT."""
+    return b"P6\n%d %d\n255\n" % (width, height) + bytes([128]) * (3 * width * height)
+
+
+def read_ppm(data):
+    """(width, height, 8-bit samples) of a binary PPM of any depth."""
+    fields, pos = [], 2
+    while len(fields) < 3:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(int(data[pos:end]))
+        pos = end
+    width, height, maxval = fields
+    body = data[pos + 1:]
+    if maxval > 255:
+        samples = [int.from_bytes(body[k:k + 2], "big") for k in range(0, 6 * width * height, 2)]
+    else:
+        samples = list(body[:3 * width * height])
+    return width, height, [round(v * 255 / maxval) for v in samples]
+
+
+# Effects whose buffers the memory budget refuses.
+BIG_TARGET = "texture %s { Width = 16384; Height = 16384; Format = RGBA32F; };\nsampler S%s { Texture = %s; };\n"
+THREE_TARGETS = (BIG_TARGET % ("A", "A", "A") + BIG_TARGET % ("B", "B", "B") + BIG_TARGET % ("C", "C", "C")
+                 + "float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+                 "{ return tex2D(SA, uv) + tex2D(SB, uv) + tex2D(SC, uv); }\n" + TECH)
+ONE_TARGET = (BIG_TARGET % ("Big", "Big", "Big")
+              + "float4 fill(float2 uv : TEXCOORD0) : COLOR { return float4(uv, 0, 1); }\n"
+              "float4 main(float2 uv : TEXCOORD0) : COLOR { return tex2D(SBig, uv); }\n"
+              "technique T { pass { PixelShader = compile ps_3_0 fill(); RenderTarget = Big; }\n"
+              "              pass { PixelShader = compile ps_3_0 main(); } }\n")
+# A bloom: a bright pass into a half-size target, then the composite.
+BLOOM = ("texture Half { Width = BUFFER_WIDTH / 2; Height = BUFFER_HEIGHT / 2; Format = RGBA32F; };\n"
+         "texture Back : COLOR;\n"
+         "sampler SHalf { Texture = Half; };\nsampler SBack { Texture = Back; };\n"
+         "float4 bright(float2 uv : TEXCOORD0) : COLOR { return max(tex2D(SBack, uv) - 0.5, 0); }\n"
+         "float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+         "{ return tex2D(SBack, uv) + tex2D(SHalf, uv + float2(0.01, 0)); }\n"
+         "technique T { pass { PixelShader = compile ps_3_0 bright(); RenderTarget = Half; }\n"
+         "              pass { PixelShader = compile ps_3_0 main(); } }\n")
+# Two passes into the back buffer: the first one's result is an
+# intermediate image as large as the input.
+TWO_BACKBUFFER = ("float4 main(float2 uv : TEXCOORD0) : COLOR { return float4(uv, 0, 1); }\n"
+                  "technique T { pass { PixelShader = compile ps_3_0 main(); }\n"
+                  "              pass { PixelShader = compile ps_3_0 main(); } }\n")
+# name: CLI arguments after the file, and, for `gegl`, (input size, extra
+# environment, expected text): the op holds no whole result image, so its
+# sums differ from the CLI's.
+BUDGET = {
+    "budget-three-targets.fx": (["--size", "64x48", "--probe", "0,0"],
+                                ((64, 48), {}, "budget-three-targets.fx:1:9: error: texture 'A' "
+                                 "(16384×16384) needs 4096 MiB, over the render's memory budget of 2048 MiB")),
+    "budget-one-target.fx": (["-i", "in-64x48.ppm", "--probe", "0,0"],
+                             ((64, 48), {}, "budget-one-target.fx:1:9: error: texture 'Big' "
+                              "(16384×16384) needs 4096 MiB, over the render's memory budget of 2048 MiB")),
+    "budget-large-image.fx": (["--size", "20000x20000", "--probe", "0,0"],
+                              ((1024, 1024), {"GEGL_SHADERS_MEMORY_BUDGET": "8M"},
+                               "the render's copies of the 1024×1024 image need 16 MiB, "
+                               "over its memory budget of 8 MiB")),
+    "budget-backbuffer.fx": (["--size", "3000x3000", "--memory-budget", "256M", "--probe", "0,0"],
+                             ((1024, 1024), {"GEGL_SHADERS_MEMORY_BUDGET": "8M"},
+                              "the render's copies of the 1024×1024 image need 16 MiB, "
+                              "over its memory budget of 8 MiB")),
+}
+# Within a budget larger than the address-space cap, the allocation
+# itself fails: an error, not an abort.  Not under AddressSanitizer,
+# which has no cap and would hand out the 5 GiB.
+if not SANITIZED:
+    BUDGET["budget-out-of-memory.fx"] = (
+        ["-i", "in-64x48.ppm", "--memory-budget", "16G", "--probe", "0,0"],
+        ((64, 48), {"GEGL_SHADERS_MEMORY_BUDGET": "16G"},
+         "budget-out-of-memory.fx:1:9: error: out of memory for texture 'Big' (16384×16384)"))
 
 
 def build(folder):
@@ -128,6 +209,24 @@ def build(folder):
     # 20,000 techniques: one shared copy of the text, at most 256 ops.
     add(TECHNIQUES, MAIN + "".join("technique T%d { pass { PixelShader = compile ps_3_0 main(); } }\n" % t
                                    for t in range(20000)), "run", "0 0 0.0625 0.0625 0 1", 0)
+    # One memory budget per render: targets, whole images and the
+    # intermediate back buffer are counted before anything is allocated.
+    with open(os.path.join(folder, "in-64x48.ppm"), "wb") as f:
+        f.write(ppm(64, 48))
+    add("budget-three-targets.fx", THREE_TARGETS, "run",
+        "budget-three-targets.fx:1:9: error: texture 'A' (16384×16384) needs 4096 MiB, "
+        "which brings the render to 4097 MiB, over its memory budget of 2048 MiB", 1)
+    add("budget-one-target.fx", ONE_TARGET, "run",
+        "budget-one-target.fx:1:9: error: texture 'Big' (16384×16384) needs 4096 MiB, "
+        "which brings the render to 4097 MiB, over its memory budget of 2048 MiB", 1)
+    add("budget-large-image.fx", BLOOM, "run",
+        "a 20000×20000 render needs 6104 MiB for the images it holds whole", 1)
+    add("budget-backbuffer.fx", TWO_BACKBUFFER, "run",
+        "budget-backbuffer.fx: error: the render's copies of the 3000×3000 image need 275 MiB, "
+        "over its memory budget of 256 MiB", 1)
+    if "budget-out-of-memory.fx" in BUDGET:
+        add("budget-out-of-memory.fx", ONE_TARGET, "run",
+            "budget-out-of-memory.fx:1:9: error: out of memory for texture 'Big' (16384×16384)", 1)
     # A loop that never ends: one warning, the image still written.
     add("runaway-loop.hlsl", "float4 main(float2 uv : TEXCOORD0) : COLOR\n{\n  float x = 0;\n"
         "  [loop] while (uv.x >= 0) x += 1;\n  return x;\n}\n", "run", "reached the iteration cap", 0)
@@ -158,7 +257,9 @@ def ppm_top_row(path):
 
 def run_cli(cli, folder, name, command):
     args = [cli, command, name]
-    if command == "run":
+    if name in BUDGET:
+        args += BUDGET[name][0]
+    elif command == "run":
         args += ["--size", "8x8", "--probe", "0,0"]
     return subprocess.run(args, cwd=folder, capture_output=True, text=True, errors="replace",
                           timeout=TIMEOUT, preexec_fn=caps, stdin=subprocess.DEVNULL)
@@ -202,6 +303,14 @@ def main():
                               "texture-huge.fx": "pixels is too large"}
             for name, command, expect, status in cases:
                 pixels = None
+                case_env, case_src = env, src
+                if name in BUDGET:
+                    (w, h), extra, text = BUDGET[name][1]
+                    case_env = dict(env, **extra)
+                    case_src = os.path.join(tmp, "in-%dx%d.ppm" % (w, h))
+                    with open(case_src, "wb") as f:
+                        f.write(ppm(w, h))
+                    expect = text
                 if name == TECHNIQUES:
                     # The op of a technique past the first renders the
                     # effect, compiled when it first processes: uv in the
@@ -209,10 +318,10 @@ def main():
                     op = ["shader:techniques-20000-T7"]
                     expect = "has 20000 techniques; only the first 256 become operations"
                     pixels = [0.125, 0.125, 0, 0.375, 0.125, 0, 0.625, 0.125, 0, 0.875, 0.125, 0]
-                elif name in plugin_texture:
+                elif name in plugin_texture or name in BUDGET:
                     # An effect is an op of its own: shader:<stem>.
                     op = ["shader:" + os.path.splitext(name)[0]]
-                    expect = plugin_texture[name]
+                    expect = plugin_texture.get(name, expect)
                 elif name.endswith(".hlsl"):
                     op = ["shader:run", "file=" + os.path.join(folder, name)]
                 else:
@@ -221,8 +330,8 @@ def main():
                 out_path = os.path.join(tmp, "out.ppm")
                 try:
                     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                    r = subprocess.run([gegl, src, "-o", out_path, "--"] + op,
-                                       env=env, capture_output=True, text=True, errors="replace",
+                    r = subprocess.run([gegl, case_src, "-o", out_path, "--"] + op,
+                                       env=case_env, capture_output=True, text=True, errors="replace",
                                        timeout=TIMEOUT, preexec_fn=caps, stdin=subprocess.DEVNULL)
                     after = resource.getrusage(resource.RUSAGE_CHILDREN)
                     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -234,8 +343,10 @@ def main():
                         problems.append(f"killed by signal {-r.returncode}")
                     elif r.returncode != 0:
                         problems.append(f"exit status {r.returncode}: {r.stderr[-300:]}")
-                    # The op warns once with the message the CLI prints.
-                    if expect not in r.stderr:
+                    # The op warns once with the message the CLI prints
+                    # (`gegl` keeps the C locale, in which GLib writes a
+                    # '×' as '?').
+                    if expect not in r.stderr and expect.replace("×", "?") not in r.stderr:
                         problems.append(f"stderr lacks '{expect}': {r.stderr[-300:]}")
                     if not os.path.exists(out_path):
                         problems.append("no output image (the op passes its input through)")
@@ -243,6 +354,11 @@ def main():
                         got = ppm_top_row(out_path)
                         if not got or any(abs(a - b) > 1 / 255 for a, b in zip(got, pixels)):
                             problems.append(f"top row {got}, expected {pixels}")
+                    elif name in BUDGET:
+                        # Passed through: the grey input, pixel for pixel.
+                        with open(out_path, "rb") as f:
+                            if read_ppm(f.read()) != (w, h, [128] * (3 * w * h)):
+                                problems.append("the output is not the input passed through")
                     if "SECRET_TOKEN" in r.stderr or "root:" in r.stderr:
                         problems.append("a diagnostic quotes a file outside the folder")
                 except subprocess.TimeoutExpired:

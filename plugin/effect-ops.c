@@ -8,8 +8,11 @@
  * regard to case like every annotation of the module).  Uniforms with a
  * host source are not properties themselves: the op gets one property per
  * host value the file uses — `seed` for `source = "random"`, `timer` and
- * `frametime` (milliseconds) and `framecount` — so animations can be
- * scrubbed from GIMP or a batch script frame by frame.  Matrix and array
+ * `frametime` (milliseconds) and `framecount`, so animations can be
+ * scrubbed from GIMP or a batch script frame by frame; `mousepoint-x/-y`
+ * (pixels, GIMP's pixel-coordinate pair with its picker) for
+ * `"mousepoint"`; `date-year`, `-month`, `-day`, `-seconds` for `"date"`
+ * (defaults: when the module loaded).  Matrix and array
  * uniforms are not properties: they keep the file's defaults (GParamSpecs
  * have no natural shape for them; the CLI's --set NAME=V,V,… sets them).
  * Like every op of the module the op has an "error" property, "" while
@@ -84,6 +87,12 @@ typedef enum
   HOST_TIMER,
   HOST_FRAMETIME,
   HOST_FRAMECOUNT,
+  HOST_MOUSE_X,           /* source = "mousepoint": pixels, x then y */
+  HOST_MOUSE_Y,
+  HOST_DATE_YEAR,         /* source = "date": year, month, day, seconds */
+  HOST_DATE_MONTH,
+  HOST_DATE_DAY,
+  HOST_DATE_SECONDS,
   HOST_LINEAR,            /* not a host value: the "linear" property */
   N_HOST
 } Host;
@@ -245,6 +254,13 @@ inst_of (gpointer operation)
   g_value_set_double (&host[HOST_FRAMETIME], hv.frametime_ms);
   g_value_init (&host[HOST_FRAMECOUNT], G_TYPE_INT);
   g_value_set_int (&host[HOST_FRAMECOUNT], (gint) hv.framecount);
+  g_value_init (&host[HOST_MOUSE_X], G_TYPE_DOUBLE);
+  g_value_init (&host[HOST_MOUSE_Y], G_TYPE_DOUBLE);
+  for (gint k = 0; k < 4; k++)
+    {
+      g_value_init (&host[HOST_DATE_YEAR + k], G_TYPE_INT);
+      g_value_set_int (&host[HOST_DATE_YEAR + k], hv.date[k]);
+    }
   g_value_init (&host[HOST_LINEAR], G_TYPE_BOOLEAN);
   g_value_init (&inst->values[error_slot (klass)], G_TYPE_STRING);
   g_value_set_string (&inst->values[error_slot (klass)], "");
@@ -437,12 +453,15 @@ load_images (EffClass *klass,
   g_free (dir);
 }
 
-/* The property values into the run.  Called with the lock held. */
+/* The property values into the run, for an input of @bbox (at full
+ * resolution: the mouse point is in its pixels, as BUFFER_* are at every
+ * level).  Called with the lock held. */
 static gboolean
-set_values (EffClass      *klass,
-            EffInst       *inst,
-            SlEffectRun   *run,
-            SlDiagnostics *diags)
+set_values (EffClass            *klass,
+            EffInst             *inst,
+            const GeglRectangle *bbox,
+            SlEffectRun         *run,
+            SlDiagnostics       *diags)
 {
   const GValue       *host = &inst->values[klass->props->len];
   SlEffectHostValues  hv;
@@ -491,6 +510,12 @@ set_values (EffClass      *klass,
   hv.timer_ms     = g_value_get_double (&host[HOST_TIMER]);
   hv.frametime_ms = g_value_get_double (&host[HOST_FRAMETIME]);
   hv.framecount   = g_value_get_int (&host[HOST_FRAMECOUNT]);
+  /* Pixels from the input's top-left corner, as GIMP's coordinate picker
+   * gives them; the library takes a fraction of the image. */
+  hv.mouse_x      = g_value_get_double (&host[HOST_MOUSE_X]) / bbox->width;
+  hv.mouse_y      = g_value_get_double (&host[HOST_MOUSE_Y]) / bbox->height;
+  for (gint k = 0; k < 4; k++)
+    hv.date[k] = g_value_get_int (&host[HOST_DATE_YEAR + k]);
   sl_effect_run_set_host_values (run, &hv);
   return ok;
 }
@@ -547,7 +572,7 @@ build_draw (EffClass            *klass,
 
   technique = MAX (sl_effect_find_technique (fx, klass->technique), 0);
   run = sl_effect_run_new (fx, technique);
-  ok  = set_values (klass, inst, run, diags);
+  ok  = set_values (klass, inst, bbox, run, diags);
   for (guint i = 0; ok && i < inst->images->len; i++)
     {
       GsImage *image = g_ptr_array_index (inst->images, i);
@@ -887,6 +912,65 @@ install_host_properties (GObjectClass *object_class,
       g_object_class_install_property (object_class,
                                        host_id + HOST_FRAMECOUNT, pspec);
     }
+  if ((klass->host_used & (1u << HOST_MOUSE_X)) &&
+      ! g_object_class_find_property (object_class, "mousepoint-x") &&
+      ! g_object_class_find_property (object_class, "mousepoint-y"))
+    {
+      /* A pair GIMP shows as one point with its "Pick coordinates from
+       * the image" button: consecutive ids, axis x then y, in pixels. */
+      for (gint c = 0; c < 2; c++)
+        {
+          pspec = gegl_param_spec_double (c ? "mousepoint-y" : "mousepoint-x",
+                                          c ? _("Mouse point Y")
+                                            : _("Mouse point X"),
+                                          _("Uniforms with source = "
+                                            "\"mousepoint\": the pointer, "
+                                            "in pixels from the image's "
+                                            "top-left corner"),
+                                          -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
+                                          0.0, 1024.0, 1.0, flags);
+          gegl_param_spec_set_property_key (pspec, "unit", "pixel-coordinate");
+          gegl_param_spec_set_property_key (pspec, "axis", c ? "y" : "x");
+          g_object_class_install_property (object_class,
+                                           host_id + HOST_MOUSE_X + c, pspec);
+        }
+    }
+  if ((klass->host_used & (1u << HOST_DATE_YEAR)))
+    {
+      static const struct
+      {
+        const gchar *name, *label, *blurb;
+        gint         min, max;
+      } date[4] =
+      {
+        { "date-year",    N_("Year"),
+          N_("Uniforms with source = \"date\": the year"), 0, 9999 },
+        { "date-month",   N_("Month"),
+          N_("Uniforms with source = \"date\": the month, 1 to 12"), 1, 12 },
+        { "date-day",     N_("Day"),
+          N_("Uniforms with source = \"date\": the day of the month, "
+             "1 to 31"), 1, 31 },
+        { "date-seconds", N_("Time of day (s)"),
+          N_("Uniforms with source = \"date\": seconds since midnight"),
+          0, 86399 }
+      };
+
+      /* Defaults: when the module loaded, as a running game would see. */
+      for (gint k = 0; k < 4; k++)
+        if (! g_object_class_find_property (object_class, date[k].name))
+          {
+            pspec = gegl_param_spec_int (date[k].name, _(date[k].label),
+                                         _(date[k].blurb),
+                                         date[k].min, date[k].max,
+                                         CLAMP (hv.date[k], date[k].min,
+                                                date[k].max),
+                                         date[k].min, date[k].max, 1.0,
+                                         flags);
+            g_object_class_install_property (object_class,
+                                             host_id + HOST_DATE_YEAR + k,
+                                             pspec);
+          }
+    }
   if (klass->host_used & (1u << HOST_LINEAR))
     {
       pspec = g_param_spec_boolean ("linear", _("Linear light"),
@@ -1006,9 +1090,15 @@ plan_properties (SlEffect   *fx,
                  SlMetadata *header,
                  guint      *host_used)
 {
-  static const gchar *const host_names[HOST_LINEAR] =
+  /* The property (the first of several) each source asks for. */
+  static const struct { const gchar *source; Host host; } host_names[] =
   {
-    "random", "timer", "frametime", "framecount"
+    { "random",     HOST_SEED },
+    { "timer",      HOST_TIMER },
+    { "frametime",  HOST_FRAMETIME },
+    { "framecount", HOST_FRAMECOUNT },
+    { "mousepoint", HOST_MOUSE_X },
+    { "date",       HOST_DATE_YEAR }
   };
   GArray *props = g_array_new (FALSE, TRUE, sizeof (EffProp));
 
@@ -1020,9 +1110,9 @@ plan_properties (SlEffect   *fx,
 
       if (src)
         {
-          for (gint k = 0; k < HOST_LINEAR; k++)
-            if (strcmp (src, host_names[k]) == 0)
-              *host_used |= 1u << k;
+          for (guint k = 0; k < G_N_ELEMENTS (host_names); k++)
+            if (strcmp (src, host_names[k].source) == 0)
+              *host_used |= 1u << host_names[k].host;
           continue;
         }
       /* Matrices and arrays stay at their defaults. */

@@ -606,7 +606,8 @@ const char              *sl_param_get_host_source   (const SlParam *param);
 /* Values for uniforms with a host source.  A still image is rendered as
  * one frame of a running game would be: sl_effect_host_values_init()
  * gives the first frame a second after start (timer 1000 ms, frame 1,
- * 60 fps), today's date and the pointer at the image's centre; they stay
+ * 60 fps), today's date and the pointer at the top-left corner (0, 0),
+ * where ReShade without an input device leaves it; they stay
  * fixed unless the host sets them.  The other sources have fixed values:
  * `pingpong` one frame's step from its `min`, `mousewheel` its initial
  * value within `min`..`max`, `mousedelta` (0, 0); `key`, `mousebutton`,

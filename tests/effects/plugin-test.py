@@ -18,7 +18,7 @@ mods = make_module_dir(tmp, module, sysdir)
 filters = os.path.join(tmp, "filters")
 os.mkdir(filters)
 for name in ("blur.fx", "bloom.fx", "multi.fx", "animated.fx", "case.fx",
-             "texture.fx"):   # without its pattern.png: a missing texture
+             "pointer.fx", "texture.fx"):   # without its pattern.png: a missing texture
     shutil.copy(os.path.join(srcdir, name), filters)
 with open(os.path.join(filters, "runaway.fx"), "w") as f:
     f.write('#include "ReShade.fxh"\n'
@@ -138,6 +138,39 @@ a = run("shader:animated", {"timer": 1234.5, "framecount": 7, "frametime": 20.0,
         [(0, 0, 4, 3)])
 check(all(max(abs(x - y) for x, y in zip(a[p], (0.12345, 0.07, 0.2, 0.5))) <= 1e-6 for p in a),
       "host values set as properties: %s" % (a[(0, 0)],))
+
+# The mouse point and the date are properties only where a uniform asks
+# for them: the point as GIMP's pixel-coordinate pair (axis x then y,
+# adjacent, so the dialog shows one point with a picker), the date as
+# four ints.
+plist = list(Gegl.Operation.list_properties("shader:pointer"))
+names = [p.name for p in plist]
+check({"mousepoint-x", "mousepoint-y", "date-year", "date-month", "date-day", "date-seconds"}
+      <= set(names), "pointer properties: %s" % names)
+check("mousepoint-x" in names and names.index("mousepoint-y") == names.index("mousepoint-x") + 1,
+      "mousepoint-x and -y are adjacent: %s" % names)
+for axis in ("x", "y"):
+    key = lambda k: Gegl.Operation.get_property_key("shader:pointer", "mousepoint-" + axis, k)
+    check((key("unit"), key("axis")) == ("pixel-coordinate", axis),
+          "mousepoint-%s ui-meta: %r" % (axis, (key("unit"), key("axis"))))
+check({p.name: p for p in plist}["mousepoint-x"].default_value == 0.0,
+      "mousepoint defaults to (0, 0), ReShade's pointer without an input device")
+for op in ("shader:animated", "shader:blur"):
+    other = [p.name for p in Gegl.Operation.list_properties(op)]
+    check(not any(n.startswith("mousepoint") or n.startswith("date-") for n in other),
+          "%s has no mousepoint or date property: %s" % (op, other))
+check("timer" not in names and "seed" not in names, "pointer has no timer or seed: %s" % names)
+# Left half: point / 1000 and BUFFER_WIDTH / 1000; right half: the date.
+a = run("shader:pointer", {"mousepoint-x": 12.5, "mousepoint-y": 27.0, "date-year": 2024,
+                           "date-month": 2, "date-day": 29, "date-seconds": 3600},
+        [(0, 0, 2, 1), (38, 29, 2, 1)])
+want = {(0, 0): (0.0125, 0.027, 0.04, 1.0), (1, 0): (0.0125, 0.027, 0.04, 1.0),
+        (38, 29): (0.2024, 0.02, 0.29, 0.036), (39, 29): (0.2024, 0.02, 0.29, 0.036)}
+check(worst(a, want) <= 1e-6, "mousepoint and date set as properties: %s" % (a,))
+a = run("shader:pointer", {}, [(0, 0, 1, 1), (39, 0, 1, 1)])
+check(a[(0, 0)][:2] == (0.0, 0.0), "mousepoint default (0, 0): %s" % (a[(0, 0)],))
+year = GLib.DateTime.new_now_local().get_year()
+check(abs(a[(39, 0)][0] * 10000 - year) < 0.01, "date defaults to this year: %s" % (a[(39, 0)],))
 
 # Annotation names match without regard to case (UI_MIN, Ui_Max,
 # UI_LABEL), as in the per-file ops.

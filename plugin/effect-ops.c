@@ -52,9 +52,10 @@
  * level 0.  SV_Position counts the pixels actually rendered.
  *
  * Failure: an effect that does not compile for the image, an image
- * texture that cannot be loaded, or memory that runs out make the op pass
- * its input through; a run-time limit (a runaway loop) keeps what was
- * rendered.  The "error" property says why, with paths relative to the
+ * texture whose file is there but does not load, or memory that runs out
+ * make the op pass its input through; a run-time limit (a runaway loop)
+ * keeps what was rendered, and an image file that is missing reads as
+ * zero texels, as in ReShade, while the op renders and says which.  The "error" property says why, with paths relative to the
  * effect's folder, published through op-error.c (which tells an open GIMP
  * dialog from the main loop and logs each distinct error once when no
  * dialog shows it).  A run-time failure stays until the settings or the
@@ -145,9 +146,13 @@ typedef struct
   /* Image textures by texture index, loaded once; NULL for the others. */
   GPtrArray     *images;
   gchar         *image_error;  /* why one did not load; NULL when none */
-  /* Why the last draw built at each level does not render (NULL when it
-   * does), for the settings of build_settings[] at draw_bbox[].  Per
-   * level, so that rebuilding one level leaves the others'. */
+  /* Which are missing (they read as zero, the op renders); NULL when
+   * none is. */
+  gchar         *image_warning;
+  /* Why the last draw built at each level does not render, or which of
+   * its images are missing while it renders (NULL when neither), for the
+   * settings of build_settings[] at draw_bbox[].  Per level, so that
+   * rebuilding one level leaves the others'. */
   gchar         *build_error[GS_N_LEVELS];
   guint          build_settings[GS_N_LEVELS];
   /* What rendering hit, for the settings of @runtime_serial and the input
@@ -191,6 +196,7 @@ inst_free (gpointer data)
   if (inst->images)
     g_ptr_array_unref (inst->images);
   g_free (inst->image_error);
+  g_free (inst->image_warning);
   for (gint i = 0; i < GS_N_LEVELS; i++)
     g_free (inst->build_error[i]);
   g_free (inst->runtime_error);
@@ -407,8 +413,28 @@ load_images (EffClass *klass,
         {
           /* The library found the file as ReShade does (next to the
            * effect, in the include folders, in any case).  One it did not
-           * find is reported in the dialog and the op passes its input
-           * through, as before; the CLI renders it as zero, as ReShade. */
+           * find reads as zero and the effect renders, as in ReShade and
+           * the CLI; the dialog says which.  One that is there but does
+           * not load is an error (README, "Hostile input"). */
+          if (! tx->source_path)
+            {
+              gchar *what = g_strdup_printf (_("image '%s' not found"),
+                                             tx->source_file);
+              gchar *line = g_strdup_printf (_("texture '%s': %s; the "
+                                               "texture reads as zero"),
+                                             tx->name, what);
+              gchar *all  = inst->image_warning
+                            ? g_strconcat (inst->image_warning, "\n", line,
+                                           NULL)
+                            : g_strdup (line);
+
+              g_free (inst->image_warning);
+              inst->image_warning = all;
+              g_free (line);
+              g_free (what);
+              g_ptr_array_add (inst->images, NULL);
+              continue;
+            }
           path  = tx->source_path
                   ? g_strdup (tx->source_path)
                   : g_path_is_absolute (tx->source_file)
@@ -595,6 +621,8 @@ build_draw (EffClass            *klass,
           *failure = g_strdup (_("the shader could not be prepared"));
         }
     }
+  else if (inst->image_warning)
+    *failure = g_strdup (inst->image_warning);  /* and it renders */
   sl_diagnostics_free (diags);
   return draw;
 }

@@ -236,6 +236,46 @@ for op, want in (("shader:texture", "texture 'PatternTex'"),
     drain_main_loop()
     check(len(seen) == 2, "%s: an unchanged failure notifies once: %r" % (op, seen))
 
+# A missing image file reads as zero texels and the effect renders (as in
+# ReShade and the CLI), with the warning in "error"; texture.fx is
+# pattern * 0.5 + input * 0.25 with alpha 1 * 0.5 + a * 0.25.
+g = Gegl.Node()
+src = g.create_child("gegl:buffer-source")
+src.set_property("buffer", source())
+node = g.create_child("shader:texture")
+src.link(node)
+dst = Gegl.Buffer.new(FMT, 0, 0, W, H)
+node.blit_buffer(dst, Gegl.Rectangle.new(0, 0, W, H), 0, Gegl.AbyssPolicy.NONE)
+raw = struct.unpack("%df" % (W * H * 4), bytes(dst.get(Gegl.Rectangle.new(0, 0, W, H), 1.0, FMT,
+                                                        Gegl.AbyssPolicy.NONE)))
+want = [v for y in range(H) for x in range(W)
+        for v in tuple(c * 0.25 for c in pixel_in(x, y)[:3]) + (0.5 + 0.25 * pixel_in(x, y)[3],)]
+err = max(abs(a - b) for a, b in zip(raw, want))
+check(err <= 1e-6, "missing texture: zero texels, the effect renders (%g)" % err)
+text = " ".join(node.get_property("error").split())
+check("texture 'PatternTex': image 'pattern.png' not found; the texture reads as zero" in text,
+      "missing texture: the warning is in error: %r" % text)
+
+# A file that is there but does not decode stays an error: the op passes
+# its input through.
+with open(os.path.join(filters, "pattern.png"), "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n not really")
+g = Gegl.Node()
+src = g.create_child("gegl:buffer-source")
+src.set_property("buffer", source())
+node = g.create_child("shader:texture")
+src.link(node)
+dst = Gegl.Buffer.new(FMT, 0, 0, W, H)
+node.blit_buffer(dst, Gegl.Rectangle.new(0, 0, W, H), 0, Gegl.AbyssPolicy.NONE)
+raw = struct.unpack("%df" % (W * H * 4), bytes(dst.get(Gegl.Rectangle.new(0, 0, W, H), 1.0, FMT,
+                                                        Gegl.AbyssPolicy.NONE)))
+want = [v for y in range(H) for x in range(W) for v in pixel_in(x, y)]
+err = max(abs(a - b) for a, b in zip(raw, want))
+text = " ".join(node.get_property("error").split())
+check(err <= 1e-6, "undecodable texture: the input passes through (%g)" % err)
+check("texture 'PatternTex'" in text and "reads as zero" not in text,
+      "undecodable texture: an error naming it: %r" % text)
+
 shutil.rmtree(tmp, ignore_errors=True)
 if failures:
     sys.exit(1)

@@ -1189,6 +1189,27 @@ plan_properties (SlEffect   *fx,
   return props;
 }
 
+/* An op whose technique samples depth says that depth is flat here:
+ * ReShade's formula over an empty depth buffer, the far plane. */
+static void
+depth_note (EffClass *klass,
+            SlEffect *fx,
+            gint      technique)
+{
+  gchar *text;
+
+  if (! sl_effect_technique_reads_depth (fx, technique))
+    return;
+  text = g_strconcat (klass->description,
+                      klass->description[0] ? " " : "",
+                      _("It reads the depth buffer, which is flat here: a "
+                        "still image has no depth (it reads as the far "
+                        "plane)."),
+                      NULL);
+  g_free (klass->description);
+  klass->description = text;
+}
+
 static gboolean
 register_class (GTypeModule *module,
                 EffClass    *klass)
@@ -1308,9 +1329,7 @@ gs_effect_ops_claim (GTypeModule *module,
                   "0123456789_", '_');
       klass->title       = g_strdup (label ? label : klass->op_name + 7);
       klass->description = g_strdup_printf ("%s%s%d pass(es) of the effect "
-                                            "file %s. Depth-buffer access "
-                                            "returns a flat depth: a still "
-                                            "image has none.",
+                                            "file %s.",
                                             tip ? tip : "", tip ? " — " : "",
                                             tech->n_passes, path);
       if (header)
@@ -1338,6 +1357,7 @@ gs_effect_ops_claim (GTypeModule *module,
           klass->license     = g_strdup (lic ? lic : "");
         }
 
+      depth_note (klass, fx, t);
       g_ptr_array_add (classes, klass);
       count += register_class (module, klass);
     }

@@ -513,3 +513,22 @@ sl_effect_get_param (const SlEffect *fx, int i)
     return NULL;
   return &g_array_index (fx->params, SlParam, i);
 }
+
+bool
+sl_effect_technique_reads_depth (const SlEffect *fx, int technique)
+{
+  const SlEffectTechnique *t = sl_effect_get_technique (fx, technique);
+  for (int p = 0; t && p < t->n_passes; p++)
+    {
+      SlProgram *prog = t->passes[p].program;
+      for (int k = 0; k < sl_program_get_n_samplers (prog); k++)
+        {
+          const SlSamplerInfo *si = sl_program_get_sampler (prog, k);
+          int ti = si ? fx_slot_texture (fx, si) : -1;
+          const SlEffectTexture *tx = sl_effect_get_texture (fx, ti);
+          if (tx && tx->kind == SL_EFFECT_TEXTURE_DEPTH)
+            return true;
+        }
+    }
+  return false;
+}

@@ -590,6 +590,10 @@ const SlEffectTechnique *sl_effect_get_technique    (const SlEffect *effect,
                                                      int             index);
 int                      sl_effect_find_technique   (const SlEffect *effect,
                                                      const char     *name);
+/* Whether a pass of the technique samples a depth texture (`: DEPTH`,
+ * e.g. through ReShade::GetLinearizedDepth), which is flat here. */
+bool                     sl_effect_technique_reads_depth (const SlEffect *effect,
+                                                          int             technique);
 int                      sl_effect_get_n_textures   (const SlEffect *effect);
 const SlEffectTexture   *sl_effect_get_texture      (const SlEffect *effect,
                                                      int             index);

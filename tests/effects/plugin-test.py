@@ -18,7 +18,7 @@ mods = make_module_dir(tmp, module, sysdir)
 filters = os.path.join(tmp, "filters")
 os.mkdir(filters)
 for name in ("blur.fx", "bloom.fx", "multi.fx", "animated.fx", "case.fx",
-             "pointer.fx", "texture.fx"):   # without its pattern.png: a missing texture
+             "pointer.fx", "headers.fx", "texture.fx"):   # without its pattern.png: a missing texture
     shutil.copy(os.path.join(srcdir, name), filters)
 with open(os.path.join(filters, "runaway.fx"), "w") as f:
     f.write('#include "ReShade.fxh"\n'
@@ -91,8 +91,11 @@ for name in ("shader:blur", "shader:bloom", "shader:multi-Brighten", "shader:mul
     check(name in ops, "registered " + name)
 check("shader:multi" not in ops, "no plain shader:multi for a two-technique file")
 check(Gegl.Operation.get_key("shader:multi-Brighten", "title") == "Brighten", "title from ui_label")
-check("flat depth" in (Gegl.Operation.get_key("shader:blur", "description") or ""),
-      "description mentions the flat depth")
+# Only an op whose technique samples depth says that depth is flat here.
+for op, reads in (("shader:headers", True), ("shader:blur", False), ("shader:texture", False)):
+    desc = Gegl.Operation.get_key(op, "description") or ""
+    check(("depth buffer, which is flat here" in desc) == reads,
+          "%s: the description %s the flat depth: %r" % (op, "mentions" if reads else "leaves out", desc))
 names = [p.name for p in Gegl.Operation.list_properties("shader:multi-Negative")]
 check("gain" in names, "union of the file's parameters is on every technique: %s" % names)
 

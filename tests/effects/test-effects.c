@@ -283,6 +283,18 @@ test_headers (void)
   CHECK (p && !strcmp (p->name, "Strength") && slider, "__UNIFORM_SLIDER_FLOAT1 gives ui_type = \"slider\"");
   const SlEffectTechnique *t = sl_effect_get_technique (fx, 0);
   CHECK (t->n_annotations == 1 && !strcmp (t->annotations[0].string_value, "Header user"), "technique ui_label");
+  CHECK (sl_effect_technique_reads_depth (fx, 0), "GetLinearizedDepth reads depth");
+  CHECK (!sl_effect_technique_reads_depth (fx, 1), "no technique 1, no depth");
+  {
+    /* ReShade.fxh declares the depth sampler; only using it counts. */
+    char *tsrc = load ("texture.fx");
+    SlEffect *tfx = compile ("texture.fx", tsrc, 8, 6, d);
+    CHECK (tfx && !sl_effect_technique_reads_depth (tfx, 0),
+           "an effect that includes ReShade.fxh but samples no depth does not read depth");
+    if (tfx)
+      sl_effect_unref (tfx);
+    g_free (tsrc);
+  }
   Image want = image_new (in.w, in.h);
   for (int y = 0; y < in.h; y++)
     for (int x = 0; x < in.w; x++)

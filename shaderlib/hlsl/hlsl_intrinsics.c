@@ -364,6 +364,19 @@ type_generic (P *p, Node *call, int arg)
   return result_type (p, call, t);
 }
 
+/* firstbithigh, firstbitlow: an int argument gives an int (the bits are
+ * computed as uint; the lowering reads the result type). */
+static Type *
+type_firstbit (P *p, Node *call, int arg)
+{
+  Type *a = call->n_args == 1 ? call->args[0]->type : NULL;
+  bool is_int = a && a->kind == TY_NUM && a->base == BT_INT;
+  Type *t = type_generic (p, call, arg);
+  if (t->kind == TY_ERROR || !is_int)
+    return t;
+  return hlsl_type_num (p->arena, BT_INT, t->cls, t->rows, t->cols);
+}
+
 /* clip: below SM 4 the argument goes to one texkill register, so it may
  * hold at most four components. */
 static Type *

@@ -988,9 +988,52 @@ lower_rs_fetch (L *l, Node *e, int arg)
   return emit_sample (l, obj, obj, dim, SL_SAMPLE_LOAD, srcs, nc + 1, NULL, 4);
 }
 
-/* countbits: the classic parallel bit count, per component. */
+/* The classic parallel bit count of one uint. */
+static uint32_t
+popcount1 (L *l, uint32_t x)
+{
+  SlIr *ir = l->ir;
+  uint32_t h = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 1)),
+                          sl_ir_const_u (ir, 0x55555555u));
+  x = hlsl_arith (l, '-', BT_UINT, x, h);
+  uint32_t m2 = sl_ir_const_u (ir, 0x33333333u);
+  x = hlsl_arith (l, '+', BT_UINT, sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, x, m2),
+                  sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
+                             sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 2)), m2));
+  x = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
+                 hlsl_arith (l, '+', BT_UINT, x, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 4))),
+                 sl_ir_const_u (ir, 0x0f0f0f0fu));
+  x = hlsl_arith (l, '*', BT_UINT, x, sl_ir_const_u (ir, 0x01010101u));
+  return sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 24));
+}
+
+/* countbits, per component. */
 static RVal
 lower_countbits (L *l, Node *e, int arg)
+{
+  RVal a = arg_rv (l, e, 0);
+  RVal r = rv_new (l, a.n);
+  for (int i = 0; i < a.n; i++)
+    r.c[i] = popcount1 (l, a.c[i]);
+  return r;
+}
+
+/* The uint results of firstbit* as the call's type (int for an int). */
+static RVal
+bit_result (L *l, Node *e, RVal r)
+{
+  if (e->type->base == BT_INT)
+    for (int i = 0; i < r.n; i++)
+      r.c[i] = hlsl_conv (l, r.c[i], BT_UINT, BT_INT);
+  return r;
+}
+
+/* firstbithigh: the index (from bit 0) of the highest 1 bit, or for a
+ * negative int of the highest 0 bit; 0xFFFFFFFF (-1) when there is none.
+ * Smearing the highest bit down and counting gives index + 1, and 0 for
+ * no bit, so the count minus one is the answer in both cases. */
+static RVal
+lower_firstbithigh (L *l, Node *e, int arg)
 {
   SlIr *ir = l->ir;
   RVal a = arg_rv (l, e, 0);
@@ -998,18 +1041,59 @@ lower_countbits (L *l, Node *e, int arg)
   for (int i = 0; i < a.n; i++)
     {
       uint32_t x = a.c[i];
-      uint32_t h = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 1)),
-                              sl_ir_const_u (ir, 0x55555555u));
-      x = hlsl_arith (l, '-', BT_UINT, x, h);
-      uint32_t m2 = sl_ir_const_u (ir, 0x33333333u);
-      x = hlsl_arith (l, '+', BT_UINT, sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, x, m2),
-                      sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
-                                 sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 2)), m2));
-      x = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
-                     hlsl_arith (l, '+', BT_UINT, x, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 4))),
-                     sl_ir_const_u (ir, 0x0f0f0f0fu));
-      x = hlsl_arith (l, '*', BT_UINT, x, sl_ir_const_u (ir, 0x01010101u));
-      r.c[i] = sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 24));
+      if (e->type->base == BT_INT)
+        {
+          uint32_t negative = sl_ir_op2 (ir, SL_OP_ILT, SL_KIND_BOOL, hlsl_conv (l, x, BT_UINT, BT_INT),
+                                         sl_ir_const_i (ir, 0));
+          x = sl_ir_op3 (ir, SL_OP_SELECT, SL_KIND_UINT, negative, sl_ir_op1 (ir, SL_OP_NOT, SL_KIND_UINT, x), x);
+        }
+      for (uint32_t k = 1; k <= 16; k *= 2)
+        x = sl_ir_op2 (ir, SL_OP_OR, SL_KIND_UINT, x, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, k)));
+      r.c[i] = hlsl_arith (l, '-', BT_UINT, popcount1 (l, x), sl_ir_const_u (ir, 1));
+    }
+  return bit_result (l, e, r);
+}
+
+/* firstbitlow: the index of the lowest 1 bit, -1 when there is none.
+ * The bits below it, ~x & (x - 1), count to the index; a zero gives all
+ * 32 ones, which becomes -1. */
+static RVal
+lower_firstbitlow (L *l, Node *e, int arg)
+{
+  SlIr *ir = l->ir;
+  RVal a = arg_rv (l, e, 0);
+  RVal r = rv_new (l, a.n);
+  for (int i = 0; i < a.n; i++)
+    {
+      uint32_t x = a.c[i];
+      uint32_t below = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, sl_ir_op1 (ir, SL_OP_NOT, SL_KIND_UINT, x),
+                                  hlsl_arith (l, '-', BT_UINT, x, sl_ir_const_u (ir, 1)));
+      uint32_t n = popcount1 (l, below);
+      uint32_t none = sl_ir_op2 (ir, SL_OP_IEQ, SL_KIND_BOOL, hlsl_conv (l, n, BT_UINT, BT_INT), sl_ir_const_i (ir, 32));
+      r.c[i] = sl_ir_op3 (ir, SL_OP_SELECT, SL_KIND_UINT, none, sl_ir_const_u (ir, 0xFFFFFFFFu), n);
+    }
+  return bit_result (l, e, r);
+}
+
+/* reversebits: bit k goes to bit 31 - k, by swapping ever larger groups. */
+static RVal
+lower_reversebits (L *l, Node *e, int arg)
+{
+  static const uint32_t masks[] = { 0x55555555u, 0x33333333u, 0x0f0f0f0fu, 0x00ff00ffu, 0x0000ffffu };
+  SlIr *ir = l->ir;
+  RVal a = arg_rv (l, e, 0);
+  RVal r = rv_new (l, a.n);
+  for (int i = 0; i < a.n; i++)
+    {
+      uint32_t x = a.c[i];
+      for (uint32_t k = 0, shift = 1; k < G_N_ELEMENTS (masks); k++, shift *= 2)
+        {
+          uint32_t m = sl_ir_const_u (ir, masks[k]), s = sl_ir_const_u (ir, shift);
+          uint32_t lo = sl_ir_op2 (ir, SL_OP_SHL, SL_KIND_UINT, sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, x, m), s);
+          uint32_t hi = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, s), m);
+          x = sl_ir_op2 (ir, SL_OP_OR, SL_KIND_UINT, lo, hi);
+        }
+      r.c[i] = x;
     }
   return r;
 }

@@ -52,9 +52,21 @@ float4 PS_Lenient(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
   return float4(c, 0.0) + float4(0.0, 0.0, 0.0, 0.5) * float4(2);
 }
 
+// The bit intrinsics of ReShade's reference (HLSL's, from shader model 5):
+// a value per pixel, its bits' positions scaled into the unorm target.
+float4 PS_Bits(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  uint x = uint(pos.x), y = uint(pos.y);
+  uint u = (x * 2654435761u + y * 40503u) >> (x % 9u);
+  int s = int(u ^ (y << 28));          // negative for some pixels
+  return float4(firstbithigh(u) + 1u, firstbitlow(u) + 1u, firstbithigh(s) + 1,
+                (reversebits(u) >> 26) + 4u * uint(firstbitlow(s) + 1 == 0)) / 64.0;
+}
+
 technique Fetch { pass { VertexShader = PostProcessVS; PixelShader = PS_Fetch; } }
 technique Size { pass { VertexShader = PostProcessVS; PixelShader = PS_Size; } }
 technique Gather { pass { VertexShader = PostProcessVS; PixelShader = PS_Gather; } }
 technique GatherOffset { pass { VertexShader = PostProcessVS; PixelShader = PS_GatherOffset; } }
 technique Offsets { pass { VertexShader = PostProcessVS; PixelShader = PS_Offsets; } }
 technique Lenient { pass { VertexShader = PostProcessVS; PixelShader = PS_Lenient; } }
+technique Bits { pass { VertexShader = PostProcessVS; PixelShader = PS_Bits; } }

@@ -577,6 +577,39 @@ wrap_texel (const Image *im, int x, int y, int c)
   return im->px[((size_t) y * im->w + x) * 4 + c];
 }
 
+/* The bit intrinsics, one bit at a time as their reference pages define
+ * them: firstbithigh the highest 1 bit (for a negative int the highest
+ * 0 bit), firstbitlow the lowest 1 bit, -1 for none; reversebits moves
+ * bit k to bit 31 - k. */
+static int
+ref_firstbithigh (uint32_t u, bool is_signed)
+{
+  if (is_signed && (int32_t) u < 0)
+    u = ~u;
+  for (int k = 31; k >= 0; k--)
+    if (u >> k & 1u)
+      return k;
+  return -1;
+}
+
+static int
+ref_firstbitlow (uint32_t u)
+{
+  for (int k = 0; k < 32; k++)
+    if (u >> k & 1u)
+      return k;
+  return -1;
+}
+
+static uint32_t
+ref_reversebits (uint32_t u)
+{
+  uint32_t r = 0;
+  for (int k = 0; k < 32; k++)
+    r |= (u >> k & 1u) << (31 - k);
+  return r;
+}
+
 static void
 test_intrinsics (void)
 {
@@ -588,7 +621,7 @@ test_intrinsics (void)
   CHECK (fx != NULL, "intrinsics.fx compiles");
   if (!fx)
     return;
-  const char *names[] = { "Fetch", "Size", "Gather", "GatherOffset", "Offsets", "Lenient" };
+  const char *names[] = { "Fetch", "Size", "Gather", "GatherOffset", "Offsets", "Lenient", "Bits" };
   for (int ti = 0; ti < (int) G_N_ELEMENTS (names); ti++)
     {
       int t = sl_effect_find_technique (fx, names[ti]);
@@ -628,10 +661,20 @@ test_intrinsics (void)
                 o[2] = at (&in, x, y - 1)[2];
                 o[3] = at (&in, x + 1, y + 1)[0];
                 break;
-              default:
+              case 5:
                 for (int c = 0; c < 3; c++)
                   o[c] = 0.25f * at (&in, x - 1, y)[c] + 0.5f * at (&in, x, y)[c] + 0.25f * at (&in, x + 1, y)[c];
                 o[3] = 1.0f;
+                break;
+              default:
+                {
+                  uint32_t u = ((uint32_t) x * 2654435761u + (uint32_t) y * 40503u) >> (x % 9);
+                  uint32_t sv = u ^ ((uint32_t) y << 28);
+                  o[0] = (ref_firstbithigh (u, false) + 1) / 64.0f;
+                  o[1] = (ref_firstbitlow (u) + 1) / 64.0f;
+                  o[2] = (ref_firstbithigh (sv, true) + 1) / 64.0f;
+                  o[3] = ((ref_reversebits (u) >> 26) + 4 * (ref_firstbitlow (sv) == -1)) / 64.0f;
+                }
                 break;
               }
           }

@@ -63,6 +63,29 @@ float4 PS_Bits(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
                 (reversebits(u) >> 26) + 4u * uint(firstbitlow(s) + 1 == 0)) / 64.0;
 }
 
+// 1D (and 3D) forms of the reference: tex1Dfetch (zero outside),
+// tex1D/tex1Dlod/tex3D with constant and run-time offsets, tex1Dsize and
+// tex3Dsize, over a one-row float target texel i = (i + 0.5) / 8.
+texture Line { Width = 8; Height = 1; Format = RGBA32F; };
+sampler1D sLine { Texture = Line; MinFilter = POINT; MagFilter = POINT; };
+sampler3D sLine3 { Texture = Line; MinFilter = POINT; MagFilter = POINT; };
+
+float4 PS_Line(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  return float4(pos.x / 8.0, 0.0, 0.0, 1.0);
+}
+
+float4 PS_Dims(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  int x = int(pos.x) % 8, y = int(pos.y);
+  float u = (x + 0.5) / 8.0;
+  return float4(tex1Dfetch(sLine, x + y - 4).r,
+                tex1D(sLine, u, 1).r,
+                tex1Dlod(sLine, float4(u, 0, 0, 0), y % 3 - 1).r,
+                (tex1Dsize(sLine) + tex3Dsize(sLine3, 0).x * 10) / 1000.0
+                + 0.5 * tex3D(sLine3, float3(u, 0.5, 0.5), int3(1, 0, 0)).r);
+}
+
 technique Fetch { pass { VertexShader = PostProcessVS; PixelShader = PS_Fetch; } }
 technique Size { pass { VertexShader = PostProcessVS; PixelShader = PS_Size; } }
 technique Gather { pass { VertexShader = PostProcessVS; PixelShader = PS_Gather; } }
@@ -70,3 +93,8 @@ technique GatherOffset { pass { VertexShader = PostProcessVS; PixelShader = PS_G
 technique Offsets { pass { VertexShader = PostProcessVS; PixelShader = PS_Offsets; } }
 technique Lenient { pass { VertexShader = PostProcessVS; PixelShader = PS_Lenient; } }
 technique Bits { pass { VertexShader = PostProcessVS; PixelShader = PS_Bits; } }
+technique Dims
+{
+  pass { VertexShader = PostProcessVS; PixelShader = PS_Line; RenderTarget = Line; }
+  pass { VertexShader = PostProcessVS; PixelShader = PS_Dims; }
+}

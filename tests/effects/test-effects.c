@@ -621,7 +621,7 @@ test_intrinsics (void)
   CHECK (fx != NULL, "intrinsics.fx compiles");
   if (!fx)
     return;
-  const char *names[] = { "Fetch", "Size", "Gather", "GatherOffset", "Offsets", "Lenient", "Bits" };
+  const char *names[] = { "Fetch", "Size", "Gather", "GatherOffset", "Offsets", "Lenient", "Bits", "Dims" };
   for (int ti = 0; ti < (int) G_N_ELEMENTS (names); ti++)
     {
       int t = sl_effect_find_technique (fx, names[ti]);
@@ -665,6 +665,17 @@ test_intrinsics (void)
                 for (int c = 0; c < 3; c++)
                   o[c] = 0.25f * at (&in, x - 1, y)[c] + 0.5f * at (&in, x, y)[c] + 0.25f * at (&in, x + 1, y)[c];
                 o[3] = 1.0f;
+                break;
+              case 7:   /* Line texel i = (i + 0.5) / 8; clamped reads */
+                {
+                  int i = x % 8, f = i + y - 4;
+#define LINE_TEXEL(k) ((CLAMP ((k), 0, 7) + 0.5f) / 8.0f)
+                  o[0] = f >= 0 && f < 8 ? (f + 0.5f) / 8.0f : 0.0f;
+                  o[1] = LINE_TEXEL (i + 1);
+                  o[2] = LINE_TEXEL (i + y % 3 - 1);
+                  o[3] = 0.088f + 0.5f * LINE_TEXEL (i + 1);
+#undef LINE_TEXEL
+                }
                 break;
               default:
                 {

@@ -709,6 +709,12 @@ test_intrinsics (void)
       "error: undeclared function 'tex2Dfetch'" },
     { "sampler2D s; float4 main(float2 t : TEXCOORD) : SV_Target { return tex2Dlod(s, float4(t, 0, 0), int2(1, 0)); }",
       "error: 'tex2Dlod' takes 2 arguments, not 3" },
+    { "sampler1D s; float4 main(float4 p : SV_Position) : SV_Target { return tex1Dfetch(s, int(p.x)); }",
+      "error: undeclared function 'tex1Dfetch'" },
+    { "sampler3D s; float4 main() : SV_Target { return tex3Dsize(s).x; }",
+      "error: undeclared function 'tex3Dsize'" },
+    { "sampler1D s; float4 main(float2 t : TEXCOORD) : SV_Target { return tex1D(s, t.x, 1); }",
+      "error: 'tex1D' takes 2 or 4 arguments" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS (strict); i++)
     {

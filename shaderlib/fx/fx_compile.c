@@ -290,6 +290,7 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
     goto fail;
   s.out = g_string_new (NULL);
   s.declared = g_hash_table_new (g_str_hash, g_str_equal);
+  s.typed = g_hash_table_new (g_str_hash, g_str_equal);
   s.techs = g_array_new (FALSE, TRUE, sizeof (TechDraft));
   fx_collect_namespace_names (&s);
   fx_scan_scope (&s, false);
@@ -442,6 +443,8 @@ out:
     g_string_free (s.out, TRUE);
   if (s.declared)
     g_hash_table_destroy (s.declared);
+  if (s.typed)
+    g_hash_table_destroy (s.typed);
   if (s.consts)
     g_hash_table_destroy (s.consts);
   g_free (text);

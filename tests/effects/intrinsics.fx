@@ -86,6 +86,18 @@ float4 PS_Dims(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
                 + 0.5 * tex3D(sLine3, float3(u, 0.5, 0.5), int3(1, 0, 0)).r);
 }
 
+// ReShade's typed samplers: a read through sampler2D<T> is a T, so a
+// float scales a vector as one number (a float4 would not).
+sampler2D<float> sRed { Texture = ReShade::BackBufferTex; MinFilter = POINT; MagFilter = POINT; };
+namespace Typed { sampler2D<float2> sRedGreen { Texture = ReShade::BackBufferTex; MinFilter = POINT; MagFilter = POINT; }; }
+
+float4 PS_Typed(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  float3 c = float3(1.0, 0.5, 0.25) * tex2D(sRed, uv);
+  float2 rg = tex2Dlod(Typed::sRedGreen, float4(uv, 0, 0));
+  return float4(c, rg.y * tex2Dfetch(sRed, int2(pos.xy)).r / max(tex2D(sRed, uv).x, 1e-6));
+}
+
 technique Fetch { pass { VertexShader = PostProcessVS; PixelShader = PS_Fetch; } }
 technique Size { pass { VertexShader = PostProcessVS; PixelShader = PS_Size; } }
 technique Gather { pass { VertexShader = PostProcessVS; PixelShader = PS_Gather; } }
@@ -93,6 +105,7 @@ technique GatherOffset { pass { VertexShader = PostProcessVS; PixelShader = PS_G
 technique Offsets { pass { VertexShader = PostProcessVS; PixelShader = PS_Offsets; } }
 technique Lenient { pass { VertexShader = PostProcessVS; PixelShader = PS_Lenient; } }
 technique Bits { pass { VertexShader = PostProcessVS; PixelShader = PS_Bits; } }
+technique Typed { pass { VertexShader = PostProcessVS; PixelShader = PS_Typed; } }
 technique Dims
 {
   pass { VertexShader = PostProcessVS; PixelShader = PS_Line; RenderTarget = Line; }

@@ -621,7 +621,7 @@ test_intrinsics (void)
   CHECK (fx != NULL, "intrinsics.fx compiles");
   if (!fx)
     return;
-  const char *names[] = { "Fetch", "Size", "Gather", "GatherOffset", "Offsets", "Lenient", "Bits", "Dims" };
+  const char *names[] = { "Fetch", "Size", "Gather", "GatherOffset", "Offsets", "Lenient", "Bits", "Dims", "Typed" };
   for (int ti = 0; ti < (int) G_N_ELEMENTS (names); ti++)
     {
       int t = sl_effect_find_technique (fx, names[ti]);
@@ -675,6 +675,13 @@ test_intrinsics (void)
                   o[2] = LINE_TEXEL (i + y % 3 - 1);
                   o[3] = 0.088f + 0.5f * LINE_TEXEL (i + 1);
 #undef LINE_TEXEL
+                }
+                break;
+              case 8:   /* a float read scales all three; rg.y is green */
+                {
+                  float r = at (&in, x, y)[0];
+                  o[0] = r, o[1] = 0.5f * r, o[2] = 0.25f * r;
+                  o[3] = at (&in, x, y)[1] * r / MAX (r, 1e-6f);
                 }
                 break;
               default:

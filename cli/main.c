@@ -1055,7 +1055,7 @@ command_run (int    argc,
     }
   if (s.o.sources != NULL)
     {
-      /* Runtime values are what ReShade's source annotation asks for. */
+      /* Only uniforms of effect files have source annotations. */
       status = usage_error ("run", _("--source applies to effect files"));
       run_state_clear (&s);
       return status;

@@ -55,12 +55,13 @@
  * texture whose file is there but does not load, or memory that runs out
  * make the op pass its input through; a run-time limit (a runaway loop)
  * keeps what was rendered, and an image file that is missing reads as
- * zero texels, as in ReShade, while the op renders and says which.  The "error" property says why, with paths relative to the
- * effect's folder, published through op-error.c (which tells an open GIMP
- * dialog from the main loop and logs each distinct error once when no
- * dialog shows it).  A run-time failure stays until the settings or the
- * input's extent change, not just until the next invocation, so the
- * re-render a notify causes does not clear and raise it again forever.
+ * zero texels, as in ReShade, while the op renders and says which.  The
+ * "error" property says why, with paths relative to the effect's folder,
+ * published through op-error.c (which tells an open GIMP dialog from the
+ * main loop and logs each distinct error once when no dialog shows it).
+ * A run-time failure stays until the settings or the input's extent
+ * change, not just until the next invocation, so the re-render a notify
+ * causes does not clear and raise it again forever.
  */
 #include "config.h"
 

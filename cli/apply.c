@@ -1079,6 +1079,26 @@ warn_dropped (Apply      *a,
   g_mutex_unlock (&a->report_lock);
 }
 
+/* The output folder exists (prepare()); the folders --root adds below it
+ * are made one by one without following a link planted among them. */
+static gboolean
+make_output_folder (const Apply *a,
+                    const char  *dir,
+                    GError     **error)
+{
+  int saved;
+
+  if (g_str_has_prefix (dir, a->output_dir))
+    return gs_safe_mkdir_below (a->output_dir, dir + strlen (a->output_dir),
+                                error);
+  if (g_mkdir_with_parents (dir, 0777) == 0)
+    return TRUE;
+  saved = errno;
+  g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                       g_strerror (saved));
+  return FALSE;
+}
+
 static void
 process_item (Apply *a,
               Item  *item)
@@ -1098,11 +1118,10 @@ process_item (Apply *a,
     goto out;
 
   dir = g_path_get_dirname (item->output);
-  if (g_mkdir_with_parents (dir, 0777) != 0)
+  if (!make_output_folder (a, dir, &error))
     {
-      int saved = errno;
-
-      fail_item (item, _("cannot create '%s': %s"), dir, g_strerror (saved));
+      fail_item (item, _("cannot create '%s': %s"), dir, error->message);
+      g_clear_error (&error);
       g_free (dir);
       goto out;
     }

@@ -170,6 +170,93 @@ budget_of (const GsEffectArgs *a)
   return a->memory_budget ? a->memory_budget : SL_EFFECT_DEFAULT_MEMORY_BUDGET;
 }
 
+/* Numbers in the C locale, as everywhere on the command line. */
+static int
+parse_numbers (const char *text, double *v, int max)
+{
+  char **parts = g_strsplit (text, ",", -1);
+  int n = 0;
+  gboolean ok = parts[0] != NULL;
+
+  for (; ok && parts[n]; n++)
+    {
+      char *end;
+      char *item = g_strstrip (parts[n]);
+      if (n >= max || !item[0])
+        ok = FALSE;
+      else
+        {
+          v[n] = g_ascii_strtod (item, &end);
+          ok = *end == '\0' && isfinite (v[n]);
+        }
+    }
+  g_strfreev (parts);
+  return ok ? n : -1;
+}
+
+gboolean
+gs_effect_apply_sources (char *const *sources, int width, int height, SlEffectHostValues *hv,
+                         char **message)
+{
+  static const struct
+  {
+    const char *name;
+    int n;             /* values it takes */
+    const char *form;
+  } known[] = {
+    { "timer", 1, "timer=MS" },
+    { "frametime", 1, "frametime=MS" },
+    { "framecount", 1, "framecount=N" },
+    { "random", 1, "random=SEED" },
+    { "mousepoint", 2, "mousepoint=X,Y" },
+    { "date", 4, "date=YEAR,MONTH,DAY,SECONDS" },
+  };
+
+  for (int i = 0; sources && sources[i]; i++)
+    {
+      const char *eq = strchr (sources[i], '=');
+      double v[4];
+      int k = 0;
+
+      while (eq && k < (int) G_N_ELEMENTS (known)
+             && (strlen (known[k].name) != (size_t) (eq - sources[i])
+                 || strncmp (sources[i], known[k].name, eq - sources[i])))
+        k++;
+      if (!eq || k == (int) G_N_ELEMENTS (known))
+        {
+          *message = g_strdup_printf (_("--source expects timer, frametime, framecount, random, "
+                                        "mousepoint or date, then '=' and values, got '%s'"),
+                                      sources[i]);
+          return FALSE;
+        }
+      if (parse_numbers (eq + 1, v, 4) != known[k].n
+          || (known[k].n == 1 && k != 0 && k != 1 && (v[0] < 0 || v[0] > G_MAXINT32
+                                                       || v[0] != floor (v[0]))))
+        {
+          *message = g_strdup_printf (_("--source expects %s, got '%s'"), known[k].form,
+                                      sources[i]);
+          return FALSE;
+        }
+      switch (k)
+        {
+        case 0: hv->timer_ms = v[0]; break;
+        case 1: hv->frametime_ms = v[0]; break;
+        case 2: hv->framecount = (int64_t) v[0]; break;
+        case 3: hv->seed = (uint32_t) v[0]; break;
+        case 4:
+          /* Pixels from the top-left corner; the library takes fractions. */
+          hv->mouse_x = v[0] / width;
+          hv->mouse_y = v[1] / height;
+          break;
+        default:
+          for (int c = 0; c < 4; c++)
+            hv->date[c] = (int) CLAMP (v[c], G_MININT32, G_MAXINT32);
+          break;
+        }
+    }
+  return TRUE;
+}
+
 int
 gs_effect_check (const GsEffectArgs *a)
 {
@@ -427,6 +514,17 @@ gs_effect_run (const GsEffectArgs *a)
       print_diags (diags);
       goto out;
     }
+  SlEffectHostValues hv;
+  char *bad = NULL;
+  sl_effect_host_values_init (&hv);
+  /* main.c has checked the texts: this cannot fail. */
+  if (!gs_effect_apply_sources (a->sources, width, height, &hv, &bad))
+    {
+      gs_print_error ("%s", bad);
+      g_free (bad);
+      goto out;
+    }
+  sl_effect_run_set_host_values (run, &hv);
   for (int i = 0; a->sets && a->sets[i]; i++)
     if (!sl_effect_run_set_params_string (run, a->sets[i], diags))
       {

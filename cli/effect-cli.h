@@ -19,6 +19,7 @@ typedef struct
   int          width, height;  /* 0 = the input's size, else 512×512 */
   char       **sets;
   char       **textures;       /* TEXTURE_NAME=IMG */
+  char       **sources;        /* --source NAME=V[,V...]: runtime values */
   int          n_probes;
   const int   *probes;         /* x, y pairs */
   const char  *output;
@@ -36,6 +37,15 @@ gboolean gs_check_image_budget (int width, int height, gsize need, gsize budget)
 /* TRUE when @path names an effect file (by extension .fx/.fxh is not
  * enough: the file must hold a technique). */
 gboolean gs_effect_file_p (const char *path);
+/* Applies --source NAME=V[,V...] texts to @values for a @width×@height
+ * image (timer=MS, frametime=MS, framecount=N, random=SEED,
+ * mousepoint=X,Y in pixels, date=YEAR,MONTH,DAY,SECONDS).  FALSE with a
+ * message to show (newly allocated) when one is malformed. */
+gboolean gs_effect_apply_sources (char *const        *sources,
+                                  int                 width,
+                                  int                 height,
+                                  SlEffectHostValues *values,
+                                  char              **message);
 /* Exit codes as main.c's: 0, 1 (errors), 2 (usage). */
 int      gs_effect_check  (const GsEffectArgs *args);
 int      gs_effect_run    (const GsEffectArgs *args);

@@ -72,6 +72,7 @@ typedef struct
   char     *size;
   char    **sets;
   char    **textures;
+  char    **sources;
   char    **probes;
   char     *output;
   gboolean  linear;
@@ -93,6 +94,7 @@ options_clear (Options *o)
   g_free (o->size);
   g_strfreev (o->sets);
   g_strfreev (o->textures);
+  g_strfreev (o->sources);
   g_strfreev (o->probes);
   g_free (o->output);
   g_free (o->file);
@@ -151,6 +153,11 @@ make_context (const char *command,
     { "texture", 't', 0, G_OPTION_ARG_STRING_ARRAY, &o->textures,
       N_("Bind an image to a sampler slot number or sampler name "
          "(repeatable)"), N_("SLOT_OR_NAME=IMG") },
+    { "source", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sources,
+      N_("Effect files: the runtime value of uniforms with source = NAME: "
+         "timer=MS, frametime=MS, framecount=N, random=SEED, "
+         "mousepoint=X,Y (pixels), date=YEAR,MONTH,DAY,SECONDS "
+         "(repeatable)"), N_("NAME=V[,V...]") },
     { "probe", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o->probes,
       N_("Print pixel X,Y of the result as 'X Y R G B A' (repeatable)"),
       N_("X,Y") },
@@ -854,6 +861,20 @@ check_run_arguments (RunState *s)
         g_free (message);
         return status;
       }
+  if (o->sources != NULL)
+    {
+      SlEffectHostValues hv;
+      char              *message = NULL;
+
+      sl_effect_host_values_init (&hv);
+      if (!gs_effect_apply_sources (o->sources, 1, 1, &hv, &message))
+        {
+          int status = usage_error ("run", message);
+
+          g_free (message);
+          return status;
+        }
+    }
   for (int i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
     {
       char *name, *text;
@@ -1056,12 +1077,20 @@ command_run (int    argc,
       GsEffectArgs a = {
         .file = s.o.file, .technique = s.o.entry, .include_dirs = s.o.include_dirs,
         .defines = s.o.defines, .input = s.o.input, .width = s.width, .height = s.height,
-        .sets = s.o.sets, .textures = s.o.textures, .n_probes = s.n_probes,
+        .sets = s.o.sets, .textures = s.o.textures, .sources = s.o.sources,
+        .n_probes = s.n_probes,
         .probes = (const int *) s.probes, .output = s.o.output, .linear = s.o.linear,
         .depth = s.o.depth, .jobs = s.o.jobs != JOBS_UNSET ? s.o.jobs : 0,
         .any_path = s.o.any_path, .memory_budget = s.o.budget,
       };
       status = gs_effect_run (&a);
+      run_state_clear (&s);
+      return status;
+    }
+  if (s.o.sources != NULL)
+    {
+      /* Only uniforms of effect files have source annotations. */
+      status = usage_error ("run", _("--source applies to effect files"));
       run_state_clear (&s);
       return status;
     }

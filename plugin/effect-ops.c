@@ -10,8 +10,11 @@
  * regard to case like every annotation of the module).  Uniforms with a
  * host source are not properties themselves: the op gets one property per
  * host value the file uses — `seed` for `source = "random"`, `timer` and
- * `frametime` (milliseconds) and `framecount` — so animations can be
- * scrubbed from GIMP or a batch script frame by frame.  Matrix and array
+ * `frametime` (milliseconds) and `framecount`, so animations can be
+ * scrubbed from GIMP or a batch script frame by frame; `mousepoint-x/-y`
+ * (pixels, GIMP's pixel-coordinate pair with its picker) for
+ * `"mousepoint"`; `date-year`, `-month`, `-day`, `-seconds` for `"date"`
+ * (defaults: when the module loaded).  Matrix and array
  * uniforms are not properties: they keep the file's defaults (GParamSpecs
  * have no natural shape for them; the CLI's --set NAME=V,V,… sets them).
  * Like every op of the module the op has an "error" property, "" while
@@ -51,14 +54,16 @@
  * level 0.  SV_Position counts the pixels actually rendered.
  *
  * Failure: an effect that does not compile for the image, an image
- * texture that cannot be loaded, or memory that runs out make the op pass
- * its input through; a run-time limit (a runaway loop) keeps what was
- * rendered.  The "error" property says why, with paths relative to the
- * effect's folder, published through op-error.c (which tells an open GIMP
- * dialog from the main loop and logs each distinct error once when no
- * dialog shows it).  A run-time failure stays until the settings or the
- * input's extent change, not just until the next invocation, so the
- * re-render a notify causes does not clear and raise it again forever.
+ * texture whose file is there but does not load, or memory that runs out
+ * make the op pass its input through; a run-time limit (a runaway loop)
+ * keeps what was rendered, and an image file that is missing reads as
+ * zero texels, as in ReShade, while the op renders and says which.  The
+ * "error" property says why, with paths relative to the effect's folder,
+ * published through op-error.c (which tells an open GIMP dialog from the
+ * main loop and logs each distinct error once when no dialog shows it).
+ * A run-time failure stays until the settings or the input's extent
+ * change, not just until the next invocation, so the re-render a notify
+ * causes does not clear and raise it again forever.
  */
 #include "config.h"
 
@@ -93,6 +98,12 @@ typedef enum
   HOST_TIMER,
   HOST_FRAMETIME,
   HOST_FRAMECOUNT,
+  HOST_MOUSE_X,           /* source = "mousepoint": pixels, x then y */
+  HOST_MOUSE_Y,
+  HOST_DATE_YEAR,         /* source = "date": year, month, day, seconds */
+  HOST_DATE_MONTH,
+  HOST_DATE_DAY,
+  HOST_DATE_SECONDS,
   HOST_LINEAR,            /* not a host value: the "linear" property */
   N_HOST
 } Host;
@@ -145,9 +156,13 @@ typedef struct
   /* Image textures by texture index, loaded once; NULL for the others. */
   GPtrArray     *images;
   gchar         *image_error;  /* why one did not load; NULL when none */
-  /* Why the last draw built at each level does not render (NULL when it
-   * does), for the settings of build_settings[] at draw_bbox[].  Per
-   * level, so that rebuilding one level leaves the others'. */
+  /* Which are missing (they read as zero, the op renders); NULL when
+   * none is. */
+  gchar         *image_warning;
+  /* Why the last draw built at each level does not render, or which of
+   * its images are missing while it renders (NULL when neither), for the
+   * settings of build_settings[] at draw_bbox[].  Per level, so that
+   * rebuilding one level leaves the others'. */
   gchar         *build_error[GS_N_LEVELS];
   guint          build_settings[GS_N_LEVELS];
   /* What rendering hit, for the settings of @runtime_serial and the input
@@ -191,6 +206,7 @@ inst_free (gpointer data)
   if (inst->images)
     g_ptr_array_unref (inst->images);
   g_free (inst->image_error);
+  g_free (inst->image_warning);
   for (gint i = 0; i < GS_N_LEVELS; i++)
     g_free (inst->build_error[i]);
   g_free (inst->runtime_error);
@@ -254,6 +270,13 @@ inst_of (gpointer operation)
   g_value_set_double (&host[HOST_FRAMETIME], hv.frametime_ms);
   g_value_init (&host[HOST_FRAMECOUNT], G_TYPE_INT);
   g_value_set_int (&host[HOST_FRAMECOUNT], (gint) hv.framecount);
+  g_value_init (&host[HOST_MOUSE_X], G_TYPE_DOUBLE);
+  g_value_init (&host[HOST_MOUSE_Y], G_TYPE_DOUBLE);
+  for (gint k = 0; k < 4; k++)
+    {
+      g_value_init (&host[HOST_DATE_YEAR + k], G_TYPE_INT);
+      g_value_set_int (&host[HOST_DATE_YEAR + k], hv.date[k]);
+    }
   g_value_init (&host[HOST_LINEAR], G_TYPE_BOOLEAN);
   g_value_init (&inst->values[error_slot (klass)], G_TYPE_STRING);
   g_value_set_string (&inst->values[error_slot (klass)], "");
@@ -399,8 +422,28 @@ load_images (EffClass *klass,
         {
           /* The library found the file as ReShade does (next to the
            * effect, in the include folders, in any case).  One it did not
-           * find is reported in the dialog and the op passes its input
-           * through, as before; the CLI renders it as zero, as ReShade. */
+           * find reads as zero and the effect renders, as in ReShade and
+           * the CLI; the dialog says which.  One that is there but does
+           * not load is an error (README, "Hostile input"). */
+          if (! tx->source_path)
+            {
+              gchar *what = g_strdup_printf (_("image '%s' not found"),
+                                             tx->source_file);
+              gchar *line = g_strdup_printf (_("texture '%s': %s; the "
+                                               "texture reads as zero"),
+                                             tx->name, what);
+              gchar *all  = inst->image_warning
+                            ? g_strconcat (inst->image_warning, "\n", line,
+                                           NULL)
+                            : g_strdup (line);
+
+              g_free (inst->image_warning);
+              inst->image_warning = all;
+              g_free (line);
+              g_free (what);
+              g_ptr_array_add (inst->images, NULL);
+              continue;
+            }
           path  = tx->source_path
                   ? g_strdup (tx->source_path)
                   : g_path_is_absolute (tx->source_file)
@@ -445,12 +488,15 @@ load_images (EffClass *klass,
   g_free (dir);
 }
 
-/* The property values into the run.  Called with the lock held. */
+/* The property values into the run, for an input of @bbox (at full
+ * resolution: the mouse point is in its pixels, as BUFFER_* are at every
+ * level).  Called with the lock held. */
 static gboolean
-set_values (EffClass      *klass,
-            EffInst       *inst,
-            SlEffectRun   *run,
-            SlDiagnostics *diags)
+set_values (EffClass            *klass,
+            EffInst             *inst,
+            const GeglRectangle *bbox,
+            SlEffectRun         *run,
+            SlDiagnostics       *diags)
 {
   const GValue       *host = &inst->values[klass->props->len];
   SlEffectHostValues  hv;
@@ -499,6 +545,12 @@ set_values (EffClass      *klass,
   hv.timer_ms     = g_value_get_double (&host[HOST_TIMER]);
   hv.frametime_ms = g_value_get_double (&host[HOST_FRAMETIME]);
   hv.framecount   = g_value_get_int (&host[HOST_FRAMECOUNT]);
+  /* Pixels from the input's top-left corner, as GIMP's coordinate picker
+   * gives them; the library takes a fraction of the image. */
+  hv.mouse_x      = g_value_get_double (&host[HOST_MOUSE_X]) / bbox->width;
+  hv.mouse_y      = g_value_get_double (&host[HOST_MOUSE_Y]) / bbox->height;
+  for (gint k = 0; k < 4; k++)
+    hv.date[k] = g_value_get_int (&host[HOST_DATE_YEAR + k]);
   sl_effect_run_set_host_values (run, &hv);
   return ok;
 }
@@ -568,7 +620,7 @@ build_draw (EffClass            *klass,
       }
     sl_effect_run_set_memory_budget (run, gs_draw_memory_budget (), held);
   }
-  ok  = set_values (klass, inst, run, diags);
+  ok  = set_values (klass, inst, bbox, run, diags);
   for (guint i = 0; ok && i < inst->images->len; i++)
     {
       GsImage *image = g_ptr_array_index (inst->images, i);
@@ -591,6 +643,8 @@ build_draw (EffClass            *klass,
           *failure = g_strdup (_("the shader could not be prepared"));
         }
     }
+  else if (inst->image_warning)
+    *failure = g_strdup (inst->image_warning);  /* and it renders */
   sl_diagnostics_free (diags);
   return draw;
 }
@@ -908,6 +962,65 @@ install_host_properties (GObjectClass *object_class,
       g_object_class_install_property (object_class,
                                        host_id + HOST_FRAMECOUNT, pspec);
     }
+  if ((klass->host_used & (1u << HOST_MOUSE_X)) &&
+      ! g_object_class_find_property (object_class, "mousepoint-x") &&
+      ! g_object_class_find_property (object_class, "mousepoint-y"))
+    {
+      /* A pair GIMP shows as one point with its "Pick coordinates from
+       * the image" button: consecutive ids, axis x then y, in pixels. */
+      for (gint c = 0; c < 2; c++)
+        {
+          pspec = gegl_param_spec_double (c ? "mousepoint-y" : "mousepoint-x",
+                                          c ? _("Mouse point Y")
+                                            : _("Mouse point X"),
+                                          _("Uniforms with source = "
+                                            "\"mousepoint\": the pointer, "
+                                            "in pixels from the image's "
+                                            "top-left corner"),
+                                          -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
+                                          0.0, 1024.0, 1.0, flags);
+          gegl_param_spec_set_property_key (pspec, "unit", "pixel-coordinate");
+          gegl_param_spec_set_property_key (pspec, "axis", c ? "y" : "x");
+          g_object_class_install_property (object_class,
+                                           host_id + HOST_MOUSE_X + c, pspec);
+        }
+    }
+  if ((klass->host_used & (1u << HOST_DATE_YEAR)))
+    {
+      static const struct
+      {
+        const gchar *name, *label, *blurb;
+        gint         min, max;
+      } date[4] =
+      {
+        { "date-year",    N_("Year"),
+          N_("Uniforms with source = \"date\": the year"), 0, 9999 },
+        { "date-month",   N_("Month"),
+          N_("Uniforms with source = \"date\": the month, 1 to 12"), 1, 12 },
+        { "date-day",     N_("Day"),
+          N_("Uniforms with source = \"date\": the day of the month, "
+             "1 to 31"), 1, 31 },
+        { "date-seconds", N_("Time of day (s)"),
+          N_("Uniforms with source = \"date\": seconds since midnight"),
+          0, 86399 }
+      };
+
+      /* Defaults: when the module loaded, as a running game would see. */
+      for (gint k = 0; k < 4; k++)
+        if (! g_object_class_find_property (object_class, date[k].name))
+          {
+            pspec = gegl_param_spec_int (date[k].name, _(date[k].label),
+                                         _(date[k].blurb),
+                                         date[k].min, date[k].max,
+                                         CLAMP (hv.date[k], date[k].min,
+                                                date[k].max),
+                                         date[k].min, date[k].max, 1.0,
+                                         flags);
+            g_object_class_install_property (object_class,
+                                             host_id + HOST_DATE_YEAR + k,
+                                             pspec);
+          }
+    }
   if (klass->host_used & (1u << HOST_LINEAR))
     {
       pspec = g_param_spec_boolean ("linear", _("Linear light"),
@@ -1027,9 +1140,15 @@ plan_properties (SlEffect   *fx,
                  SlMetadata *header,
                  guint      *host_used)
 {
-  static const gchar *const host_names[HOST_LINEAR] =
+  /* The property (the first of several) each source asks for. */
+  static const struct { const gchar *source; Host host; } host_names[] =
   {
-    "random", "timer", "frametime", "framecount"
+    { "random",     HOST_SEED },
+    { "timer",      HOST_TIMER },
+    { "frametime",  HOST_FRAMETIME },
+    { "framecount", HOST_FRAMECOUNT },
+    { "mousepoint", HOST_MOUSE_X },
+    { "date",       HOST_DATE_YEAR }
   };
   GArray *props = g_array_new (FALSE, TRUE, sizeof (EffProp));
 
@@ -1041,9 +1160,9 @@ plan_properties (SlEffect   *fx,
 
       if (src)
         {
-          for (gint k = 0; k < HOST_LINEAR; k++)
-            if (strcmp (src, host_names[k]) == 0)
-              *host_used |= 1u << k;
+          for (guint k = 0; k < G_N_ELEMENTS (host_names); k++)
+            if (strcmp (src, host_names[k].source) == 0)
+              *host_used |= 1u << host_names[k].host;
           continue;
         }
       /* Matrices and arrays stay at their defaults. */
@@ -1090,6 +1209,27 @@ plan_properties (SlEffect   *fx,
         }
     }
   return props;
+}
+
+/* An op whose technique samples depth says that depth is flat here:
+ * ReShade's formula over an empty depth buffer, the far plane. */
+static void
+depth_note (EffClass *klass,
+            SlEffect *fx,
+            gint      technique)
+{
+  gchar *text;
+
+  if (! sl_effect_technique_reads_depth (fx, technique))
+    return;
+  text = g_strconcat (klass->description,
+                      klass->description[0] ? " " : "",
+                      _("It reads the depth buffer, which is flat here: a "
+                        "still image has no depth (it reads as the far "
+                        "plane)."),
+                      NULL);
+  g_free (klass->description);
+  klass->description = text;
 }
 
 static gboolean
@@ -1220,9 +1360,7 @@ gs_effect_ops_claim (GTypeModule *module,
                   "0123456789_", '_');
       klass->title       = g_strdup (label ? label : klass->op_name + 7);
       klass->description = g_strdup_printf ("%s%s%d pass(es) of the effect "
-                                            "file %s. Depth-buffer access "
-                                            "returns a flat depth: a still "
-                                            "image has none.",
+                                            "file %s.",
                                             tip ? tip : "", tip ? " — " : "",
                                             tech->n_passes, path);
       if (header)
@@ -1250,6 +1388,7 @@ gs_effect_ops_claim (GTypeModule *module,
           klass->license     = g_strdup (lic ? lic : "");
         }
 
+      depth_note (klass, fx, t);
       g_ptr_array_add (classes, klass);
       count += register_class (module, klass);
     }

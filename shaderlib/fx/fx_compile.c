@@ -294,6 +294,7 @@ sl_effect_compile (const SlEffectOptions *options, SlDiagnostics *diags)
     goto fail;
   s.out = g_string_new (NULL);
   s.declared = g_hash_table_new (g_str_hash, g_str_equal);
+  s.typed = g_hash_table_new (g_str_hash, g_str_equal);
   s.techs = g_array_new (FALSE, TRUE, sizeof (TechDraft));
   fx_collect_namespace_names (&s);
   fx_scan_scope (&s, false);
@@ -446,6 +447,8 @@ out:
     g_string_free (s.out, TRUE);
   if (s.declared)
     g_hash_table_destroy (s.declared);
+  if (s.typed)
+    g_hash_table_destroy (s.typed);
   if (s.consts)
     g_hash_table_destroy (s.consts);
   g_free (text);
@@ -516,4 +519,23 @@ sl_effect_get_param (const SlEffect *fx, int i)
   if (i < 0 || (guint) i >= fx->params->len)
     return NULL;
   return &g_array_index (fx->params, SlParam, i);
+}
+
+bool
+sl_effect_technique_reads_depth (const SlEffect *fx, int technique)
+{
+  const SlEffectTechnique *t = sl_effect_get_technique (fx, technique);
+  for (int p = 0; t && p < t->n_passes; p++)
+    {
+      SlProgram *prog = t->passes[p].program;
+      for (int k = 0; k < sl_program_get_n_samplers (prog); k++)
+        {
+          const SlSamplerInfo *si = sl_program_get_sampler (prog, k);
+          int ti = si ? fx_slot_texture (fx, si) : -1;
+          const SlEffectTexture *tx = sl_effect_get_texture (fx, ti);
+          if (tx && tx->kind == SL_EFFECT_TEXTURE_DEPTH)
+            return true;
+        }
+    }
+  return false;
 }

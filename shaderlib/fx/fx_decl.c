@@ -9,7 +9,9 @@
  * D3D9 `texture T;`, DEPTH, or an image named by a source annotation) and
  * leaves no text.  A sampler is recorded with its states and the texture
  * it reads, and loses its state block: `sampler S { … };` becomes
- * `sampler2D S;`, other sampler types and SM4 SamplerState keep theirs.
+ * `sampler2D S;`, other sampler types and SM4 SamplerState keep theirs;
+ * ReShade's `sampler2D<T> S` loses its T, which the reads of S get back
+ * as a cast (fx_scan.c).
  * A technique's passes become drafts with their entry points, profiles,
  * render targets and blend states, which fx_compile.c compiles.
  *
@@ -353,6 +355,20 @@ parse_sampler_body (Scan *s, ESampler *es, const char *plain)
   expect (s, "}");
 }
 
+/* The T of sampler2D<T>: float, int, uint, bool and their vectors. */
+static bool
+is_read_type (const char *t)
+{
+  static const char *const base[] = { "float", "int", "uint", "bool", "half", "dword" };
+  for (size_t i = 0; i < G_N_ELEMENTS (base); i++)
+    if (g_str_has_prefix (t, base[i]))
+      {
+        const char *n = t + strlen (base[i]);
+        return !n[0] || (n[0] >= '1' && n[0] <= '4' && !n[1]);
+      }
+  return false;
+}
+
 /* sampler NAME { … };   sampler2D NAME = sampler_state { … };
  * SamplerState NAME { … };   and plain `sampler2D NAME : register(s0);` */
 static void
@@ -360,17 +376,26 @@ parse_sampler (Scan *s)
 {
   Token *kw = peek (s);
   bool state_object = tok_is (kw, "SamplerState") || tok_is (kw, "SamplerComparisonState");
-  Token *nt = peek_at (s, 1);
-  Token *after = peek_at (s, 2);
-  if (nt->kind != TK_IDENT || tok_is (after, "["))
+  /* ReShade's sampler2D<T>: reads give T (fx_copy_statement casts them) */
+  Token *targ = !state_object && tok_is (peek_at (s, 1), "<") && tok_is (peek_at (s, 3), ">")
+                ? peek_at (s, 2) : NULL;
+  int k = targ ? 4 : 1;
+  Token *nt = peek_at (s, k);
+  Token *after = peek_at (s, k + 1);
+  if (nt->kind != TK_IDENT || tok_is (after, "[") || (targ && !is_read_type (targ->text)))
     {
+      if (targ)
+        fx_error (s, targ->loc, SL_DIAG_FX_SAMPLER_TYPE,
+                  "sampler type '%s' is not a scalar or vector of float, int or uint", targ->text);
       fx_copy_statement (s);
       return;
     }
   const char *type = state_object ? kw->text : tok_is (kw, "sampler") ? "sampler2D" : kw->text;
-  next (s);
+  s->pos += k;
   next (s);
   char *m = g_strconcat (ns_prefix (s), nt->text, NULL);
+  if (targ)
+    g_hash_table_insert (s->typed, sl_arena_strdup (s->arena, m), (gpointer) targ->text);
   ESampler es = { .name = sl_arena_strdup (s->arena, m), .texture = -1, .state_object = state_object };
   g_free (m);
   sl_sampler_state_init_default (&es.state);
@@ -757,7 +782,8 @@ is_sampler_keyword (Scan *s)
   return (tok_is (t, "sampler") || tok_is (t, "sampler2D") || tok_is (t, "sampler1D")
           || tok_is (t, "sampler3D") || tok_is (t, "samplerCUBE") || tok_is (t, "SamplerState")
           || tok_is (t, "SamplerComparisonState"))
-         && peek_at (s, 1)->kind == TK_IDENT;
+         && (peek_at (s, 1)->kind == TK_IDENT
+             || (tok_is (peek_at (s, 1), "<") && tok_is (peek_at (s, 3), ">")));
 }
 
 void

@@ -876,7 +876,10 @@ sl_effect_host_values_init (SlEffectHostValues *v)
   v->date[3] = g_date_time_get_hour (now) * 3600 + g_date_time_get_minute (now) * 60
                + g_date_time_get_second (now);
   g_date_time_unref (now);
-  v->mouse_x = v->mouse_y = 0.5;
+  /* ReShade without an input device leaves the pointer at (0, 0); a
+   * pixel position that depended on the image size could not be the
+   * default of an op's property either. */
+  v->mouse_x = v->mouse_y = 0.0;
 }
 
 static bool

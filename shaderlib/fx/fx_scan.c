@@ -533,16 +533,45 @@ copy_one (Scan *s, bool decl_before_init)
   fx_out_token (s, next (s), NULL);
 }
 
-/* Copies one top-level declaration or definition. */
+/* The T of a read through a sampler2D<T> at the cursor, `tex2D(S, …)`
+ * and the other tex* reads (not the sizes and gathers, which give what
+ * they give for every sampler), or NULL. */
+static const char *
+typed_read (Scan *s)
+{
+  Token *t = peek (s);
+  if (t->kind != TK_IDENT || !g_str_has_prefix (t->text, "tex") || strstr (t->text, "size")
+      || strstr (t->text, "gather") || !tok_is (peek_at (s, 1), "(") || !g_hash_table_size (s->typed))
+    return NULL;
+  int saved = s->pos;
+  SlLoc loc;
+  s->pos += 2;
+  const char *name = fx_read_name (s, &loc);
+  bool arg_ends = is (s, ",") || is (s, ")");
+  s->pos = saved;
+  return name && arg_ends ? g_hash_table_lookup (s->typed, name) : NULL;
+}
+
+/* Copies one top-level declaration or definition.  A read through a
+ * sampler2D<T> becomes ((T) read), as ReShade types it. */
 void
 fx_copy_statement (Scan *s)
 {
   bool is_struct = is (s, "struct");
   int depth = 0, paren = 0;
   bool init = false;
+  int closes[32], n_closes = 0;   /* paren levels whose ')' ends a cast read */
   while (!at_eof (s))
     {
       Token *t = peek (s);
+      const char *cast = typed_read (s);
+      if (cast && n_closes < (int) G_N_ELEMENTS (closes))
+        {
+          char *open = g_strdup_printf ("((%s)", cast);
+          fx_out_text (s, t->loc, open);
+          g_free (open);
+          closes[n_closes++] = paren + 1;
+        }
       if (depth == 0 && paren == 0 && tok_is (t, ";"))
         {
           fx_out_token (s, next (s), NULL);
@@ -550,10 +579,21 @@ fx_copy_statement (Scan *s)
         }
       if (tok_is (t, "=") && depth == 0 && paren == 0)
         init = true;
+      bool close_cast = false;
       if (tok_is (t, "("))
         paren++;
       else if (tok_is (t, ")"))
-        paren--;
+        {
+          close_cast = n_closes > 0 && paren == closes[n_closes - 1];
+          paren--;
+        }
+      if (close_cast)
+        {
+          copy_one (s, false);
+          fx_out_text (s, t->loc, ")");
+          n_closes--;
+          continue;
+        }
       if (tok_is (t, "{"))
         depth++;
       else if (tok_is (t, "}"))

@@ -60,6 +60,7 @@ typedef struct
   GArray        *techs;      /* TechDraft */
   bool           reshade;    /* ReShade-style constructs seen */
   GHashTable    *consts;     /* mangled name → FxNum*: static const scalars */
+  GHashTable    *typed;      /* mangled sampler name → its T in sampler2D<T> */
 } Scan;
 
 /* ---- diagnostics (fx_scan.c) ---- */

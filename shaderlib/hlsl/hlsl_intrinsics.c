@@ -364,6 +364,19 @@ type_generic (P *p, Node *call, int arg)
   return result_type (p, call, t);
 }
 
+/* firstbithigh, firstbitlow: an int argument gives an int (the bits are
+ * computed as uint; the lowering reads the result type). */
+static Type *
+type_firstbit (P *p, Node *call, int arg)
+{
+  Type *a = call->n_args == 1 ? call->args[0]->type : NULL;
+  bool is_int = a && a->kind == TY_NUM && a->base == BT_INT;
+  Type *t = type_generic (p, call, arg);
+  if (t->kind == TY_ERROR || !is_int)
+    return t;
+  return hlsl_type_num (p->arena, BT_INT, t->cls, t->rows, t->cols);
+}
+
 /* clip: below SM 4 the argument goes to one texkill register, so it may
  * hold at most four components. */
 static Type *
@@ -425,19 +438,20 @@ type_mul (P *p, Node *call, int arg)
 /* ---- D3D9 texture reads (ARG: the texture dimension) ---------------------- */
 
 /* tex1D, tex2D, tex3D, texCUBE: (s, t) or the gradient form (s, t, ddx,
- * ddy); the other tex* rows are generic.  ReShade's tex2D(s, t, offset)
- * takes an int2 constant offset. */
+ * ddy); the other tex* rows are generic.  ReShade's tex1D/2D/3D(s, t,
+ * offset) take an int, int2 or int3 offset. */
 static Type *
 type_tex (P *p, Node *call, int arg)
 {
-  if (p->u->reshade && arg == SL_TEXTURE_2D && call->n_args == 3)
+  if (p->u->reshade && arg != SL_TEXTURE_CUBE && call->n_args == 3)
     {
       call->n_args = 2;
       Type *r = type_generic (p, call, arg);
       call->n_args = 3;
       if (r->kind == TY_ERROR || !all_numeric (p, call, 2, 3))
         return p->t_error;
-      coerce (p, call, 2, hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, 2));
+      coerce (p, call, 2, arg == SL_TEXTURE_1D ? p->t_int
+                          : hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, arg == SL_TEXTURE_3D ? 3 : 2));
       return r;
     }
   if (call->n_args == 3)
@@ -449,7 +463,8 @@ type_tex (P *p, Node *call, int arg)
   return type_generic (p, call, arg);
 }
 
-/* ReShade's tex2Dlod(s, t [, offset]); its offset is an int2 constant. */
+/* ReShade's tex1Dlod, tex2Dlod, tex3Dlod(s, t [, offset]) (@arg the
+ * dimension); the offset is an int, int2 or int3. */
 static Type *
 type_tex_lod (P *p, Node *call, int arg)
 {
@@ -461,14 +476,16 @@ type_tex_lod (P *p, Node *call, int arg)
     return r;
   if (!all_numeric (p, call, 2, 3))
     return p->t_error;
-  coerce (p, call, 2, hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, 2));
+  coerce (p, call, 2, arg == SL_TEXTURE_1D ? p->t_int
+                      : hlsl_type_num (p->arena, BT_INT, NUM_VECTOR, 1, arg == SL_TEXTURE_3D ? 3 : 2));
   return r;
 }
 
 /* ---- ReShade's sampler intrinsics (SL_COMPILE_RESHADE_FX only) ------------- *
+ *   tex1Dfetch(s, int x [, int lod]);
  *   tex2Dfetch(s, int2 xy [, int lod]) and tex2Dfetch(s, int4 (x, y, -, lod));
  *   tex3Dfetch(s, int3 xyz [, int lod]) and tex3Dfetch(s, int4 (x, y, z, lod))
- *   tex2Dsize(s [, int lod]) → int2
+ *   tex1Dsize(s [, int lod]) → int, tex2Dsize → int2, tex3Dsize → int3
  *   tex2Dgather(s, float2 t, int comp [, int2 offset]), tex2DgatherR…A(s, t [, offset])
  *   tex2Doffset(s, float2 t, int2 offset), tex2Dlodoffset(s, float4 t, int2 offset) */
 
@@ -497,27 +514,34 @@ float_vector (P *p, int n)
   return hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, n);
 }
 
-/* @arg: the dimension, 0 for 2D */
+/* The int, int2 or int3 of a sampler dimension. */
+static Type *
+int_coords_of (P *p, int dim)
+{
+  return dim == SL_TEXTURE_1D ? p->t_int : int_vector (p, dim == SL_TEXTURE_3D ? 3 : 2);
+}
+
+/* @arg: the dimension.  An int4 holds the level in w (ReShade 4). */
 static Type *
 type_rs_fetch (P *p, Node *call, int arg)
 {
-  int nc = arg == SL_TEXTURE_3D ? 3 : 2;
-  if (!reshade_sampler_dim (p, call, arg == SL_TEXTURE_3D ? SL_TEXTURE_3D : SL_TEXTURE_2D))
+  if (!reshade_sampler_dim (p, call, arg))
     return p->t_error;
-  coerce (p, call, 1, int_vector (p, call->args[1]->type->n_comp >= 4 ? 4 : nc));
+  coerce (p, call, 1, call->args[1]->type->n_comp >= 4 ? int_vector (p, 4) : int_coords_of (p, arg));
   if (call->n_args > 2)
     coerce (p, call, 2, p->t_int);
   return float_vector (p, 4);
 }
 
+/* tex1Dsize → int, tex2Dsize → int2, tex3Dsize → int3 (@arg). */
 static Type *
 type_rs_size (P *p, Node *call, int arg)
 {
-  if (!reshade_sampler (p, call))
+  if (!reshade_sampler_dim (p, call, arg))
     return p->t_error;
   if (call->n_args > 1)
     coerce (p, call, 1, p->t_int);
-  return int_vector (p, 2);
+  return int_coords_of (p, arg);
 }
 
 static Type *

@@ -164,7 +164,7 @@ const_offsets (L *l, Node *arg, int nc, int8_t out[3])
   return true;
 }
 
-static bool texel_offsets (L *l, Node *arg, int obj, uint32_t *coords, int8_t out[3]);
+static bool texel_offsets (L *l, Node *arg, int obj, int dim, uint32_t *coords, int8_t out[3]);
 
 /* ---- component-wise rules -------------------------------------------------- */
 
@@ -789,7 +789,7 @@ tex_read (L *l, Node *e, int variant)
   if (e->n_args == 3 && (variant == TEX_PLAIN || variant == TEX_LOD))
     {
       /* ReShade's offset forms (the parser allows them only there) */
-      if (!texel_offsets (l, e->args[2], obj, srcs, off))
+      if (!texel_offsets (l, e->args[2], obj, dim, srcs, off))
         return rv_new (l, 4);
       if (variant == TEX_LOD)
         {
@@ -957,37 +957,44 @@ texture_size (L *l, int obj, uint32_t level, uint32_t *w, uint32_t *h)
   *h = in.dst[1];
 }
 
-/* The texel offset of one of ReShade's reads: constant ones go to the
- * sampler (@out); ReShade also takes them computed at run time, which
- * move @coords (u, v) by whole texels of level 0 instead. */
+/* The texel offset of one of ReShade's reads of a @dim texture: constant
+ * ones go to the sampler (@out); ReShade also takes them computed at run
+ * time, which move @coords by whole texels of level 0 instead. */
 static bool
-texel_offsets (L *l, Node *arg, int obj, uint32_t *coords, int8_t out[3])
+texel_offsets (L *l, Node *arg, int obj, int dim, uint32_t *coords, int8_t out[3])
 {
+  int nc = dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_2D ? 2 : 3;
   RVal o = hlsl_lower_expr (l, arg);
   bool constant = true;
-  for (int i = 0; i < 2 && i < o.n; i++)
+  for (int i = 0; i < nc && i < o.n; i++)
     constant &= sl_ir_value (l->ir, o.c[i])->cls == SL_VALUE_CONST;
   if (constant)
     {
-      for (int i = 0; i < 2 && i < o.n; i++)
+      for (int i = 0; i < nc && i < o.n; i++)
         out[i] = (int8_t) CLAMP ((int32_t) sl_ir_value (l->ir, o.c[i])->bits, -8, 7);
       return true;
     }
-  uint32_t size[2];
-  texture_size (l, obj, sl_ir_const_i (l->ir, 0), &size[0], &size[1]);
-  for (int i = 0; i < 2 && i < o.n; i++)
+  SlInsn in = { .op = SL_OP_TEXSIZE, .n_dst = 4, .n_src = 1, .src = { sl_ir_const_i (l->ir, 0) } };
+  in.sample.texture = obj;
+  in.sample.sampler = obj;
+  in.sample.dim = dim;
+  for (int k = 0; k < 4; k++)
+    in.dst[k] = sl_ir_new_value (l->ir, SL_KIND_UINT, SL_VALUE_TEMP);
+  sl_ir_emit (l->ir, &in);
+  for (int i = 0; i < nc && i < o.n; i++)
     coords[i] = f2 (l, SL_OP_ADD, coords[i],
                     f2 (l, SL_OP_DIV, hlsl_conv (l, o.c[i], arg->type->base, BT_FLOAT),
-                        hlsl_conv (l, size[i], BT_UINT, BT_FLOAT)));
+                        hlsl_conv (l, in.dst[i], BT_UINT, BT_FLOAT)));
   return true;
 }
 
-/* tex2Dfetch, tex3Dfetch (@arg SL_TEXTURE_3D): texel coordinates, then
- * the level (the w of an int4, or the third argument, or 0). */
+/* tex1Dfetch, tex2Dfetch, tex3Dfetch (@arg the dimension): texel
+ * coordinates, then the level (the w of an int4, or the third argument,
+ * or 0). */
 static RVal
 lower_rs_fetch (L *l, Node *e, int arg)
 {
-  int dim = arg == SL_TEXTURE_3D ? SL_TEXTURE_3D : SL_TEXTURE_2D, nc = dim == SL_TEXTURE_3D ? 3 : 2;
+  int dim = arg, nc = dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_3D ? 3 : 2;
   int obj = hlsl_lower_object (l, e->args[0]);
   uint32_t srcs[SL_IR_MAX_SRC];
   RVal c = hlsl_lower_expr (l, e->args[1]);
@@ -997,9 +1004,52 @@ lower_rs_fetch (L *l, Node *e, int arg)
   return emit_sample (l, obj, obj, dim, SL_SAMPLE_LOAD, srcs, nc + 1, NULL, 4);
 }
 
-/* countbits: the classic parallel bit count, per component. */
+/* The classic parallel bit count of one uint. */
+static uint32_t
+popcount1 (L *l, uint32_t x)
+{
+  SlIr *ir = l->ir;
+  uint32_t h = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 1)),
+                          sl_ir_const_u (ir, 0x55555555u));
+  x = hlsl_arith (l, '-', BT_UINT, x, h);
+  uint32_t m2 = sl_ir_const_u (ir, 0x33333333u);
+  x = hlsl_arith (l, '+', BT_UINT, sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, x, m2),
+                  sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
+                             sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 2)), m2));
+  x = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
+                 hlsl_arith (l, '+', BT_UINT, x, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 4))),
+                 sl_ir_const_u (ir, 0x0f0f0f0fu));
+  x = hlsl_arith (l, '*', BT_UINT, x, sl_ir_const_u (ir, 0x01010101u));
+  return sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 24));
+}
+
+/* countbits, per component. */
 static RVal
 lower_countbits (L *l, Node *e, int arg)
+{
+  RVal a = arg_rv (l, e, 0);
+  RVal r = rv_new (l, a.n);
+  for (int i = 0; i < a.n; i++)
+    r.c[i] = popcount1 (l, a.c[i]);
+  return r;
+}
+
+/* The uint results of firstbit* as the call's type (int for an int). */
+static RVal
+bit_result (L *l, Node *e, RVal r)
+{
+  if (e->type->base == BT_INT)
+    for (int i = 0; i < r.n; i++)
+      r.c[i] = hlsl_conv (l, r.c[i], BT_UINT, BT_INT);
+  return r;
+}
+
+/* firstbithigh: the index (from bit 0) of the highest 1 bit, or for a
+ * negative int of the highest 0 bit; 0xFFFFFFFF (-1) when there is none.
+ * Smearing the highest bit down and counting gives index + 1, and 0 for
+ * no bit, so the count minus one is the answer in both cases. */
+static RVal
+lower_firstbithigh (L *l, Node *e, int arg)
 {
   SlIr *ir = l->ir;
   RVal a = arg_rv (l, e, 0);
@@ -1007,32 +1057,81 @@ lower_countbits (L *l, Node *e, int arg)
   for (int i = 0; i < a.n; i++)
     {
       uint32_t x = a.c[i];
-      uint32_t h = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 1)),
-                              sl_ir_const_u (ir, 0x55555555u));
-      x = hlsl_arith (l, '-', BT_UINT, x, h);
-      uint32_t m2 = sl_ir_const_u (ir, 0x33333333u);
-      x = hlsl_arith (l, '+', BT_UINT, sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, x, m2),
-                      sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
-                                 sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 2)), m2));
-      x = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT,
-                     hlsl_arith (l, '+', BT_UINT, x, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 4))),
-                     sl_ir_const_u (ir, 0x0f0f0f0fu));
-      x = hlsl_arith (l, '*', BT_UINT, x, sl_ir_const_u (ir, 0x01010101u));
-      r.c[i] = sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, 24));
+      if (e->type->base == BT_INT)
+        {
+          uint32_t negative = sl_ir_op2 (ir, SL_OP_ILT, SL_KIND_BOOL, hlsl_conv (l, x, BT_UINT, BT_INT),
+                                         sl_ir_const_i (ir, 0));
+          x = sl_ir_op3 (ir, SL_OP_SELECT, SL_KIND_UINT, negative, sl_ir_op1 (ir, SL_OP_NOT, SL_KIND_UINT, x), x);
+        }
+      for (uint32_t k = 1; k <= 16; k *= 2)
+        x = sl_ir_op2 (ir, SL_OP_OR, SL_KIND_UINT, x, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, sl_ir_const_u (ir, k)));
+      r.c[i] = hlsl_arith (l, '-', BT_UINT, popcount1 (l, x), sl_ir_const_u (ir, 1));
+    }
+  return bit_result (l, e, r);
+}
+
+/* firstbitlow: the index of the lowest 1 bit, -1 when there is none.
+ * The bits below it, ~x & (x - 1), count to the index; a zero gives all
+ * 32 ones, which becomes -1. */
+static RVal
+lower_firstbitlow (L *l, Node *e, int arg)
+{
+  SlIr *ir = l->ir;
+  RVal a = arg_rv (l, e, 0);
+  RVal r = rv_new (l, a.n);
+  for (int i = 0; i < a.n; i++)
+    {
+      uint32_t x = a.c[i];
+      uint32_t below = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, sl_ir_op1 (ir, SL_OP_NOT, SL_KIND_UINT, x),
+                                  hlsl_arith (l, '-', BT_UINT, x, sl_ir_const_u (ir, 1)));
+      uint32_t n = popcount1 (l, below);
+      uint32_t none = sl_ir_op2 (ir, SL_OP_IEQ, SL_KIND_BOOL, hlsl_conv (l, n, BT_UINT, BT_INT), sl_ir_const_i (ir, 32));
+      r.c[i] = sl_ir_op3 (ir, SL_OP_SELECT, SL_KIND_UINT, none, sl_ir_const_u (ir, 0xFFFFFFFFu), n);
+    }
+  return bit_result (l, e, r);
+}
+
+/* reversebits: bit k goes to bit 31 - k, by swapping ever larger groups. */
+static RVal
+lower_reversebits (L *l, Node *e, int arg)
+{
+  static const uint32_t masks[] = { 0x55555555u, 0x33333333u, 0x0f0f0f0fu, 0x00ff00ffu, 0x0000ffffu };
+  SlIr *ir = l->ir;
+  RVal a = arg_rv (l, e, 0);
+  RVal r = rv_new (l, a.n);
+  for (int i = 0; i < a.n; i++)
+    {
+      uint32_t x = a.c[i];
+      for (uint32_t k = 0, shift = 1; k < G_N_ELEMENTS (masks); k++, shift *= 2)
+        {
+          uint32_t m = sl_ir_const_u (ir, masks[k]), s = sl_ir_const_u (ir, shift);
+          uint32_t lo = sl_ir_op2 (ir, SL_OP_SHL, SL_KIND_UINT, sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, x, m), s);
+          uint32_t hi = sl_ir_op2 (ir, SL_OP_AND, SL_KIND_UINT, sl_ir_op2 (ir, SL_OP_USHR, SL_KIND_UINT, x, s), m);
+          x = sl_ir_op2 (ir, SL_OP_OR, SL_KIND_UINT, lo, hi);
+        }
+      r.c[i] = x;
     }
   return r;
 }
 
+/* tex1Dsize, tex2Dsize, tex3Dsize (@arg the dimension): width, height,
+ * depth of the level as ints. */
 static RVal
 lower_rs_size (L *l, Node *e, int arg)
 {
   int obj = hlsl_lower_object (l, e->args[0]);
   uint32_t level = e->n_args > 1 ? hlsl_lower_expr (l, e->args[1]).c[0] : sl_ir_const_i (l->ir, 0);
-  uint32_t w, h;
-  texture_size (l, obj, level, &w, &h);
-  RVal r = rv_new (l, 2);
-  r.c[0] = hlsl_conv (l, w, BT_UINT, BT_INT);
-  r.c[1] = hlsl_conv (l, h, BT_UINT, BT_INT);
+  int nc = arg == SL_TEXTURE_1D ? 1 : arg == SL_TEXTURE_3D ? 3 : 2;
+  SlInsn in = { .op = SL_OP_TEXSIZE, .n_dst = 4, .n_src = 1, .src = { level } };
+  in.sample.texture = obj;
+  in.sample.sampler = obj;
+  in.sample.dim = arg;
+  for (int k = 0; k < 4; k++)
+    in.dst[k] = sl_ir_new_value (l->ir, SL_KIND_UINT, SL_VALUE_TEMP);
+  sl_ir_emit (l->ir, &in);
+  RVal r = rv_new (l, nc);
+  for (int k = 0; k < nc; k++)
+    r.c[k] = hlsl_conv (l, in.dst[k], BT_UINT, BT_INT);
   return r;
 }
 
@@ -1046,7 +1145,7 @@ offset_read (L *l, Node *e, bool lod)
   RVal c = hlsl_lower_expr (l, e->args[1]);
   srcs[0] = c.c[0];
   srcs[1] = c.c[1];
-  if (!texel_offsets (l, e->args[2], obj, srcs, off))
+  if (!texel_offsets (l, e->args[2], obj, SL_TEXTURE_2D, srcs, off))
     return rv_new (l, 4);
   if (!lod)
     return emit_sample (l, obj, obj, SL_TEXTURE_2D, SL_SAMPLE_IMPLICIT, srcs, 2, off, 4);
@@ -1091,7 +1190,7 @@ gather (L *l, Node *e, int comp)
       off_arg = 3;
     }
   RVal c = hlsl_lower_expr (l, e->args[1]);
-  if (e->n_args > off_arg && !texel_offsets (l, e->args[off_arg], obj, c.c, off))
+  if (e->n_args > off_arg && !texel_offsets (l, e->args[off_arg], obj, SL_TEXTURE_2D, c.c, off))
     return rv_new (l, 4);
   uint32_t wu, hu;
   texture_size (l, obj, sl_ir_const_i (l->ir, 0), &wu, &hu);

@@ -591,6 +591,10 @@ const SlEffectTechnique *sl_effect_get_technique    (const SlEffect *effect,
                                                      int             index);
 int                      sl_effect_find_technique   (const SlEffect *effect,
                                                      const char     *name);
+/* Whether a pass of the technique samples a depth texture (`: DEPTH`,
+ * e.g. through ReShade::GetLinearizedDepth), which is flat here. */
+bool                     sl_effect_technique_reads_depth (const SlEffect *effect,
+                                                          int             technique);
 int                      sl_effect_get_n_textures   (const SlEffect *effect);
 const SlEffectTexture   *sl_effect_get_texture      (const SlEffect *effect,
                                                      int             index);
@@ -607,7 +611,8 @@ const char              *sl_param_get_host_source   (const SlParam *param);
 /* Values for uniforms with a host source.  A still image is rendered as
  * one frame of a running game would be: sl_effect_host_values_init()
  * gives the first frame a second after start (timer 1000 ms, frame 1,
- * 60 fps), today's date and the pointer at the image's centre; they stay
+ * 60 fps), today's date and the pointer at the top-left corner (0, 0),
+ * where ReShade without an input device leaves it; they stay
  * fixed unless the host sets them.  The other sources have fixed values:
  * `pingpong` one frame's step from its `min`, `mousewheel` its initial
  * value within `min`..`max`, `mousedelta` (0, 0); `key`, `mousebutton`,

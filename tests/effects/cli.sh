@@ -123,4 +123,22 @@ profile.fx:4:41: error: unknown profile 'px_4_0' (expected ps_2_0, ps_3_0, ps_4_
 profile.fx:5:41: error: pixel shader of pass 'R' is compiled for vs_3_0
 END
 diff expected err >&2 || fail "profile diagnostics"
+# Runtime values: --source sets what source = "mousepoint" (pixels) and
+# "date" (year, month, day, seconds) give; the defaults are ReShade's
+# without an input device, (0, 0), and today.
+run_cli 0 run pointer.fx -s 40x30 -p 0,0 -p 39,0 --source mousepoint=12.5,34 --source date=2024,2,29,3600
+printf '0 0 0.0125000002 0.0340000018 0.0399999991 1\n39 0 0.202399999 0.0199999996 0.289999992 0.0359999985\n' > expected
+diff expected out >&2 || fail "--source mousepoint and date"
+run_cli 0 run pointer.fx -s 40x30 -p 0,0 -p 39,0
+grep -q '^0 0 0 0 0.0399999991 1$' out || { cat out >&2; fail "mousepoint default (0, 0)"; }
+year=$(date +%Y)
+awk -v y="$year" '$1 == 39 { d = $3 * 10000 - y; exit !(d < 0.01 && d > -0.01) }' out || { cat out >&2; fail "date default is this year"; }
+run_cli 0 run animated.fx -s 2x2 -p 0,0 --source timer=2500 --source framecount=9 --source frametime=25
+grep -q '^0 0 0.25 0.0900000036 0.25 1$' out || { cat out >&2; fail "--source timer, framecount, frametime"; }
+run_cli 2 run pointer.fx --source mousepoint=1
+grep -q "error: --source expects mousepoint=X,Y, got 'mousepoint=1'" err || { cat err >&2; fail "--source count"; }
+run_cli 2 run pointer.fx --source wheel=1
+grep -q "error: --source expects timer, frametime, framecount, random, mousepoint or date" err || { cat err >&2; fail "--source name"; }
+run_cli 2 run pattern.hlsl --source timer=1
+grep -q "error: --source applies to effect files" err || { cat err >&2; fail "--source on a shader"; }
 echo "effects CLI: all passed"

@@ -52,9 +52,62 @@ float4 PS_Lenient(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
   return float4(c, 0.0) + float4(0.0, 0.0, 0.0, 0.5) * float4(2);
 }
 
+// The bit intrinsics of ReShade's reference (HLSL's, from shader model 5):
+// a value per pixel, its bits' positions scaled into the unorm target.
+float4 PS_Bits(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  uint x = uint(pos.x), y = uint(pos.y);
+  uint u = (x * 2654435761u + y * 40503u) >> (x % 9u);
+  int s = int(u ^ (y << 28));          // negative for some pixels
+  return float4(firstbithigh(u) + 1u, firstbitlow(u) + 1u, firstbithigh(s) + 1,
+                (reversebits(u) >> 26) + 4u * uint(firstbitlow(s) + 1 == 0)) / 64.0;
+}
+
+// 1D (and 3D) forms of the reference: tex1Dfetch (zero outside),
+// tex1D/tex1Dlod/tex3D with constant and run-time offsets, tex1Dsize and
+// tex3Dsize, over a one-row float target texel i = (i + 0.5) / 8.
+texture Line { Width = 8; Height = 1; Format = RGBA32F; };
+sampler1D sLine { Texture = Line; MinFilter = POINT; MagFilter = POINT; };
+sampler3D sLine3 { Texture = Line; MinFilter = POINT; MagFilter = POINT; };
+
+float4 PS_Line(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  return float4(pos.x / 8.0, 0.0, 0.0, 1.0);
+}
+
+float4 PS_Dims(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  int x = int(pos.x) % 8, y = int(pos.y);
+  float u = (x + 0.5) / 8.0;
+  return float4(tex1Dfetch(sLine, x + y - 4).r,
+                tex1D(sLine, u, 1).r,
+                tex1Dlod(sLine, float4(u, 0, 0, 0), y % 3 - 1).r,
+                (tex1Dsize(sLine) + tex3Dsize(sLine3, 0).x * 10) / 1000.0
+                + 0.5 * tex3D(sLine3, float3(u, 0.5, 0.5), int3(1, 0, 0)).r);
+}
+
+// ReShade's typed samplers: a read through sampler2D<T> is a T, so a
+// float scales a vector as one number (a float4 would not).
+sampler2D<float> sRed { Texture = ReShade::BackBufferTex; MinFilter = POINT; MagFilter = POINT; };
+namespace Typed { sampler2D<float2> sRedGreen { Texture = ReShade::BackBufferTex; MinFilter = POINT; MagFilter = POINT; }; }
+
+float4 PS_Typed(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  float3 c = float3(1.0, 0.5, 0.25) * tex2D(sRed, uv);
+  float2 rg = tex2Dlod(Typed::sRedGreen, float4(uv, 0, 0));
+  return float4(c, rg.y * tex2Dfetch(sRed, int2(pos.xy)).r / max(tex2D(sRed, uv).x, 1e-6));
+}
+
 technique Fetch { pass { VertexShader = PostProcessVS; PixelShader = PS_Fetch; } }
 technique Size { pass { VertexShader = PostProcessVS; PixelShader = PS_Size; } }
 technique Gather { pass { VertexShader = PostProcessVS; PixelShader = PS_Gather; } }
 technique GatherOffset { pass { VertexShader = PostProcessVS; PixelShader = PS_GatherOffset; } }
 technique Offsets { pass { VertexShader = PostProcessVS; PixelShader = PS_Offsets; } }
 technique Lenient { pass { VertexShader = PostProcessVS; PixelShader = PS_Lenient; } }
+technique Bits { pass { VertexShader = PostProcessVS; PixelShader = PS_Bits; } }
+technique Typed { pass { VertexShader = PostProcessVS; PixelShader = PS_Typed; } }
+technique Dims
+{
+  pass { VertexShader = PostProcessVS; PixelShader = PS_Line; RenderTarget = Line; }
+  pass { VertexShader = PostProcessVS; PixelShader = PS_Dims; }
+}

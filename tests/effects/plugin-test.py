@@ -18,7 +18,7 @@ mods = make_module_dir(tmp, module, sysdir)
 filters = os.path.join(tmp, "filters")
 os.mkdir(filters)
 for name in ("blur.fx", "bloom.fx", "multi.fx", "animated.fx", "case.fx",
-             "texture.fx"):   # without its pattern.png: a missing texture
+             "pointer.fx", "headers.fx", "texture.fx"):   # without its pattern.png: a missing texture
     shutil.copy(os.path.join(srcdir, name), filters)
 with open(os.path.join(filters, "runaway.fx"), "w") as f:
     f.write('#include "ReShade.fxh"\n'
@@ -91,8 +91,11 @@ for name in ("shader:blur", "shader:bloom", "shader:multi-Brighten", "shader:mul
     check(name in ops, "registered " + name)
 check("shader:multi" not in ops, "no plain shader:multi for a two-technique file")
 check(Gegl.Operation.get_key("shader:multi-Brighten", "title") == "Brighten", "title from ui_label")
-check("flat depth" in (Gegl.Operation.get_key("shader:blur", "description") or ""),
-      "description mentions the flat depth")
+# Only an op whose technique samples depth says that depth is flat here.
+for op, reads in (("shader:headers", True), ("shader:blur", False), ("shader:texture", False)):
+    desc = Gegl.Operation.get_key(op, "description") or ""
+    check(("depth buffer, which is flat here" in desc) == reads,
+          "%s: the description %s the flat depth: %r" % (op, "mentions" if reads else "leaves out", desc))
 names = [p.name for p in Gegl.Operation.list_properties("shader:multi-Negative")]
 check("gain" in names, "union of the file's parameters is on every technique: %s" % names)
 
@@ -138,6 +141,39 @@ a = run("shader:animated", {"timer": 1234.5, "framecount": 7, "frametime": 20.0,
         [(0, 0, 4, 3)])
 check(all(max(abs(x - y) for x, y in zip(a[p], (0.12345, 0.07, 0.2, 0.5))) <= 1e-6 for p in a),
       "host values set as properties: %s" % (a[(0, 0)],))
+
+# The mouse point and the date are properties only where a uniform asks
+# for them: the point as GIMP's pixel-coordinate pair (axis x then y,
+# adjacent, so the dialog shows one point with a picker), the date as
+# four ints.
+plist = list(Gegl.Operation.list_properties("shader:pointer"))
+names = [p.name for p in plist]
+check({"mousepoint-x", "mousepoint-y", "date-year", "date-month", "date-day", "date-seconds"}
+      <= set(names), "pointer properties: %s" % names)
+check("mousepoint-x" in names and names.index("mousepoint-y") == names.index("mousepoint-x") + 1,
+      "mousepoint-x and -y are adjacent: %s" % names)
+for axis in ("x", "y"):
+    key = lambda k: Gegl.Operation.get_property_key("shader:pointer", "mousepoint-" + axis, k)
+    check((key("unit"), key("axis")) == ("pixel-coordinate", axis),
+          "mousepoint-%s ui-meta: %r" % (axis, (key("unit"), key("axis"))))
+check({p.name: p for p in plist}["mousepoint-x"].default_value == 0.0,
+      "mousepoint defaults to (0, 0), ReShade's pointer without an input device")
+for op in ("shader:animated", "shader:blur"):
+    other = [p.name for p in Gegl.Operation.list_properties(op)]
+    check(not any(n.startswith("mousepoint") or n.startswith("date-") for n in other),
+          "%s has no mousepoint or date property: %s" % (op, other))
+check("timer" not in names and "seed" not in names, "pointer has no timer or seed: %s" % names)
+# Left half: point / 1000 and BUFFER_WIDTH / 1000; right half: the date.
+a = run("shader:pointer", {"mousepoint-x": 12.5, "mousepoint-y": 27.0, "date-year": 2024,
+                           "date-month": 2, "date-day": 29, "date-seconds": 3600},
+        [(0, 0, 2, 1), (38, 29, 2, 1)])
+want = {(0, 0): (0.0125, 0.027, 0.04, 1.0), (1, 0): (0.0125, 0.027, 0.04, 1.0),
+        (38, 29): (0.2024, 0.02, 0.29, 0.036), (39, 29): (0.2024, 0.02, 0.29, 0.036)}
+check(worst(a, want) <= 1e-6, "mousepoint and date set as properties: %s" % (a,))
+a = run("shader:pointer", {}, [(0, 0, 1, 1), (39, 0, 1, 1)])
+check(a[(0, 0)][:2] == (0.0, 0.0), "mousepoint default (0, 0): %s" % (a[(0, 0)],))
+year = GLib.DateTime.new_now_local().get_year()
+check(abs(a[(39, 0)][0] * 10000 - year) < 0.01, "date defaults to this year: %s" % (a[(39, 0)],))
 
 # Annotation names match without regard to case (UI_MIN, Ui_Max,
 # UI_LABEL), as in the per-file ops.
@@ -202,6 +238,46 @@ for op, want in (("shader:texture", "texture 'PatternTex'"),
     node.blit_buffer(dst, Gegl.Rectangle.new(0, 0, W, H), 0, Gegl.AbyssPolicy.NONE)
     drain_main_loop()
     check(len(seen) == 2, "%s: an unchanged failure notifies once: %r" % (op, seen))
+
+# A missing image file reads as zero texels and the effect renders (as in
+# ReShade and the CLI), with the warning in "error"; texture.fx is
+# pattern * 0.5 + input * 0.25 with alpha 1 * 0.5 + a * 0.25.
+g = Gegl.Node()
+src = g.create_child("gegl:buffer-source")
+src.set_property("buffer", source())
+node = g.create_child("shader:texture")
+src.link(node)
+dst = Gegl.Buffer.new(FMT, 0, 0, W, H)
+node.blit_buffer(dst, Gegl.Rectangle.new(0, 0, W, H), 0, Gegl.AbyssPolicy.NONE)
+raw = struct.unpack("%df" % (W * H * 4), bytes(dst.get(Gegl.Rectangle.new(0, 0, W, H), 1.0, FMT,
+                                                        Gegl.AbyssPolicy.NONE)))
+want = [v for y in range(H) for x in range(W)
+        for v in tuple(c * 0.25 for c in pixel_in(x, y)[:3]) + (0.5 + 0.25 * pixel_in(x, y)[3],)]
+err = max(abs(a - b) for a, b in zip(raw, want))
+check(err <= 1e-6, "missing texture: zero texels, the effect renders (%g)" % err)
+text = " ".join(node.get_property("error").split())
+check("texture 'PatternTex': image 'pattern.png' not found; the texture reads as zero" in text,
+      "missing texture: the warning is in error: %r" % text)
+
+# A file that is there but does not decode stays an error: the op passes
+# its input through.
+with open(os.path.join(filters, "pattern.png"), "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n not really")
+g = Gegl.Node()
+src = g.create_child("gegl:buffer-source")
+src.set_property("buffer", source())
+node = g.create_child("shader:texture")
+src.link(node)
+dst = Gegl.Buffer.new(FMT, 0, 0, W, H)
+node.blit_buffer(dst, Gegl.Rectangle.new(0, 0, W, H), 0, Gegl.AbyssPolicy.NONE)
+raw = struct.unpack("%df" % (W * H * 4), bytes(dst.get(Gegl.Rectangle.new(0, 0, W, H), 1.0, FMT,
+                                                        Gegl.AbyssPolicy.NONE)))
+want = [v for y in range(H) for x in range(W) for v in pixel_in(x, y)]
+err = max(abs(a - b) for a, b in zip(raw, want))
+text = " ".join(node.get_property("error").split())
+check(err <= 1e-6, "undecodable texture: the input passes through (%g)" % err)
+check("texture 'PatternTex'" in text and "reads as zero" not in text,
+      "undecodable texture: an error naming it: %r" % text)
 
 shutil.rmtree(tmp, ignore_errors=True)
 if failures:

@@ -9,7 +9,8 @@
  * that BUFFER_WIDTH, BUFFER_HEIGHT, BUFFER_RCP_WIDTH and
  * BUFFER_PIXEL_SIZE keep the full-resolution values at levels 1 and 2,
  * while SV_Position counts the level's own pixels (the level is rendered
- * at its size, not at full size and scaled down).
+ * at its size, not at full size and scaled down); the mouse point stays
+ * in full-resolution pixels, as BUFFER_* do.
  *
  * Environment (set by meson): GS_PLUGIN_MODULE, GS_GEGL_PLUGINS_DIR as for
  * the plugin tests; FX_DIR (compiled in) holds the effect files.
@@ -247,6 +248,36 @@ test_rendered_at_level (void)
     }
 }
 
+/* The mouse point is in full-resolution pixels at every level, as the
+ * BUFFER_* values are: pointer.fx shows it / 1000 in its left half. */
+static void
+test_mousepoint_at_level (void)
+{
+  for (gint level = 0; level <= 2; level++)
+    {
+      GeglBuffer *input  = smooth_input ();
+      GeglNode   *graph  = gegl_node_new ();
+      GeglNode   *source = gegl_node_new_child (graph,
+                                                "operation", "gegl:buffer-source",
+                                                "buffer", input, NULL);
+      GeglNode   *node   = gegl_node_new_child (graph,
+                                                "operation", "shader:pointer",
+                                                "mousepoint-x", 40.0,
+                                                "mousepoint-y", 25.0,
+                                                NULL);
+      gfloat     *px;
+
+      gegl_node_link (source, node);
+      px = blit (node, level);
+      g_assert_cmpfloat_with_epsilon (px[0], 0.040, 1e-6);
+      g_assert_cmpfloat_with_epsilon (px[1], 0.025, 1e-6);
+      g_assert_cmpfloat_with_epsilon (px[2], W / 1000.0, 1e-6);
+      g_free (px);
+      g_object_unref (graph);
+      g_object_unref (input);
+    }
+}
+
 static void
 copy_filter (const gchar *name)
 {
@@ -276,6 +307,7 @@ main (int    argc,
   copy_filter ("multi.fx");
   copy_filter ("size.fx");
   copy_filter ("position.fx");
+  copy_filter ("pointer.fx");
   g_setenv ("GEGL_SWAP", "RAM", TRUE);
   g_setenv ("GEGL_SHADERS_PATH", filters_dir, TRUE);
   g_setenv ("XDG_DATA_HOME", filters_dir, TRUE);
@@ -289,6 +321,7 @@ main (int    argc,
   g_test_add_func ("/effect-levels/size-macros", test_size_macros);
   g_test_add_func ("/effect-levels/rendered-at-level",
                    test_rendered_at_level);
+  g_test_add_func ("/effect-levels/mousepoint", test_mousepoint_at_level);
 
   result = g_test_run ();
   gegl_exit ();

@@ -283,6 +283,18 @@ test_headers (void)
   CHECK (p && !strcmp (p->name, "Strength") && slider, "__UNIFORM_SLIDER_FLOAT1 gives ui_type = \"slider\"");
   const SlEffectTechnique *t = sl_effect_get_technique (fx, 0);
   CHECK (t->n_annotations == 1 && !strcmp (t->annotations[0].string_value, "Header user"), "technique ui_label");
+  CHECK (sl_effect_technique_reads_depth (fx, 0), "GetLinearizedDepth reads depth");
+  CHECK (!sl_effect_technique_reads_depth (fx, 1), "no technique 1, no depth");
+  {
+    /* ReShade.fxh declares the depth sampler; only using it counts. */
+    char *tsrc = load ("texture.fx");
+    SlEffect *tfx = compile ("texture.fx", tsrc, 8, 6, d);
+    CHECK (tfx && !sl_effect_technique_reads_depth (tfx, 0),
+           "an effect that includes ReShade.fxh but samples no depth does not read depth");
+    if (tfx)
+      sl_effect_unref (tfx);
+    g_free (tsrc);
+  }
   Image want = image_new (in.w, in.h);
   for (int y = 0; y < in.h; y++)
     for (int x = 0; x < in.w; x++)
@@ -565,6 +577,39 @@ wrap_texel (const Image *im, int x, int y, int c)
   return im->px[((size_t) y * im->w + x) * 4 + c];
 }
 
+/* The bit intrinsics, one bit at a time as their reference pages define
+ * them: firstbithigh the highest 1 bit (for a negative int the highest
+ * 0 bit), firstbitlow the lowest 1 bit, -1 for none; reversebits moves
+ * bit k to bit 31 - k. */
+static int
+ref_firstbithigh (uint32_t u, bool is_signed)
+{
+  if (is_signed && (int32_t) u < 0)
+    u = ~u;
+  for (int k = 31; k >= 0; k--)
+    if (u >> k & 1u)
+      return k;
+  return -1;
+}
+
+static int
+ref_firstbitlow (uint32_t u)
+{
+  for (int k = 0; k < 32; k++)
+    if (u >> k & 1u)
+      return k;
+  return -1;
+}
+
+static uint32_t
+ref_reversebits (uint32_t u)
+{
+  uint32_t r = 0;
+  for (int k = 0; k < 32; k++)
+    r |= (u >> k & 1u) << (31 - k);
+  return r;
+}
+
 static void
 test_intrinsics (void)
 {
@@ -576,7 +621,7 @@ test_intrinsics (void)
   CHECK (fx != NULL, "intrinsics.fx compiles");
   if (!fx)
     return;
-  const char *names[] = { "Fetch", "Size", "Gather", "GatherOffset", "Offsets", "Lenient" };
+  const char *names[] = { "Fetch", "Size", "Gather", "GatherOffset", "Offsets", "Lenient", "Bits", "Dims", "Typed" };
   for (int ti = 0; ti < (int) G_N_ELEMENTS (names); ti++)
     {
       int t = sl_effect_find_technique (fx, names[ti]);
@@ -616,10 +661,38 @@ test_intrinsics (void)
                 o[2] = at (&in, x, y - 1)[2];
                 o[3] = at (&in, x + 1, y + 1)[0];
                 break;
-              default:
+              case 5:
                 for (int c = 0; c < 3; c++)
                   o[c] = 0.25f * at (&in, x - 1, y)[c] + 0.5f * at (&in, x, y)[c] + 0.25f * at (&in, x + 1, y)[c];
                 o[3] = 1.0f;
+                break;
+              case 7:   /* Line texel i = (i + 0.5) / 8; clamped reads */
+                {
+                  int i = x % 8, f = i + y - 4;
+#define LINE_TEXEL(k) ((CLAMP ((k), 0, 7) + 0.5f) / 8.0f)
+                  o[0] = f >= 0 && f < 8 ? (f + 0.5f) / 8.0f : 0.0f;
+                  o[1] = LINE_TEXEL (i + 1);
+                  o[2] = LINE_TEXEL (i + y % 3 - 1);
+                  o[3] = 0.088f + 0.5f * LINE_TEXEL (i + 1);
+#undef LINE_TEXEL
+                }
+                break;
+              case 8:   /* a float read scales all three; rg.y is green */
+                {
+                  float r = at (&in, x, y)[0];
+                  o[0] = r, o[1] = 0.5f * r, o[2] = 0.25f * r;
+                  o[3] = at (&in, x, y)[1] * r / MAX (r, 1e-6f);
+                }
+                break;
+              default:
+                {
+                  uint32_t u = ((uint32_t) x * 2654435761u + (uint32_t) y * 40503u) >> (x % 9);
+                  uint32_t sv = u ^ ((uint32_t) y << 28);
+                  o[0] = (ref_firstbithigh (u, false) + 1) / 64.0f;
+                  o[1] = (ref_firstbitlow (u) + 1) / 64.0f;
+                  o[2] = (ref_firstbithigh (sv, true) + 1) / 64.0f;
+                  o[3] = ((ref_reversebits (u) >> 26) + 4 * (ref_firstbitlow (sv) == -1)) / 64.0f;
+                }
                 break;
               }
           }
@@ -643,6 +716,12 @@ test_intrinsics (void)
       "error: undeclared function 'tex2Dfetch'" },
     { "sampler2D s; float4 main(float2 t : TEXCOORD) : SV_Target { return tex2Dlod(s, float4(t, 0, 0), int2(1, 0)); }",
       "error: 'tex2Dlod' takes 2 arguments, not 3" },
+    { "sampler1D s; float4 main(float4 p : SV_Position) : SV_Target { return tex1Dfetch(s, int(p.x)); }",
+      "error: undeclared function 'tex1Dfetch'" },
+    { "sampler3D s; float4 main() : SV_Target { return tex3Dsize(s).x; }",
+      "error: undeclared function 'tex3Dsize'" },
+    { "sampler1D s; float4 main(float2 t : TEXCOORD) : SV_Target { return tex1D(s, t.x, 1); }",
+      "error: 'tex1D' takes 2 or 4 arguments" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS (strict); i++)
     {

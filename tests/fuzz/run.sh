@@ -1,10 +1,12 @@
 #!/bin/sh
 # Coverage-guided fuzzing of one harness with libFuzzer:
 #   tests/fuzz/run.sh HARNESS [SECONDS] [extra libFuzzer flags…]
-# HARNESS is preprocess, hlsl, d3d9-asm, sm4-asm, d3d9-bytecode, dxbc or
-# exec.  Builds build-fuzz/ with clang (ASan + UBSan + libFuzzer) once,
+# HARNESS is preprocess, hlsl, d3d9-asm, sm4-asm, d3d9-bytecode, dxbc,
+# exec or effect.  Builds build-fuzz/ with clang (ASan + UBSan + libFuzzer) once,
 # assembles a corpus in build-fuzz/corpus/HARNESS from the seeds, the
-# project's shaders and the pixel shaders of the vkd3d conformance files,
+# project's shaders and the pixel shaders of the vkd3d conformance files
+# (effect: the project's effect files and the small effects, under 8 KB,
+# of the ReShade corpus in RESHADE_CORPUS),
 # then fuzzes for SECONDS (default 60).  Crashes land in
 # build-fuzz/artifacts/HARNESS/; copy each into tests/fuzz/regressions/ so
 # the smoke tests replay it forever after.
@@ -27,6 +29,7 @@ if [ ! -d "$corpus" ]; then
   case "$harness" in
     preprocess|hlsl) dirs="preprocess hlsl" ;;
     exec) dirs="hlsl d3d9-asm sm4-asm d3d9-bytecode dxbc" ;;
+    effect) dirs="effect" ;;
     *) dirs="$harness" ;;
   esac
   for d in $dirs; do
@@ -40,6 +43,15 @@ if [ ! -d "$corpus" ]; then
       python3 tests/fuzz/extract-shaders.py "$corpus" \
         tests/conformance/*.shader_test ../shared/conformance/vkd3d/*.shader_test \
         "${CONFORMANCE_DIR:-/work/shared/conformance/vkd3d}"/*.shader_test 2>/dev/null || true
+      ;;
+    effect)
+      find tests/effects filters -name '*.fx' -exec cp {} "$corpus"/ \;
+      # Several corpus files share a name: keep each under a numbered one.
+      n=0
+      find "${RESHADE_CORPUS:-../shared/corpus/reshade}" -name '*.fx' -size -8k 2>/dev/null |
+        sort | while read -r f; do
+          n=$((n + 1)); cp "$f" "$corpus/reshade-$n-$(basename "$f")"
+        done
       ;;
   esac
 fi

@@ -33,9 +33,11 @@
  * Images are independent, so -j N runs N of them at once, each rendering
  * with a share of the CPUs.  GEGL's codecs, gexiv2 and the image-io warning
  * capture are process-wide, so loading and saving take one lock while
- * rendering, the expensive part, runs in parallel.  The filter is compiled
- * once; each image gets its own binding since the viewport is the image's
- * size.
+ * rendering, the expensive part, runs in parallel.  A shader filter is
+ * compiled once; each image gets its own binding since the viewport is the
+ * image's size.  An effect file is compiled per image size
+ * (effect-filter.c).  A render that only hit a run-time limit wrote every
+ * pixel: the image is kept, with a warning, as `run` keeps it.
  */
 #include "config.h"
 
@@ -58,6 +60,8 @@
 #include "image-save.h"
 #include "image-write.h"
 #include "render.h"
+#include "effect-cli.h"
+#include "effect-filter.h"
 #include "filter-path.h"
 #include "shader-file.h"
 #include "icc-file.h"
@@ -92,6 +96,7 @@ typedef struct
   int       depth;    /* for gs_image_save(); -1 = take the input's */
   ItemState state;
   char     *error;
+  char     *warning;  /* what a written image's render warned of */
   double    seconds;
 } Item;
 
@@ -117,7 +122,8 @@ typedef struct
   /* the run */
   char      *filter_path;
   gint64     filter_mtime;
-  SlProgram *program;
+  SlProgram *program;      /* the filter is a shader… */
+  GsEffectFilter *effect;  /* …or an effect file */
   char      *params;       /* "NAME=V; NAME=V,V" for the binding */
   GPtrArray *names;        /* every input named, before sharding */
   GPtrArray *items;        /* Item*, owned: this shard's inputs */
@@ -174,6 +180,7 @@ item_free (Item *item)
   g_free (item->input);
   g_free (item->output);
   g_free (item->error);
+  g_free (item->warning);
   g_free (item);
 }
 
@@ -355,6 +362,29 @@ compile_filter (const char *path)
   sl_diagnostics_free (diags);
   g_free (source);
   return program;
+}
+
+/* An effect file (techniques and passes) as the filter. */
+static gboolean
+open_effect (Apply *a)
+{
+  SlDiagnostics *diags = sl_diagnostics_new ();
+  GError        *error = NULL;
+  char          *text;
+
+  a->effect = gs_effect_filter_new (a->filter_path, a->linear, diags, &error);
+  text = sl_diagnostics_format (diags);
+  if (text != NULL)
+    fputs (text, stderr);
+  g_free (text);
+  if (a->effect == NULL && error != NULL)
+    print_error_line ("%s", error->message);
+  else if (a->effect == NULL && sl_diagnostics_error_count (diags) == 0)
+    print_error_line (_("%s: compilation failed without a diagnostic"),
+                      a->filter_path);
+  g_clear_error (&error);
+  sl_diagnostics_free (diags);
+  return a->effect != NULL;
 }
 
 static gint
@@ -877,6 +907,45 @@ fail:
   return NULL;
 }
 
+/* What the render reported, on one line for the log; NULL when nothing. */
+static char *
+diagnostics_line (const SlDiagnostics *diags)
+{
+  char *text = sl_diagnostics_format (diags);
+
+  if (text == NULL)
+    return NULL;
+  g_strchomp (text);
+  for (char *nl = strchr (text, '\n'); nl; nl = strchr (nl, '\n'))
+    *nl = ';';
+  if (*text == '\0')
+    g_clear_pointer (&text, g_free);
+  return text;
+}
+
+/* A render with errors fails @item.  One that only hit a run-time limit
+ * (a loop's iteration cap, the instruction budget) wrote every pixel: the
+ * image is kept and the warning told, as `run` does. */
+static gboolean
+judge_render (Item                *item,
+              gboolean             rendered,
+              const SlDiagnostics *diags,
+              const GError        *error)
+{
+  char *text = diagnostics_line (diags);
+
+  if (rendered && sl_diagnostics_error_count (diags) == 0)
+    {
+      g_free (item->warning);
+      item->warning = text;
+      return TRUE;
+    }
+  fail_item (item, _("rendering failed: %s"),
+             text ? text : error ? error->message : _("no diagnostic"));
+  g_free (text);
+  return FALSE;
+}
+
 /* Runs the filter over @input into a new image, or NULL (item failed). */
 static GsImage *
 render (Apply   *a,
@@ -890,6 +959,16 @@ render (Apply   *a,
   SlTexture      texture;
   gboolean       ok;
 
+  if (a->effect != NULL)
+    {
+      diags = sl_diagnostics_new ();
+      target = gs_effect_filter_render (a->effect, input, a->params,
+                                        a->render_threads, diags, &error);
+      judge_render (item, target != NULL, diags, error);
+      g_clear_error (&error);
+      sl_diagnostics_free (diags);
+      return target;
+    }
   target = gs_image_new (input->width, input->height, &error);
   if (target == NULL)
     {
@@ -912,21 +991,11 @@ render (Apply   *a,
                       (size_t) input->width * 4, input->pixels);
   /* Every sampler reads the image, as in the GEGL op. */
   gs_bind_samplers (binding, a->program, &texture, NULL);
-  ok = sl_binding_prepare (binding, diags)
-       && gs_render_image (binding, target, a->render_threads, diags);
-  if (!ok || sl_diagnostics_error_count (diags) > 0)
-    {
-      char *text = sl_diagnostics_format (diags);
-
-      g_strchomp (text);
-      /* One line per image in the log. */
-      for (char *nl = strchr (text, '\n'); nl; nl = strchr (nl, '\n'))
-        *nl = ';';
-      fail_item (item, _("rendering failed: %s"),
-                 *text ? text : _("no diagnostic"));
-      g_free (text);
-      g_clear_pointer (&target, gs_image_free);
-    }
+  ok = sl_binding_prepare (binding, diags);
+  if (ok)
+    gs_render_image (binding, target, a->render_threads, diags);
+  if (!judge_render (item, ok, diags, NULL))
+    g_clear_pointer (&target, gs_image_free);
   sl_binding_free (binding);
   sl_diagnostics_free (diags);
   return target;
@@ -1010,6 +1079,26 @@ warn_dropped (Apply      *a,
   g_mutex_unlock (&a->report_lock);
 }
 
+/* The output folder exists (prepare()); the folders --root adds below it
+ * are made one by one without following a link planted among them. */
+static gboolean
+make_output_folder (const Apply *a,
+                    const char  *dir,
+                    GError     **error)
+{
+  int saved;
+
+  if (g_str_has_prefix (dir, a->output_dir))
+    return gs_safe_mkdir_below (a->output_dir, dir + strlen (a->output_dir),
+                                error);
+  if (g_mkdir_with_parents (dir, 0777) == 0)
+    return TRUE;
+  saved = errno;
+  g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                       g_strerror (saved));
+  return FALSE;
+}
+
 static void
 process_item (Apply *a,
               Item  *item)
@@ -1029,11 +1118,10 @@ process_item (Apply *a,
     goto out;
 
   dir = g_path_get_dirname (item->output);
-  if (g_mkdir_with_parents (dir, 0777) != 0)
+  if (!make_output_folder (a, dir, &error))
     {
-      int saved = errno;
-
-      fail_item (item, _("cannot create '%s': %s"), dir, g_strerror (saved));
+      fail_item (item, _("cannot create '%s': %s"), dir, error->message);
+      g_clear_error (&error);
       g_free (dir);
       goto out;
     }
@@ -1116,6 +1204,7 @@ record (Apply *a,
   entry.status = state_name (item->state);
   entry.seconds = item->seconds;
   entry.error = item->state == ITEM_FAILED ? item->error : NULL;
+  entry.warning = item->state == ITEM_DONE ? item->warning : NULL;
   if (!gs_manifest_add (a->manifest, &entry, &error))
     {
       /* Reported at the end, and the run fails: a scheduler that merges
@@ -1143,6 +1232,19 @@ report (Apply *a,
   if (item->state != ITEM_SKIPPED)
     a->n_processed++;
   record (a, item);
+  /* Told even with --quiet: the image was written, but not all of it may
+   * be what the filter meant (a loop was stopped). */
+  if (item->warning != NULL)
+    {
+      char *shown_input = gs_safe_display_name (item->input);
+      char *shown = gs_safe_display_name (item->warning);
+
+      if (a->tty && !a->quiet)
+        fputs ("\r\033[K", stderr);
+      fprintf (stderr, _("%s: warning: %s: %s\n"), PROGRAM, shown_input, shown);
+      g_free (shown_input);
+      g_free (shown);
+    }
   if (a->quiet)
     {
       g_mutex_unlock (&a->report_lock);
@@ -1353,13 +1455,19 @@ parse_arguments (Apply     *a,
 static gboolean
 check_params (Apply *a)
 {
-  SlBinding     *binding = sl_binding_new (a->program);
+  SlBinding     *binding = NULL;
   SlDiagnostics *diags = sl_diagnostics_new ();
   gboolean       ok;
 
-  sl_binding_set_auto_mips (binding, true);
-  ok = sl_binding_set_params_string (binding, a->params, diags)
-       && sl_diagnostics_error_count (diags) == 0;
+  if (a->effect != NULL)
+    ok = gs_effect_filter_check_params (a->effect, a->params, diags);
+  else
+    {
+      binding = sl_binding_new (a->program);
+      sl_binding_set_auto_mips (binding, true);
+      ok = sl_binding_set_params_string (binding, a->params, diags)
+           && sl_diagnostics_error_count (diags) == 0;
+    }
   if (!ok)
     {
       char *text = sl_diagnostics_format (diags);
@@ -1371,7 +1479,8 @@ check_params (Apply *a)
       g_free (text);
     }
   sl_diagnostics_free (diags);
-  sl_binding_free (binding);
+  if (binding != NULL)
+    sl_binding_free (binding);
   return ok;
 }
 
@@ -1393,6 +1502,7 @@ apply_clear (Apply *a)
   gs_colour_target_free (a->target);
   if (a->program != NULL)
     sl_program_unref (a->program);
+  gs_effect_filter_free (a->effect);
   if (a->items != NULL)
     g_ptr_array_free (a->items, TRUE);
   if (a->names != NULL)
@@ -1413,9 +1523,13 @@ prepare (Apply     *a,
   a->filter_path = find_filter (filter);
   if (a->filter_path == NULL)
     return EXIT_ERROR;
-  a->program = compile_filter (a->filter_path);
   a->filter_mtime = mtime_of (a->filter_path);
-  if (a->program == NULL)
+  if (gs_effect_file_p (a->filter_path))
+    {
+      if (!open_effect (a))
+        return EXIT_ERROR;
+    }
+  else if ((a->program = compile_filter (a->filter_path)) == NULL)
     return EXIT_ERROR;
   if (params->len > 0)
     {

@@ -23,10 +23,10 @@
 #include "messages.h"
 #include "image-save.h"
 #include "effect-cli.h"
+#include "render.h"
 #include "shader-file.h"
 
 #define PROGRAM   "gegl-shaders"
-#define BAND_ROWS 16
 
 static void
 print_diags (const SlDiagnostics *diags)
@@ -147,86 +147,108 @@ gs_effect_check (const GsEffectArgs *a)
   return t < 0 ? 1 : 0;
 }
 
-typedef struct
-{
-  SlEffectRun *run;
-  GsImage     *target;
-  gint         next_band;
-  int          n_bands;
-  GMutex       diags_lock;
-  SlDiagnostics *diags;
-  gboolean     ok;
-} Job;
-
-/* Every band that runs away says so; the user is told once. */
-static gboolean
-has_diagnostic (const SlDiagnostics *diags, const SlDiagnostic *d)
-{
-  for (int i = 0; i < sl_diagnostics_count (diags); i++)
-    {
-      const SlDiagnostic *e = sl_diagnostics_get (diags, i);
-      if (e->severity == d->severity && e->line == d->line && e->column == d->column
-          && g_strcmp0 (e->code, d->code) == 0 && g_strcmp0 (e->file, d->file) == 0
-          && g_strcmp0 (e->message, d->message) == 0)
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static gpointer
-worker (gpointer data)
-{
-  Job *job = data;
-  SlScratch *scratch = sl_scratch_new ();
-  SlDiagnostics *diags = sl_diagnostics_new ();
-  gboolean ok = TRUE;
-
-  for (;;)
-    {
-      int band = g_atomic_int_add (&job->next_band, 1);
-      if (band >= job->n_bands)
-        break;
-      int y = band * BAND_ROWS, rows = MIN (BAND_ROWS, job->target->height - y);
-      SlTarget t = {
-        .pixels = job->target->pixels + (size_t) y * job->target->width * 4,
-        .row_stride = (size_t) job->target->width * 4,
-      };
-      if (!sl_effect_render (job->run, scratch, 0, y, job->target->width, rows, NULL, &t, diags))
-        ok = FALSE;
-    }
-  g_mutex_lock (&job->diags_lock);
-  for (int i = 0; i < sl_diagnostics_count (diags); i++)
-    {
-      const SlDiagnostic *d = sl_diagnostics_get (diags, i);
-      if (!has_diagnostic (job->diags, d))
-        sl_diagnostics_add (job->diags, d->severity, d->file, d->line, d->column, d->code, "%s", d->message);
-    }
-  if (!ok)
-    job->ok = FALSE;
-  g_mutex_unlock (&job->diags_lock);
-  sl_diagnostics_free (diags);
-  sl_scratch_free (scratch);
-  return NULL;
-}
 
 static gboolean
-render_threads (SlEffectRun *run, GsImage *target, int jobs, SlDiagnostics *diags)
+texture_name_is (const char *assignment, const char *eq, const char *name)
 {
-  Job job = { .run = run, .target = target, .diags = diags, .ok = TRUE };
-  job.n_bands = (target->height + BAND_ROWS - 1) / BAND_ROWS;
-  g_mutex_init (&job.diags_lock);
-  int n = jobs > 0 ? jobs : (int) g_get_num_processors ();
-  n = CLAMP (n, 1, MAX (job.n_bands, 1));
-  GThread **threads = g_new0 (GThread *, n);
-  for (int i = 1; i < n; i++)
-    threads[i] = g_thread_try_new ("gs-effect", worker, &job, NULL);
-  worker (&job);
-  for (int i = 1; i < n; i++)
-    if (threads[i])
-      g_thread_join (threads[i]);
-  g_free (threads);
-  g_mutex_clear (&job.diags_lock);
-  return job.ok;
+  return (size_t) (eq - assignment) == strlen (name)
+         && !strncmp (assignment, name, eq - assignment);
+}
+
+GPtrArray *
+gs_effect_load_textures (SlEffect           *fx,
+                         const char         *effect_file,
+                         const char *const  *include_dirs,
+                         const char *const  *overrides,
+                         gboolean            any_path,
+                         gboolean            linear,
+                         GError            **error)
+{
+  int n = sl_effect_get_n_textures (fx);
+  GPtrArray *images = g_ptr_array_new_full (n, (GDestroyNotify) gs_image_free);
+
+  g_ptr_array_set_size (images, n);
+  for (int k = 0; overrides && overrides[k]; k++)
+    {
+      const char *eq = strchr (overrides[k], '=');
+      gboolean known = FALSE;
+      for (int i = 0; eq && i < n; i++)
+        {
+          const SlEffectTexture *t = sl_effect_get_texture (fx, i);
+          known |= t->kind == SL_EFFECT_TEXTURE_IMAGE && texture_name_is (overrides[k], eq, t->name);
+        }
+      if (!known)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--texture %s: the effect has no image texture of that name"), overrides[k]);
+          g_ptr_array_free (images, TRUE);
+          return NULL;
+        }
+    }
+  for (int i = 0; i < n; i++)
+    {
+      const SlEffectTexture *t = sl_effect_get_texture (fx, i);
+      if (t->kind != SL_EFFECT_TEXTURE_IMAGE)
+        continue;
+      char *path = NULL;
+      for (int k = 0; overrides && overrides[k]; k++)
+        {
+          const char *eq = strchr (overrides[k], '=');
+          if (eq && texture_name_is (overrides[k], eq, t->name))
+            {
+              g_free (path);
+              path = g_strdup (eq + 1);
+            }
+        }
+      /* A missing image was reported when the effect compiled: the
+       * texture reads as zero and the effect still renders, as in
+       * ReShade.  One that is there but does not load is an error. */
+      if (path == NULL && t->source_path == NULL)
+        continue;
+      if (path == NULL)
+        {
+          path = g_strdup (t->source_path);
+          /* What the file names is confined; what the user names with
+           * --texture is theirs to choose. */
+          if (!any_path && !gs_path_confined (path, effect_file, include_dirs))
+            {
+              g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_PERM,
+                           _("texture '%s': '%s' is outside the effect's folder and the include "
+                             "folders (--allow-any-path allows it)"), t->name, t->source_file);
+              g_free (path);
+              g_ptr_array_free (images, TRUE);
+              return NULL;
+            }
+        }
+      GError *local = NULL;
+      GsImage *img = gs_image_load (path, gs_image_working_format (linear), &local);
+      g_free (path);
+      /* A file that is there but is no image of a sane size is an error
+       * naming it (README, "Hostile input"). */
+      if (img == NULL)
+        {
+          g_set_error (error, local->domain, local->code, _("texture '%s': %s"), t->name, local->message);
+          g_error_free (local);
+          g_ptr_array_free (images, TRUE);
+          return NULL;
+        }
+      images->pdata[i] = img;
+    }
+  return images;
+}
+
+void
+gs_effect_bind_textures (SlEffectRun   *run,
+                         GPtrArray     *images,
+                         SlDiagnostics *diags)
+{
+  for (guint i = 0; i < images->len; i++)
+    {
+      const GsImage *img = images->pdata[i];
+      if (img != NULL)
+        sl_effect_run_set_image (run, (int) i, img->width, img->height, (size_t) img->width * 4,
+                                 img->pixels, diags);
+    }
 }
 
 int
@@ -234,7 +256,7 @@ gs_effect_run (const GsEffectArgs *a)
 {
   GError *error = NULL;
   GsImage *input = NULL, *target = NULL;
-  GPtrArray *images = g_ptr_array_new_with_free_func ((GDestroyNotify) gs_image_free);
+  GPtrArray *images = NULL;
   SlEffect *fx = NULL;
   SlEffectRun *run = NULL;
   SlDiagnostics *diags = sl_diagnostics_new ();
@@ -304,68 +326,16 @@ gs_effect_run (const GsEffectArgs *a)
   sl_effect_run_set_input (run, &in_tex);
 
   /* Image textures: --texture NAME=IMG first, then source = "…". */
-  for (int i = 0; i < sl_effect_get_n_textures (fx); i++)
+  images = gs_effect_load_textures (fx, a->file, (const char *const *) a->include_dirs,
+                                    (const char *const *) a->textures, a->any_path, a->linear,
+                                    &error);
+  if (images == NULL)
     {
-      const SlEffectTexture *t = sl_effect_get_texture (fx, i);
-      if (t->kind != SL_EFFECT_TEXTURE_IMAGE)
-        continue;
-      char *path = NULL;
-      for (int k = 0; a->textures && a->textures[k]; k++)
-        {
-          const char *eq = strchr (a->textures[k], '=');
-          if (eq && (size_t) (eq - a->textures[k]) == strlen (t->name)
-              && !strncmp (a->textures[k], t->name, eq - a->textures[k]))
-            path = g_strdup (eq + 1);
-        }
-      /* A missing image was reported when the effect compiled: the
-       * texture reads as zero and the effect still renders, as in
-       * ReShade.  One that is there but does not load is reported below. */
-      if (path == NULL && t->source_path == NULL)
-        continue;
-      if (path == NULL)
-        {
-          path = g_strdup (t->source_path);
-          /* What the file names is confined; what the user names with
-           * --texture is theirs to choose. */
-          if (!a->any_path
-              && !gs_path_confined (path, a->file, (const char *const *) a->include_dirs))
-            {
-              gs_print_error (_("texture '%s': '%s' is outside the effect's folder and the include "
-                                "folders (--allow-any-path allows it)"), t->name, t->source_file);
-              g_free (path);
-              goto out;
-            }
-        }
-      GsImage *img = gs_image_load (path, gs_image_working_format (a->linear), &error);
-      g_free (path);
-      /* A file that is there but is no image of a sane size is an error
-       * naming it (README, "Hostile input"); only a missing one reads as
-       * zero. */
-      if (img == NULL)
-        {
-          gs_print_error (_("texture '%s': %s"), t->name, error->message);
-          g_clear_error (&error);
-          goto out;
-        }
-      g_ptr_array_add (images, img);
-      sl_effect_run_set_image (run, i, img->width, img->height, (size_t) img->width * 4, img->pixels, diags);
+      gs_print_error ("%s", error->message);
+      g_clear_error (&error);
+      goto out;
     }
-  for (int k = 0; a->textures && a->textures[k]; k++)
-    {
-      const char *eq = strchr (a->textures[k], '=');
-      gboolean known = FALSE;
-      for (int i = 0; eq && i < sl_effect_get_n_textures (fx); i++)
-        {
-          const SlEffectTexture *t = sl_effect_get_texture (fx, i);
-          known |= t->kind == SL_EFFECT_TEXTURE_IMAGE && strlen (t->name) == (size_t) (eq - a->textures[k])
-                   && !strncmp (a->textures[k], t->name, eq - a->textures[k]);
-        }
-      if (!known)
-        {
-          gs_print_error (_("--texture %s: the effect has no image texture of that name"), a->textures[k]);
-          goto out;
-        }
-    }
+  gs_effect_bind_textures (run, images, diags);
   for (int i = 0; a->sets && a->sets[i]; i++)
     if (!sl_effect_run_set_params_string (run, a->sets[i], diags))
       {
@@ -385,7 +355,8 @@ gs_effect_run (const GsEffectArgs *a)
       goto out;
     }
   /* A band that only hit a run-time limit still wrote its pixels. */
-  gboolean ok = render_threads (run, target, a->jobs, diags)
+  gboolean ok = gs_render_effect (run, target, a->jobs > 0 ? a->jobs : (int) g_get_num_processors (),
+                                 diags)
                 || sl_diagnostics_error_count (diags) == 0;
   print_diags (diags);
   if (!ok)
@@ -414,7 +385,8 @@ out:
     sl_effect_unref (fx);
   gs_image_free (input);
   gs_image_free (target);
-  g_ptr_array_free (images, TRUE);
+  if (images)
+    g_ptr_array_free (images, TRUE);
   sl_diagnostics_free (diags);
   gegl_exit ();
   return status;

@@ -5,6 +5,8 @@
 
 #include <glib.h>
 
+#include "shaderlib.h"
+
 G_BEGIN_DECLS
 
 typedef struct
@@ -32,6 +34,25 @@ gboolean gs_effect_file_p (const char *path);
 /* Exit codes as main.c's: 0, 1 (errors), 2 (usage). */
 int      gs_effect_check  (const GsEffectArgs *args);
 int      gs_effect_run    (const GsEffectArgs *args);
+
+/* The image textures of @fx, loaded once for every run of it: element i
+ * is texture i's image, or NULL when texture i is no image texture or its
+ * file is missing (it then reads as zero, as in ReShade).  @overrides are
+ * --texture NAME=IMG operands, which win over `source = "…"`; a source
+ * outside the effect's folder and @include_dirs is refused unless
+ * @any_path.  NULL with @error set when a file is there but is no image
+ * of a sane size, or an override names no image texture. */
+GPtrArray *gs_effect_load_textures (SlEffect           *fx,
+                                    const char         *effect_file,
+                                    const char *const  *include_dirs,
+                                    const char *const  *overrides,
+                                    gboolean            any_path,
+                                    gboolean            linear,
+                                    GError            **error);
+/* Hands every loaded image of @images to @run. */
+void       gs_effect_bind_textures (SlEffectRun   *run,
+                                    GPtrArray     *images,
+                                    SlDiagnostics *diags);
 
 G_END_DECLS
 

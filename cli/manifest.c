@@ -5,7 +5,8 @@
  *   {"input":"a.jpg","output":"out/a.jpg","status":"written",
  *    "seconds":0.412,"error":null,"shard":"3/8","host":"node7","pid":4242}
  * status is "written", "skipped" (an up-to-date output was there) or
- * "failed" (with the message in "error").  Lines are appended with one
+ * "failed" (with the message in "error"); a written image whose render
+ * only warned (a loop stopped at its cap) adds "warning".  Lines are appended with one
  * write() each on a descriptor opened with O_APPEND, which the kernel
  * applies atomically on a local file system: shards may share one file,
  * and a shard killed at any moment leaves whole lines behind.  (Over NFS
@@ -139,6 +140,11 @@ gs_manifest_add (GsManifest            *m,
     gs_json_append_string (line, e->error);
   else
     g_string_append (line, "null");
+  if (e->warning != NULL)
+    {
+      g_string_append (line, ",\"warning\":");
+      gs_json_append_string (line, e->warning);
+    }
   if (m->shard != NULL)
     {
       g_string_append (line, ",\"shard\":");

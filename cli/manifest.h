@@ -15,6 +15,7 @@ typedef struct
   const char *status;    /* "written", "skipped" or "failed" */
   double      seconds;
   const char *error;     /* NULL unless failed */
+  const char *warning;   /* NULL unless a written image's render warned */
 } GsManifestEntry;
 
 /* Opens @path for appending (created if missing).  @shard ("K/N") and

@@ -1,10 +1,12 @@
-/* render — threaded rendering of a whole image.
+/* render — threaded rendering of a whole image, by a prepared binding
+ * (one shader) or a prepared effect run (a technique's passes).
  *
  * The viewport is cut into bands of a few rows that workers claim from an
  * atomic counter, so a slow band (an expensive region of the shader) does
  * not leave the other threads idle.  Each worker owns an SlScratch and an
- * SlDiagnostics, as shaderlib requires; the prepared binding is shared
- * read-only.  Every pixel is written by exactly one render call whatever
+ * SlDiagnostics, as shaderlib requires; the prepared binding or run is
+ * shared (an effect run renders its intermediate passes on the first
+ * band's call, the others wait for them).  Every pixel is written by exactly one render call whatever
  * the thread count, so the result does not depend on -j.
  */
 #include "config.h"
@@ -13,9 +15,19 @@
 
 #define BAND_ROWS 16
 
+/* One band of rows of the target, rendered by whatever the caller runs. */
+typedef gboolean (*BandFunc) (gconstpointer  what,
+                              SlScratch     *scratch,
+                              int            y,
+                              int            width,
+                              int            rows,
+                              SlTarget      *target,
+                              SlDiagnostics *diags);
+
 typedef struct
 {
-  const SlBinding *binding;
+  BandFunc         render_band;
+  gconstpointer    what;        /* the SlBinding or SlEffectRun */
   GsImage         *target;
   gint             next_band;   /* atomic */
   int              n_bands;
@@ -47,13 +59,40 @@ worker_run (gpointer data)
       rows = MIN (BAND_ROWS, job->target->height - y);
       target.row_stride = (size_t) job->target->width * 4;
       target.pixels = job->target->pixels + (size_t) y * target.row_stride;
-      if (!sl_binding_render (job->binding, scratch,
-                              0, y, job->target->width, rows,
-                              NULL, &target, 1, worker->diags))
+      if (! job->render_band (job->what, scratch, y, job->target->width,
+                              rows, &target, worker->diags))
         worker->ok = FALSE;
     }
   sl_scratch_free (scratch);
   return NULL;
+}
+
+static gboolean
+binding_band (gconstpointer  what,
+              SlScratch     *scratch,
+              int            y,
+              int            width,
+              int            rows,
+              SlTarget      *target,
+              SlDiagnostics *diags)
+{
+  return sl_binding_render (what, scratch, 0, y, width, rows,
+                            NULL, target, 1, diags);
+}
+
+/* sl_effect_render() takes a non-const run: its first call renders the
+ * intermediate passes once while later bands wait for them. */
+static gboolean
+effect_band (gconstpointer  what,
+             SlScratch     *scratch,
+             int            y,
+             int            width,
+             int            rows,
+             SlTarget      *target,
+             SlDiagnostics *diags)
+{
+  return sl_effect_render ((SlEffectRun *) what, scratch, 0, y, width, rows,
+                           NULL, target, diags);
 }
 
 static gboolean
@@ -89,18 +128,20 @@ merge_diagnostics (SlDiagnostics       *into,
     }
 }
 
-gboolean
-gs_render_image (const SlBinding *binding,
-                 GsImage         *target,
-                 int              n_threads,
-                 SlDiagnostics   *diags)
+static gboolean
+render_bands (BandFunc       render_band,
+              gconstpointer  what,
+              GsImage       *target,
+              int            n_threads,
+              SlDiagnostics *diags)
 {
   RenderJob job;
   Worker   *workers;
   GThread **threads;
   gboolean  ok = TRUE;
 
-  job.binding = binding;
+  job.render_band = render_band;
+  job.what = what;
   job.target = target;
   job.next_band = 0;
   job.n_bands = (target->height + BAND_ROWS - 1) / BAND_ROWS;
@@ -126,7 +167,7 @@ gs_render_image (const SlBinding *binding,
 
   for (int i = 0; i < n_threads; i++)
     {
-      if (!workers[i].ok)
+      if (! workers[i].ok)
         ok = FALSE;
       merge_diagnostics (diags, workers[i].diags);
       sl_diagnostics_free (workers[i].diags);
@@ -134,4 +175,22 @@ gs_render_image (const SlBinding *binding,
   g_free (workers);
   g_free (threads);
   return ok;
+}
+
+gboolean
+gs_render_image (const SlBinding *binding,
+                 GsImage         *target,
+                 int              n_threads,
+                 SlDiagnostics   *diags)
+{
+  return render_bands (binding_band, binding, target, n_threads, diags);
+}
+
+gboolean
+gs_render_effect (SlEffectRun   *run,
+                  GsImage       *target,
+                  int            n_threads,
+                  SlDiagnostics *diags)
+{
+  return render_bands (effect_band, run, target, n_threads, diags);
 }

@@ -1,5 +1,5 @@
-/* render — runs a prepared SlBinding over a whole GsImage on several
- * threads.  Kept apart from main.c so the threading has one small home. */
+/* render — runs a prepared SlBinding or SlEffectRun over a whole GsImage
+ * on several threads.  Kept apart from main.c so the threading has one small home. */
 #ifndef GS_RENDER_H
 #define GS_RENDER_H
 
@@ -17,6 +17,14 @@ gboolean gs_render_image (const SlBinding *binding,
                           GsImage         *target,
                           int              n_threads,
                           SlDiagnostics   *diags);
+
+/* The same for a prepared effect run over a target of its viewport's
+ * size.  A band that only hit a run-time limit still wrote its pixels:
+ * FALSE with no error diagnostic means the image is complete. */
+gboolean gs_render_effect (SlEffectRun     *run,
+                           GsImage         *target,
+                           int              n_threads,
+                           SlDiagnostics   *diags);
 
 G_END_DECLS
 

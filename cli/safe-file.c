@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -80,6 +81,46 @@ gs_safe_file_create (const char *path,
       return fail_errno (error, saved, path);
     }
   return TRUE;
+}
+
+gboolean
+gs_safe_mkdir_below (const char *top,
+                     const char *relative,
+                     GError    **error)
+{
+  char   **parts = g_strsplit (relative, G_DIR_SEPARATOR_S, -1);
+  GString *path = g_string_new (top);
+  gboolean ok = TRUE;
+
+  for (int i = 0; ok && parts[i] != NULL; i++)
+    {
+      GStatBuf st;
+
+      if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
+        continue;
+      g_string_append (path, G_DIR_SEPARATOR_S);
+      g_string_append (path, parts[i]);
+      if (g_mkdir (path->str, 0777) == 0)
+        continue;
+      if (errno != EEXIST)
+        ok = fail_errno (error, errno, path->str);
+      /* lstat, not stat: a link someone planted where a folder of ours
+       * belongs must not lead the outputs elsewhere. */
+      else if (g_lstat (path->str, &st) != 0)
+        ok = fail_errno (error, errno, path->str);
+      else if (S_ISLNK (st.st_mode))
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_PERM,
+                       _("'%s' is a symbolic link; outputs are never written "
+                         "through one"), path->str);
+          ok = FALSE;
+        }
+      else if (! S_ISDIR (st.st_mode))
+        ok = fail_errno (error, ENOTDIR, path->str);
+    }
+  g_string_free (path, TRUE);
+  g_strfreev (parts);
+  return ok;
 }
 
 gboolean

@@ -19,6 +19,13 @@ gboolean gs_safe_write_all      (int           fd,
 gboolean gs_safe_file_create    (const char   *path,
                                  GError      **error);
 
+/* Creates the folders of @relative (a path below @top, which exists)
+ * one by one, refusing a component that is a symbolic link or not a
+ * folder.  @top itself is the user's choice and may be a link. */
+gboolean gs_safe_mkdir_below    (const char   *top,
+                                 const char   *relative,
+                                 GError      **error);
+
 /* Replaces the contents of the regular file @path (not followed if it is
  * a link) with @data, checking every write and the close. */
 gboolean gs_safe_file_rewrite   (const char   *path,

@@ -152,9 +152,11 @@ gs_shard_parse (const char *spec,
   if (k >= n)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--shard: index %" G_GINT64_FORMAT " is not below the "
-                     "number of shards %" G_GINT64_FORMAT " (indices count "
-                     "from 0)"), k, n);
+                   /* Plain long long: a format macro inside the message
+                    * would cut the msgid short for xgettext. */
+                   _("--shard: index %lld is not below the number of "
+                     "shards %lld (indices count from 0)"),
+                   (long long) k, (long long) n);
       return FALSE;
     }
   *index = (guint) k;

@@ -723,10 +723,12 @@ static Level
 cpu_level (void)
 {
 #if defined(SL_HAVE_VM_LEVELS) && defined(__x86_64__) && defined(__GNUC__)
-  if (g_getenv ("SL_VM_LEVEL"))
+  const char *forced = g_getenv ("SL_VM_LEVEL");
+  /* Set and empty (`SL_VM_LEVEL= cmd`) is unset, not level 0. */
+  if (forced && g_ascii_isdigit (forced[0]))
     {
       /* For benchmarks and tests: force a lower level. */
-      int want = atoi (g_getenv ("SL_VM_LEVEL"));
+      int want = atoi (forced);
       if (want < 2)
         return LEVEL_V0;
       if (want < 3)

@@ -158,6 +158,19 @@ expect_grep log "1 written, 0 skipped, 0 failed"
 [ ! -e "links/$stale" ] && [ ! -L "links/$stale" ] || fail "the stale link was not removed"
 cmp victim.jpg in/n.jpg || fail "removing a stale link touched what it points to"
 
+# A folder planted as a link where --root needs a subfolder: refused, and
+# nothing is written where it points.
+mkdir -p tree/sub elsewhere rooted
+cp in/n.png tree/sub/n.png
+ln -s ../elsewhere rooted/sub
+run_cli 1 apply invert.hlsl --root tree tree/sub/n.png -o rooted
+expect_grep log "0 written, 0 skipped, 1 failed"
+expect_grep errlog "cannot create 'rooted/sub': 'rooted/sub' is a symbolic link; outputs are never written through one"
+[ -z "$(ls -A elsewhere)" ] || fail "apply wrote through a planted folder link: $(ls -A elsewhere)"
+rm rooted/sub
+run_cli 0 apply invert.hlsl --root tree tree/sub/n.png -o rooted
+[ -f rooted/sub/n.png ] && [ ! -L rooted/sub ] || fail "--root did not make rooted/sub"
+
 # --- names are escaped in every log line; '--' ends the options ---
 printf 'junk\n' > "$(printf 'a\nFORGED: wrote x.png')"
 cp in/n.png ./-o.png

@@ -1,7 +1,9 @@
 #!/bin/sh
 # po-catalogues: every catalogue in po/LINGUAS compiles with msgfmt --check,
-# and the plugin shows a filter's title translated in a Dutch locale
-# ("Sepia Tone" -> "Sepiatint"), reading the catalogue built in BUILD/po.
+# POTFILES names every source that marks messages, every catalogue is
+# complete against the current template, and the plugin shows a filter's
+# title translated in a Dutch locale ("Sepia Tone" -> "Sepiatint"),
+# reading the catalogue built in BUILD/po.
 # The locale is made here (localedef, from Debian's `locales`): a machine
 # need not have nl_NL.UTF-8, and LANGUAGE=nl under C.UTF-8 is no way
 # round that, since glibc 2.41 ignores LANGUAGE under every C locale.
@@ -16,6 +18,18 @@ for lang in $(cat "$SRC/po/LINGUAS"); do
     || { echo "FAIL: po/$lang.po does not compile" >&2; exit 1; }
 done
 echo "all $(wc -l <"$SRC/po/LINGUAS") catalogues compile"
+
+# Every host source that marks a message for translation is in POTFILES,
+# or its messages would never reach a catalogue.
+missing=""
+for f in $(cd "$SRC" && grep -l '_ *("' cli/*.c host/*.c plugin/*.c); do
+  grep -qx "$f" "$SRC/po/POTFILES" || missing="$missing $f"
+done
+if [ -n "$missing" ]; then
+  echo "FAIL: these sources mark messages with _() but are not in po/POTFILES:$missing" >&2
+  exit 1
+fi
+echo "po/POTFILES lists every source with translatable messages"
 
 # Complete against the template the sources give now (not the committed
 # one, which could be stale): no untranslated and no fuzzy entries.

@@ -10,10 +10,12 @@ the ratio of peak memory, followed by the command that reproduces the
 table.  A benchmark, not a test: nothing is asserted.
 
     bench/bench-filters.py MODULE_DIR [--sizes 3,24] [--runs 3] [--only NAME,...]
+                           [--filters DIR]
 
 MODULE_DIR holds gegl-shaders.so (e.g. build/plugin); GEGL's own modules
 are taken from pkg-config's pluginsdir, the filters from the checkout's
-filters/ (GEGL_SHADERS_PATH).  Sizes are megapixels (3 → 2000×1500, 24 →
+filters/ (GEGL_SHADERS_PATH) unless --filters names another folder (to
+compare a changed filter with the shipped one).  Sizes are megapixels (3 → 2000×1500, 24 →
 6000×4000).
 """
 import argparse
@@ -169,11 +171,13 @@ def main():
     ap.add_argument('--sizes', default='3,24')
     ap.add_argument('--runs', type=int, default=3)
     ap.add_argument('--only', default='')
+    ap.add_argument('--filters', default=os.path.join(TOP, 'filters'),
+                    help='filter folder (default: the checkout\'s filters/)')
     args = ap.parse_args()
     env = dict(os.environ)
     gp = module_path(args.module_dir)
     env['GEGL_PATH'] = gp
-    env['GEGL_SHADERS_PATH'] = os.path.join(TOP, 'filters')
+    env['GEGL_SHADERS_PATH'] = os.path.abspath(args.filters)
     env['GEGL_SWAP'] = 'RAM'
     only = [o for o in args.only.split(',') if o]
     pairs = [p for p in PAIRS if not only or any(o in p[0] for o in only)]
@@ -201,9 +205,10 @@ def main():
             print()
     finally:
         shutil.rmtree(gp, ignore_errors=True)
-    print('reproduce: bench/bench-filters.py %s --sizes %s --runs %d%s' %
+    print('reproduce: bench/bench-filters.py %s --sizes %s --runs %d%s%s' %
           (args.module_dir, args.sizes, args.runs,
-           ' --only ' + args.only if args.only else ''))
+           ' --only ' + args.only if args.only else '',
+           ' --filters ' + args.filters if args.filters != os.path.join(TOP, 'filters') else ''))
 
 
 if __name__ == '__main__':

@@ -16,16 +16,20 @@ uniform int radius < string UIName = "Radius"; int UIMin = 0; int UIMax = 16; > 
 
 texture RowsTex { Width = BUFFER_WIDTH; Height = BUFFER_HEIGHT; Format = RGBA32F; };
 sampler Rows { Texture = RowsTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
-sampler Src { Texture = ReShade::BackBufferTex; MagFilter = POINT; MinFilter = POINT; AddressU = CLAMP; AddressV = CLAMP; };
+// Linear, though every tap is at a texel centre: that reads the texel
+// exactly, and rows of such taps take the VM's faster path.
+sampler Src { Texture = ReShade::BackBufferTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
+
+float4 premultiplied (float4 c) { return float4 (c.rgb * c.a, c.a); }
 
 float4 SumRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
   int r = clamp (radius, 0, 16);
-  float4 sum = 0;
-  [loop] for (int i = -r; i <= r; i++)
+  float4 sum = premultiplied (tex2D (Src, uv));
+  [loop] for (int i = 1; i <= r; i++)
     {
-      float4 s = tex2D (Src, uv + float2 (i * BUFFER_RCP_WIDTH, 0));
-      sum += float4 (s.rgb * s.a, s.a);
+      float2 o = float2 (i * BUFFER_RCP_WIDTH, 0);
+      sum += premultiplied (tex2D (Src, uv + o)) + premultiplied (tex2D (Src, uv - o));
     }
   return sum / (2 * r + 1);
 }

@@ -10,52 +10,71 @@
 // the second reads two neighbouring rows with one bilinear tap placed
 // between them by their weights, which is exact.  Taps reach three
 // deviations out.
+//
+// From std_dev HALF_FROM up the blur runs at half resolution instead: a
+// pass averages each 2×2 block (alpha-weighted) into a half-size target,
+// the two separable passes blur that with paired bilinear taps in both
+// directions, and the last pass interpolates it back bilinearly.  The
+// averaging and the interpolation widen the kernel by a variance of 1 px²
+// (0.25 + 0.75), which the half-size deviation subtracts, so the result is
+// a close approximation of the full-resolution blur (the README gives
+// the measured error).  From QUARTER_FROM up the same runs at quarter
+// size, the half-size target reduced once more by bilinear taps between
+// 2×2 of its texels.  Passes of the paths not taken return at once.
 
 /// <summary>Standard deviation of the blur, in pixels.</summary>
 uniform float std_dev < string UIName = "Size"; float UIMin = 0.0; float UIMax = 20.0; float UIStep = 0.1; > = 3.0;
 
+#define HALF_FROM 6.0
+#define QUARTER_FROM 8.0
+// One texel of margin all round holds the image's edge pixels, so the
+// half-size target clamps to what the full-size image would: its edge
+// pixels repeated, not the mean of the last two rows.
+#define HALF_W ((BUFFER_WIDTH + 1) / 2 + 2)
+#define HALF_H ((BUFFER_HEIGHT + 1) / 2 + 2)
+#define QUARTER_W ((BUFFER_WIDTH + 3) / 4 + 2)
+#define QUARTER_H ((BUFFER_HEIGHT + 3) / 4 + 2)
+
 texture RowsTex { Width = BUFFER_WIDTH; Height = BUFFER_HEIGHT; Format = RGBA32F; };
 sampler Rows { Texture = RowsTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
-sampler Src { Texture = ReShade::BackBufferTex; MagFilter = POINT; MinFilter = POINT; AddressU = CLAMP; AddressV = CLAMP; };
+texture HalfATex { Width = HALF_W; Height = HALF_H; Format = RGBA32F; };
+sampler HalfA { Texture = HalfATex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
+texture HalfBTex { Width = HALF_W; Height = HALF_H; Format = RGBA32F; };
+sampler HalfB { Texture = HalfBTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
+texture QuarterATex { Width = QUARTER_W; Height = QUARTER_H; Format = RGBA32F; };
+sampler QuarterA { Texture = QuarterATex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
+texture QuarterBTex { Width = QUARTER_W; Height = QUARTER_H; Format = RGBA32F; };
+sampler QuarterB { Texture = QuarterBTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
+// Linear, though every tap is at a texel centre: that reads the texel
+// exactly, and rows of such taps take the VM's faster path.
+sampler Src { Texture = ReShade::BackBufferTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
 
 float sigma () { return max (std_dev, 0.01); }
-int reach () { return (int) ceil (3.0 * sigma ()); }
+bool half_size () { return std_dev >= HALF_FROM && std_dev < QUARTER_FROM; }
+bool quarter_size () { return std_dev >= QUARTER_FROM; }
+bool reduced () { return std_dev >= HALF_FROM; }
+// The deviation at half size that gives sigma () after the 2×2 average
+// and the bilinear interpolation back, in half-size pixels.
+float half_sigma () { return sqrt (sigma () * sigma () - 1.0) * 0.5; }
+// The same at quarter size: 1.25 px² for the 4×4 mean and 2.75 px² on
+// average for the interpolation (between 1.75 and 3.75 by the pixel's
+// place in its block).
+float quarter_sigma () { return sqrt (sigma () * sigma () - 4.0) * 0.25; }
 
-// Horizontal pass: exact point taps of the alpha-weighted colour.
-float4 BlurRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+float4 premultiplied (float4 c) { return float4 (c.rgb * c.a, c.a); }
+
+// A Gaussian of deviation s along step from a premultiplied, linearly
+// filtered target: the centre tap, then neighbours i and i + 1 as one
+// bilinear tap placed between them by their weights (exact).
+float4 paired_blur (sampler t, float2 uv, float2 step, float s)
 {
-  float s = sigma ();
-  int r = reach ();
+  int r = (int) ceil (3.0 * s);
   // exp (-i² / 2σ²) by recurrence: each weight is the last times a ratio
   // that itself shrinks by exp (-1/σ²).
   float ratio = exp (-0.5 / (s * s));
   float shrink = ratio * ratio;
   float w = 1.0;
-  float4 c = tex2D (Src, uv);
-  float4 sum = float4 (c.rgb * c.a, c.a);
-  float wsum = 1.0;
-  [loop] for (int i = 1; i <= r; i++)
-    {
-      w *= ratio;
-      ratio *= shrink;
-      float4 a = tex2D (Src, uv + float2 (i * BUFFER_RCP_WIDTH, 0));
-      float4 b = tex2D (Src, uv - float2 (i * BUFFER_RCP_WIDTH, 0));
-      sum += (float4 (a.rgb * a.a, a.a) + float4 (b.rgb * b.a, b.a)) * w;
-      wsum += 2.0 * w;
-    }
-  return sum / wsum;
-}
-
-// Vertical pass over the premultiplied rows: two neighbouring taps are
-// one bilinear tap placed between them by their weights.
-float4 BlurColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
-{
-  float s = sigma ();
-  int r = reach ();
-  float ratio = exp (-0.5 / (s * s));
-  float shrink = ratio * ratio;
-  float w = 1.0;
-  float4 sum = tex2D (Rows, uv);
+  float4 sum = tex2D (t, uv);
   float wsum = 1.0;
   [loop] for (int i = 1; i <= r; i += 2)
     {
@@ -66,16 +85,113 @@ float4 BlurColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
       ratio *= shrink;
       float w2 = i < r ? w : 0.0;
       float pair = w1 + w2;
-      float2 o = float2 (0, (i + w2 / pair) * BUFFER_RCP_HEIGHT);
-      sum += (tex2D (Rows, uv + o) + tex2D (Rows, uv - o)) * pair;
+      float2 o = (i + w2 / pair) * step;
+      sum += (tex2D (t, uv + o) + tex2D (t, uv - o)) * pair;
       wsum += 2.0 * pair;
     }
-  sum /= wsum;
+  return sum / wsum;
+}
+
+// Horizontal pass: taps at texel centres of the alpha-weighted colour.
+float4 BlurRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (reduced ())
+    return 0;
+  float s = sigma ();
+  int r = (int) ceil (3.0 * s);
+  float ratio = exp (-0.5 / (s * s));
+  float shrink = ratio * ratio;
+  float w = 1.0;
+  float4 sum = premultiplied (tex2D (Src, uv));
+  float wsum = 1.0;
+  [loop] for (int i = 1; i <= r; i++)
+    {
+      w *= ratio;
+      ratio *= shrink;
+      float4 a = tex2D (Src, uv + float2 (i * BUFFER_RCP_WIDTH, 0));
+      float4 b = tex2D (Src, uv - float2 (i * BUFFER_RCP_WIDTH, 0));
+      sum += (premultiplied (a) + premultiplied (b)) * w;
+      wsum += 2.0 * w;
+    }
+  return sum / wsum;
+}
+
+// Half size, first pass: the alpha-weighted mean of each 2×2 block (the
+// last row or column of an odd-sized image repeats into its block).
+float4 Reduce (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (!reduced ())
+    return 0;
+  // Centre of the block's top-left pixel, in image texture coordinates:
+  // half-size texel x (margin included) covers pixels 2x - 2 and 2x - 1.
+  float2 tl = (2.0 * uv * float2 (HALF_W, HALF_H) - 2.5) * BUFFER_PIXEL_SIZE;
+  float2 d = BUFFER_PIXEL_SIZE;
+  return 0.25 * (premultiplied (tex2D (Src, tl)) + premultiplied (tex2D (Src, tl + float2 (d.x, 0)))
+                 + premultiplied (tex2D (Src, tl + float2 (0, d.y))) + premultiplied (tex2D (Src, tl + d)));
+}
+
+// Quarter size: the mean of 2×2 half-size texels is one bilinear tap
+// between them; quarter texel x (margin included) covers half-size texels
+// 2x - 1 and 2x (margin included), so the margin repeats the margin.
+float4 Quarter (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (!quarter_size ())
+    return 0;
+  return tex2D (HalfA, (2.0 * uv * float2 (QUARTER_W, QUARTER_H) - 1.0) / float2 (HALF_W, HALF_H));
+}
+
+float4 QuarterRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (!quarter_size ())
+    return 0;
+  return paired_blur (QuarterA, uv, float2 (1.0 / QUARTER_W, 0), quarter_sigma ());
+}
+
+float4 QuarterColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (!quarter_size ())
+    return 0;
+  return paired_blur (QuarterB, uv, float2 (0, 1.0 / QUARTER_H), quarter_sigma ());
+}
+
+float4 HalfRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (!half_size ())
+    return 0;
+  return paired_blur (HalfA, uv, float2 (1.0 / HALF_W, 0), half_sigma ());
+}
+
+float4 HalfColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (!half_size ())
+    return 0;
+  return paired_blur (HalfB, uv, float2 (0, 1.0 / HALF_H), half_sigma ());
+}
+
+// Last pass: the vertical blur of the rows, or the half-size result
+// interpolated back to full size; then colour un-weighted by alpha.
+float4 BlurColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  float4 sum;
+  if (quarter_size ())
+    // Quarter-size texel x is centred on full-size pixel edge 4x - 2.
+    sum = tex2D (QuarterA, (uv * BUFFER_SCREEN_SIZE * 0.25 + 1.0) / float2 (QUARTER_W, QUARTER_H));
+  else if (reduced ())
+    // Half-size texel x is centred on full-size pixel edge 2x - 1.
+    sum = tex2D (HalfA, (uv * BUFFER_SCREEN_SIZE * 0.5 + 1.0) / float2 (HALF_W, HALF_H));
+  else
+    sum = paired_blur (Rows, uv, float2 (0, BUFFER_RCP_HEIGHT), sigma ());
   return float4 (sum.a > 0.0 ? sum.rgb / sum.a : 0.0, sum.a);
 }
 
 technique GaussianBlur
 {
+  pass Reduce { VertexShader = PostProcessVS; PixelShader = Reduce; RenderTarget = HalfATex; }
+  pass Quarter { VertexShader = PostProcessVS; PixelShader = Quarter; RenderTarget = QuarterATex; }
+  pass QuarterRows { VertexShader = PostProcessVS; PixelShader = QuarterRows; RenderTarget = QuarterBTex; }
+  pass QuarterColumns { VertexShader = PostProcessVS; PixelShader = QuarterColumns; RenderTarget = QuarterATex; }
+  pass HalfRows { VertexShader = PostProcessVS; PixelShader = HalfRows; RenderTarget = HalfBTex; }
+  pass HalfColumns { VertexShader = PostProcessVS; PixelShader = HalfColumns; RenderTarget = HalfATex; }
   pass Rows { VertexShader = PostProcessVS; PixelShader = BlurRows; RenderTarget = RowsTex; }
   pass Columns { VertexShader = PostProcessVS; PixelShader = BlurColumns; }
 }

@@ -8,34 +8,59 @@ sampler2D input : register(s0);
 /// <summary>Size of the brush, in pixels.</summary>
 int radius <string UIName = "Brush size"; int UIMin = 1; int UIMax = 10;> = 4;
 
+// Four overlapping (r+1)×(r+1) quadrants; the pixel takes the mean of the
+// one whose colours vary least, so it never averages across an edge.
+// The quadrants share their edges: each texel of the window is read once,
+// the centre for all four quadrants, the arms of the cross for two, and
+// the rest for one; the loops visit the four mirror images of an offset
+// together.
+
+// Colour sums s and sums of squares ss over part of the window.
+#define ADD_TAP(s, ss, t) { float3 v = (t); s += v; ss += v * v; }
+
 float4 main (float2 uv : TEXCOORD0) : COLOR
 {
   float2 px = float2 (ddx (uv.x), ddy (uv.y));
   int r = clamp (radius, 1, 10);
   float4 c = tex2D (input, uv);
+  // Arms of the cross: left, right, up, down (centre excluded).
+  float3 l = 0, l2 = 0, rt = 0, rt2 = 0, u = 0, u2 = 0, d = 0, d2 = 0;
+  [loop] for (int i = 1; i <= r; i++)
+    {
+      float2 o = i * px;
+      ADD_TAP (l, l2, tex2D (input, float2 (uv.x - o.x, uv.y)).rgb);
+      ADD_TAP (rt, rt2, tex2D (input, float2 (uv.x + o.x, uv.y)).rgb);
+      ADD_TAP (u, u2, tex2D (input, float2 (uv.x, uv.y - o.y)).rgb);
+      ADD_TAP (d, d2, tex2D (input, float2 (uv.x, uv.y + o.y)).rgb);
+    }
+  // Quadrants without their edges: up-left, up-right, down-left, down-right.
+  float3 s0 = 0, s02 = 0, s1 = 0, s12 = 0, s2 = 0, s22 = 0, s3 = 0, s32 = 0;
+  [loop] for (int j = 1; j <= r; j++)
+    [loop] for (int i = 1; i <= r; i++)
+      {
+        float2 o = float2 (i, j) * px;
+        float xl = uv.x - o.x, xr = uv.x + o.x, yu = uv.y - o.y, yd = uv.y + o.y;
+        ADD_TAP (s0, s02, tex2D (input, float2 (xl, yu)).rgb);
+        ADD_TAP (s1, s12, tex2D (input, float2 (xr, yu)).rgb);
+        ADD_TAP (s2, s22, tex2D (input, float2 (xl, yd)).rgb);
+        ADD_TAP (s3, s32, tex2D (input, float2 (xr, yd)).rgb);
+      }
+  float3 cc = c.rgb * c.rgb;
+  float n = (r + 1) * (r + 1);
+  float3 m[4] = { (s0 + l + u + c.rgb) / n, (s1 + rt + u + c.rgb) / n,
+                  (s2 + l + d + c.rgb) / n, (s3 + rt + d + c.rgb) / n };
+  float3 m2[4] = { (s02 + l2 + u2 + cc) / n, (s12 + rt2 + u2 + cc) / n,
+                   (s22 + l2 + d2 + cc) / n, (s32 + rt2 + d2 + cc) / n };
   float3 best = c.rgb;
   float best_var = 1e9;
-  // Four overlapping quadrants; the pixel takes the mean of the one whose
-  // colours vary least, so it never averages across an edge.
   [unroll] for (int q = 0; q < 4; q++)
     {
-      float2 dir = float2 ((q & 1) ? 1.0 : -1.0, (q & 2) ? 1.0 : -1.0);
-      float3 m = 0, m2 = 0;
-      [loop] for (int j = 0; j <= r; j++)
-        [loop] for (int i = 0; i <= r; i++)
-          {
-            float3 s = tex2D (input, uv + float2 (i, j) * dir * px).rgb;
-            m += s;
-            m2 += s * s;
-          }
-      float n = (r + 1) * (r + 1);
-      m /= n;
-      float3 v = m2 / n - m * m;
+      float3 v = m2[q] - m[q] * m[q];
       float var = v.r + v.g + v.b;
       if (var < best_var)
         {
           best_var = var;
-          best = m;
+          best = m[q];
         }
     }
   return float4 (best, c.a);

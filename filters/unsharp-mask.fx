@@ -18,8 +18,9 @@ uniform float threshold < string UIName = "Threshold"; float UIMin = 0.0; float 
 
 texture RowsTex { Width = BUFFER_WIDTH; Height = BUFFER_HEIGHT; Format = RGBA32F; };
 sampler Rows { Texture = RowsTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
+// Linear, though every tap is at a texel centre: that reads the texel
+// exactly, and rows of such taps take the VM's faster path.
 sampler Src { Texture = ReShade::BackBufferTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
-sampler SrcPoint { Texture = ReShade::BackBufferTex; MagFilter = POINT; MinFilter = POINT; AddressU = CLAMP; AddressV = CLAMP; };
 
 // Gaussian weights exp (-i² / 2σ²) by a multiply-only recurrence; taps
 // 2k-1 and 2k as one bilinear tap, k = 1 … ceil (reach / 2).
@@ -30,7 +31,7 @@ float3 blur_rows (float2 uv)
   float ratio = exp (-0.5 / (s * s));
   float shrink = ratio * ratio;
   float w = 1.0;
-  float3 sum = tex2D (SrcPoint, uv).rgb;
+  float3 sum = tex2D (Src, uv).rgb;
   float wsum = 1.0;
   [loop] for (int i = 1; i <= r; i += 2)
     {
@@ -75,7 +76,7 @@ float4 Sharpen (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
       sum += (tex2D (Rows, uv + o).rgb + tex2D (Rows, uv - o).rgb) * pair;
       wsum += 2.0 * pair;
     }
-  float4 c = tex2D (SrcPoint, uv);
+  float4 c = tex2D (Src, uv);
   float3 detail = c.rgb - sum / wsum;
   // Soft threshold: detail fades in above the threshold rather than jumping.
   float3 gate = smoothstep (threshold * 0.5, threshold * 1.5 + 1e-5, abs (detail));

@@ -4,8 +4,9 @@
  * runner does, so each block sees the state the blocks before it left.
  * A [pixel shader] block is compiled through the public API with the
  * model's profile (one check: it compiles, or fails where the file says
- * it must); its source is padded with blank lines so the compiler's
- * diagnostics carry the file's line numbers.
+ * it must, with the errors its expect-error comments name); its source
+ * is padded with blank lines so the compiler's diagnostics carry the
+ * file's line numbers.
  *
  * Rendering is lazy: `draw quad` only prepares a binding over the bound
  * textures, samplers and uniforms, and the probes render the bands of
@@ -13,6 +14,7 @@
  * keep their contents from one draw to the next, as in vkd3d, so a draw
  * first finishes the previous one. */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runner.h"
@@ -110,6 +112,78 @@ parse_shader_qualifiers (Run *run, const Block *b, gboolean *expect_fail)
   return TRUE;
 }
 
+/* Does the diagnostic text @diags hold an error at @line (and @column
+ * when it is above 0) whose message contains @text? */
+static gboolean
+diags_hold_error (const char *diags, const char *path, int line, int column,
+                  const char *text)
+{
+  char *prefix = column > 0 ? g_strdup_printf ("%s:%d:%d: error: ", path,
+                                               line, column)
+                            : g_strdup_printf ("%s:%d:", path, line);
+  gboolean found = FALSE;
+
+  for (const char *l = diags; l && *l && !found;)
+    {
+      const char *nl = strchr (l, '\n');
+      size_t len = nl ? (size_t) (nl - l) : strlen (l);
+      char *one = g_strndup (l, len);
+
+      if (g_str_has_prefix (one, prefix) && strstr (one, " error: ")
+          && strstr (strstr (one, " error: "), text))
+        found = TRUE;
+      g_free (one);
+      l = nl ? nl + 1 : NULL;
+    }
+  g_free (prefix);
+  return found;
+}
+
+/* A project extension of the format: in a shader expected to fail, a
+ * comment "// expect-error: TEXT" or "// expect-error(COL): TEXT" on a
+ * line says the compiler must report an error there (at that column)
+ * whose message contains TEXT, so a refusal is checked for its place
+ * and reason, not only for happening.  Records the failure and returns
+ * FALSE when one is missing. */
+static gboolean
+expected_errors_found (Run *run, const Block *b)
+{
+  for (int i = b->first; i < b->end; i++)
+    {
+      const char *m = strstr (run->tf->lines[i], "// expect-error");
+      const char *p, *colon;
+      int column = 0;
+      char *text;
+      gboolean ok;
+
+      if (!m)
+        continue;
+      p = m + strlen ("// expect-error");
+      if (*p == '(')
+        column = atoi (p + 1);
+      colon = strchr (p, ':');
+      if (!colon || (*p == '(' && column <= 0))
+        {
+          st_record_error (run, i + 1, (int) (m - run->tf->lines[i]) + 1,
+                           "malformed expect-error comment");
+          return FALSE;
+        }
+      text = g_strstrip (g_strdup (colon + 1));
+      ok = diags_hold_error (run->ps_diags, run->res->path, i + 1, column,
+                             text);
+      if (!ok)
+        st_record_fail (run, i + 1, "expected an error%s%.0d containing "
+                        "'%s' on this line; the compiler said:\n%s",
+                        column > 0 ? " at column " : "", column, text,
+                        run->ps_diags && *run->ps_diags ? run->ps_diags
+                                                        : "(nothing)\n");
+      g_free (text);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 run_pixel_shader (Run *run, const Block *b)
 {
@@ -157,7 +231,11 @@ run_pixel_shader (Run *run, const Block *b)
   g_string_free (src, TRUE);
 
   if ((run->program != NULL) == !expect_fail)
-    st_record_pass (run);
+    {
+      if (!run->program && !expected_errors_found (run, b))
+        return;
+      st_record_pass (run);
+    }
   else if (expect_fail)
     st_record_fail (run, b->header_line,
                     "expected compilation to fail, but it succeeded");

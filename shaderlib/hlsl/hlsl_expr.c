@@ -96,6 +96,14 @@ make_binary (P *p, SlLoc loc, int op, Node *a, Node *b)
   return n;
 }
 
+static bool
+hlsl_is_object_type (const Type *t)
+{
+  while (t->kind == TY_ARRAY)
+    t = t->elem;
+  return t->kind == TY_TEXTURE || t->kind == TY_SAMPLER;
+}
+
 bool
 hlsl_is_lvalue (P *p, Node *e, bool report)
 {
@@ -109,7 +117,10 @@ hlsl_is_lvalue (P *p, Node *e, bool report)
                         "cannot assign to const variable '%s'", e->var->name);
           return false;
         }
-      if (e->var->storage == STORE_UNIFORM)
+      /* A global texture or sampler may be assigned: below SM 5.1 fxc
+       * resolves objects when compiling, so the assignment rebinds the
+       * name (lowering follows it, as for locals). */
+      if (e->var->storage == STORE_UNIFORM && !hlsl_is_object_type (e->var->type))
         {
           if (report)
             hlsl_error (p, e->loc, SL_DIAG_HLSL_ASSIGN_UNIFORM,

@@ -589,6 +589,22 @@ coord_count (int dim)
   return dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_2D ? 2 : 3;
 }
 
+/* How many sizes GetDimensions gives for a texture kind. */
+static int
+size_count (int dim)
+{
+  return dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_3D ? 3 : 2;
+}
+
+/* A method the texture object's type does not have. */
+static Type *
+not_a_method_of (P *p, Node *call)
+{
+  hlsl_error (p, call->loc, SL_DIAG_HLSL_METHOD_OBJECT, "'%s' is not a method of '%s'",
+              intrinsic_name (call), hlsl_type_name (p, call->a->type));
+  return p->t_error;
+}
+
 static Type *
 int_coords (P *p, int nc)
 {
@@ -623,6 +639,17 @@ type_sample (P *p, Node *call, int arg)
                   hlsl_type_name (p, a[0]->type));
       return p->t_error;
     }
+  /* A comparison sampler serves only the comparing reads. */
+  if (!cmp && a[0]->type->comparison)
+    {
+      hlsl_error (p, a[0]->loc, SL_DIAG_HLSL_INTRINSIC_PLAIN_SAMPLER,
+                  "'%s' needs a SamplerState, not '%s'", intrinsic_name (call),
+                  hlsl_type_name (p, a[0]->type));
+      return p->t_error;
+    }
+  /* The SampleCmp pages leave Texture3D out. */
+  if (cmp && dim == SL_TEXTURE_3D)
+    return not_a_method_of (p, call);
   if (!all_numeric (p, call, 1, call->n_args))
     return p->t_error;
   coerce (p, call, 1, coord_t);
@@ -641,13 +668,15 @@ type_sample (P *p, Node *call, int arg)
   return cmp ? p->t_float : hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
 }
 
-/* Load(int3 (x, y, mip) [, offset]) */
+/* Load(int3 (x, y, mip) [, offset]); a cube texture has no Load. */
 static Type *
 type_load (P *p, Node *call, int arg)
 {
   int dim = method_texture (p, call);
   if (dim < 0)
     return p->t_error;
+  if (dim == SL_TEXTURE_CUBE)
+    return not_a_method_of (p, call);
   int nc = coord_count (dim);
   if (!all_numeric (p, call, 0, call->n_args))
     return p->t_error;
@@ -657,17 +686,42 @@ type_load (P *p, Node *call, int arg)
   return hlsl_type_num (p->arena, BT_FLOAT, NUM_VECTOR, 1, 4);
 }
 
-/* GetDimensions([mip,] width [, height [, levels]]): out arguments. */
+/* GetDimensions([mip,] width [, height [, depth]] [, levels]): the size
+ * arguments a texture type has (a cube's faces are 2D), with the level
+ * count after them when a mip level comes first.  Every argument but the
+ * level is a scalar out argument, uint or float. */
 static Type *
 type_get_dimensions (P *p, Node *call, int arg)
 {
   int dim = method_texture (p, call);
   if (dim < 0)
     return p->t_error;
-  int nc = coord_count (dim);
-  for (int i = 0; i < call->n_args; i++)
-    if (!hlsl_is_lvalue (p, call->args[i], i > 0 || call->n_args == nc) && i > 0)
+  int n_size = size_count (dim);
+  if (call->n_args != n_size && call->n_args != n_size + 2)
+    {
+      hlsl_error (p, call->loc, SL_DIAG_HLSL_ARGUMENT_COUNT,
+                  "'GetDimensions' of a '%s' takes %d or %d arguments, not %d",
+                  hlsl_type_name (p, call->a->type), n_size, n_size + 2, call->n_args);
       return p->t_error;
+    }
+  int first = call->n_args == n_size + 2;
+  if (!all_numeric (p, call, 0, call->n_args))
+    return p->t_error;
+  if (first)
+    coerce (p, call, 0, hlsl_type_num (p->arena, BT_UINT, NUM_SCALAR, 1, 1));
+  for (int i = first; i < call->n_args; i++)
+    {
+      Node *o = call->args[i];
+      if (!hlsl_is_lvalue (p, o, true))
+        return p->t_error;
+      if (o->type->kind == TY_NUM && o->type->n_comp != 1)
+        {
+          hlsl_error (p, o->loc, SL_DIAG_HLSL_INTRINSIC_ARGUMENT_CLASS,
+                      "out argument %d of 'GetDimensions' must be a scalar, not '%s'",
+                      i - first + 1, hlsl_type_name (p, o->type));
+          return p->t_error;
+        }
+    }
   return p->t_void;
 }
 

@@ -22,7 +22,9 @@
  * hlsl_lower_intrinsics.c; hlsl_lower.h shares the lowering state (L).
  * Here the entry point's inputs and outputs are bound to their semantics,
  * the uniforms are laid out in the constant buffer with their reflection
- * and default values, and the objects get their slots. */
+ * and default values, and the objects get their slots; a static texture
+ * that holds no resource is checked for live samples through it once the
+ * optimiser has run. */
 #include "hlsl/hlsl_lower.h"
 
 #include "ir/reflect.h"
@@ -608,6 +610,8 @@ place_uniforms (L *l)
 
 /* Gives the sampler and texture objects their slots, reports them and
  * patches the SAMPLE and TEXSIZE instructions. */
+#define NO_RESOURCE_SLOT 255
+
 static void
 place_objects (L *l)
 {
@@ -638,6 +642,16 @@ place_objects (L *l)
                               ? taken_t : taken_s, GINT_TO_POINTER (o->slot + 1));
         }
     }
+  /* Objects holding no resource take no slot: their samples get slot
+   * numbers past the last real one (NO_RESOURCE_SLOT down), which
+   * check_no_resource looks for once the optimiser has run. */
+  int n_none = 0;
+  for (guint i = 0; i < objs->len; i++)
+    {
+      ObjRef *o = &g_array_index (objs, ObjRef, i);
+      if (o->no_resource)
+        o->slot = MAX (NO_RESOURCE_SLOT - n_none++, SL_MAX_SLOTS);
+    }
   bool *unused = g_new0 (bool, objs->len + 1);
   if (l->sm < 40)
     hlsl_allocate_sm1_samplers (u, f, ir, objs, taken_s, unused);
@@ -665,6 +679,11 @@ place_objects (L *l)
   for (guint i = 0; i < objs->len; i++)
     {
       ObjRef *o = &g_array_index (objs, ObjRef, i);
+      if (o->no_resource)
+        {
+          tex_slot_of[i] = samp_slot_of[i] = o->slot;
+          continue;
+        }
       if (unused[i])
         continue;
       if (o->slot >= SL_MAX_SLOTS || o->slot < 0)
@@ -725,6 +744,96 @@ place_objects (L *l)
   g_hash_table_destroy (taken_s);
 }
 
+/* The IF an ELSE at @i belongs to. */
+static guint
+if_of (SlIr *ir, guint i)
+{
+  int nest = 0;
+  while (i-- > 0)
+    {
+      SlOp op = sl_ir_insn (ir, i)->op;
+      if (op == SL_OP_ENDIF)
+        nest++;
+      else if (op == SL_OP_IF && nest-- == 0)
+        return i;
+    }
+  return 0;
+}
+
+/* fxc refuses a sample through a static texture or sampler that holds
+ * no resource only where the sample's value is used, so this runs after
+ * the optimiser has removed the dead ones (only for shaders that have
+ * such a sample: the optimiser runs again after lowering anyway). */
+static void
+check_no_resource (L *l)
+{
+  GArray *objs = l->objs;
+  bool any = false;
+  for (guint i = 0; i < objs->len && !any; i++)
+    any = g_array_index (objs, ObjRef, i).no_resource;
+  if (!any || l->failed)
+    return;
+  sl_pass_optimise (l->ir);
+  /* The optimiser keeps the branches of a folded condition: the side a
+   * constant condition never takes is dead too.  dead[] holds, for each
+   * open IF, whether its current side is never run. */
+  bool dead[SL_MAX_NESTING + 1] = { false };
+  int depth = 0, over = 0;   /* over: IFs nested past dead[], taken as live */
+  for (guint i = 0; i < l->ir->insns->len; i++)
+    {
+      SlInsn *in = sl_ir_insn (l->ir, i);
+      if (in->op == SL_OP_IF && depth == SL_MAX_NESTING)
+        over++;
+      else if (in->op == SL_OP_IF)
+        {
+          const SlValue *c = sl_ir_value (l->ir, in->src[0]);
+          depth++;
+          dead[depth] = dead[depth - 1] || (c->cls == SL_VALUE_CONST && !c->bits);
+          continue;
+        }
+      if (in->op == SL_OP_ELSE && !over && depth > 0)
+        {
+          const SlValue *c = sl_ir_value (l->ir, sl_ir_insn (l->ir, if_of (l->ir, i))->src[0]);
+          dead[depth] = dead[depth - 1] || (c->cls == SL_VALUE_CONST && c->bits);
+          continue;
+        }
+      if (in->op == SL_OP_ENDIF)
+        {
+          if (over)
+            over--;
+          else if (depth > 0)
+            depth--;
+          continue;
+        }
+      if ((in->op != SL_OP_SAMPLE && in->op != SL_OP_TEXSIZE) || dead[depth]
+          || (in->sample.texture < SL_MAX_SLOTS && in->sample.sampler < SL_MAX_SLOTS))
+        continue;
+      int slot = in->sample.texture >= SL_MAX_SLOTS ? in->sample.texture : in->sample.sampler;
+      for (guint k = 0; k < objs->len; k++)
+        {
+          ObjRef *o = &g_array_index (objs, ObjRef, k);
+          if (o->no_resource && o->slot == slot)
+            {
+              hlsl_lower_error (l, o->use_loc, SL_DIAG_HLSL_STATIC_OBJECT_UNBOUND,
+                                "static '%s' holds no texture: a sample through it needs "
+                                "a global texture assigned to it first", o->var->name);
+              return;
+            }
+        }
+    }
+  /* What is left never runs; give it a slot that exists. */
+  for (guint i = 0; i < l->ir->insns->len; i++)
+    {
+      SlInsn *in = sl_ir_insn (l->ir, i);
+      if (in->op != SL_OP_SAMPLE && in->op != SL_OP_TEXSIZE)
+        continue;
+      if (in->sample.texture >= SL_MAX_SLOTS)
+        in->sample.texture = 0;
+      if (in->sample.sampler >= SL_MAX_SLOTS)
+        in->sample.sampler = 0;
+    }
+}
+
 SlIr *
 hlsl_lower (HlslUnit *u, SlProgramInfo *info)
 {
@@ -741,6 +850,7 @@ hlsl_lower (HlslUnit *u, SlProgramInfo *info)
   lower_entry_point (&l);
   place_uniforms (&l);
   place_objects (&l);
+  check_no_resource (&l);
   g_array_free (l.objs, TRUE);
   g_array_free (l.urefs, TRUE);
   g_free (l.var_vals);

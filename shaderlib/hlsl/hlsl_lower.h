@@ -44,6 +44,11 @@ typedef struct
    * sampler, @var/@element the texture. */
   Var *svar;
   int  selement;
+  /* A static texture or sampler never assigned one: it holds no resource,
+   * which is an error only where a sample through it stays live
+   * (@use_loc: its first use). */
+  bool  no_resource;
+  SlLoc use_loc;
 } ObjRef;
 
 typedef struct

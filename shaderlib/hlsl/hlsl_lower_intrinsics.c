@@ -146,13 +146,20 @@ const_offsets (L *l, Node *arg, int nc, int8_t out[3])
       if (hlsl_const_int (l, o.c[i], &k))
         ;
       else if (hlsl_exact (l, o.c[i], &x))
-        k = (int32_t) CLAMP (x, -8, 7);
+        k = (int32_t) CLAMP (x, INT32_MIN, INT32_MAX);
       else
         {
           hlsl_lower_error (l, arg->loc, SL_DIAG_HLSL_OFFSET_NOT_CONSTANT, "texel offsets must be constant");
           return false;
         }
-      out[i] = (int8_t) CLAMP (k, -8, 7);
+      if (k < -8 || k > 7)
+        {
+          /* The sample instructions hold 4-bit signed offsets. */
+          hlsl_lower_error (l, arg->loc, SL_DIAG_HLSL_OFFSET_RANGE,
+                            "texel offsets range from -8 to 7, not %d", k);
+          return false;
+        }
+      out[i] = (int8_t) k;
     }
   return true;
 }
@@ -897,11 +904,13 @@ lower_load (L *l, Node *e, int arg)
   return emit_sample (l, tex, tex, dim, SL_SAMPLE_LOAD, srcs, n, off, 4);
 }
 
-/* GetDimensions([mip,] width [, height [, levels]]) */
+/* GetDimensions([mip,] width [, height [, depth]] [, levels]); a cube
+ * has two sizes, like its faces. */
 static RVal
 lower_get_dimensions (L *l, Node *e, int arg)
 {
-  int dim = e->sampler_obj, nc = coord_count (dim);
+  int dim = e->sampler_obj;
+  int nc = dim == SL_TEXTURE_1D ? 1 : dim == SL_TEXTURE_3D ? 3 : 2;
   int tex = hlsl_lower_object (l, e->a);
   int first = 0;
   uint32_t level = sl_ir_const_i (l->ir, 0);

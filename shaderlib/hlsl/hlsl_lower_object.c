@@ -34,7 +34,9 @@ hlsl_combined_ref (L *l, int tex, int samp)
         return i;
     }
   ObjRef o = { .var = t.var, .element = t.element, .slot = -1,
-               .first_use_order = l->objs->len, .svar = s.var, .selement = s.element };
+               .first_use_order = l->objs->len, .svar = s.var, .selement = s.element,
+               .no_resource = t.no_resource || s.no_resource,
+               .use_loc = t.no_resource ? t.use_loc : s.use_loc };
   g_array_append_val (l->objs, o);
   return l->objs->len - 1;
 }
@@ -70,13 +72,26 @@ is_local_storage (const Var *v)
   return v->storage == STORE_PARAM || v->storage == STORE_LOCAL;
 }
 
+/* A global texture or sampler (not a struct holding them): one of its
+ * own until the shader assigns it another, which rebinds the name. */
+static bool
+global_object (const Var *v)
+{
+  const Type *t = v->type;
+  while (t->kind == TY_ARRAY)
+    t = t->elem;
+  return v->storage == STORE_UNIFORM && !v->uniform_param
+         && (t->kind == TY_TEXTURE || t->kind == TY_SAMPLER);
+}
+
 /* Whether @v's objects are values the shader binds (locals, parameters,
  * and static globals once initialised or assigned) rather than resources
  * of their own. */
 bool
 hlsl_tracks_objects (L *l, const Var *v)
 {
-  return is_local_storage (v) || (v->storage == STORE_STATIC && l->var_objs[v->id]);
+  return is_local_storage (v)
+         || ((v->storage == STORE_STATIC || global_object (v)) && l->var_objs[v->id]);
 }
 
 /* Follows members and indices from @e down to a variable, counting
@@ -175,7 +190,16 @@ hlsl_lower_object (L *l, Node *e)
       return o < 0 ? 0 : o;
     }
   if (v)
-    return hlsl_obj_ref (l, v, first);
+    {
+      int o = hlsl_obj_ref (l, v, first);
+      ObjRef *r = &g_array_index (l->objs, ObjRef, o);
+      if (v->storage == STORE_STATIC && !r->no_resource)
+        {
+          r->no_resource = true;
+          r->use_loc = e->loc;
+        }
+      return o;
+    }
   if (e->kind == N_TERNARY)
     {
       Node *b = hlsl_constant_branch (l, e);
@@ -207,7 +231,7 @@ hlsl_store_objects (L *l, Node *lhs, RVal v)
   Var *var = object_path (l, lhs, &first, &bad);
   if (bad)
     return;
-  if (!var || (!is_local_storage (var) && var->storage != STORE_STATIC))
+  if (!var || (!is_local_storage (var) && var->storage != STORE_STATIC && !global_object (var)))
     {
       hlsl_lower_error (l, lhs->loc, SL_DIAG_HLSL_OBJECT_ASSIGN,
                         "samplers and textures can only be assigned to local variables");
@@ -215,7 +239,12 @@ hlsl_store_objects (L *l, Node *lhs, RVal v)
     }
   int n = var->type->n_objects;
   if (!l->var_objs[var->id])
-    l->var_objs[var->id] = hlsl_objs_copy (l, NULL, n);
+    {
+      l->var_objs[var->id] = hlsl_objs_copy (l, NULL, n);
+      /* Elements a global does not get assigned keep its own objects. */
+      for (int j = 0; j < n && global_object (var); j++)
+        l->var_objs[var->id][j] = hlsl_obj_ref (l, var, j);
+    }
   int *slots = l->var_objs[var->id];
   for (int j = 0; j < lhs->type->n_objects && first + j < n; j++)
     {

@@ -49,6 +49,19 @@ compile.shader_test:7: skipped (sm 2.0, 3.0): the pixel shader at line 3 is expe
 compile.shader_test: 3 passed, 5 failed, 2 skipped
 3 passed, 5 failed, 2 skipped" compile.shader_test
 
+check expect-error 1 "\
+expect-error.shader_test:19: sm 3.0: expected an error at column 11 containing 'undeclared identifier 'nothing'' on this line; the compiler said:
+expect-error.shader_test:19:12: error: undeclared identifier 'nothing'
+
+expect-error.shader_test:25: sm 3.0: expected an error containing 'not a number' on this line; the compiler said:
+expect-error.shader_test:25:12: error: undeclared identifier 'nothing'
+
+expect-error.shader_test:29: sm 3.0: expected an error containing 'undeclared' on this line; the compiler said:
+expect-error.shader_test:31:12: error: undeclared identifier 'nothing'
+
+expect-error.shader_test: 2 passed, 3 failed, 0 skipped
+2 passed, 3 failed, 0 skipped" -v --models 3.0 expect-error.shader_test
+
 check require-skips 0 "\
 require.shader_test:2: skipped (sm 2.0, 3.0): requires shader model >= 4.0
 require.shader_test:13: skipped (sm 2.0): requires float64

@@ -278,9 +278,14 @@ pow_lanes (float *restrict d, const float *restrict a, const float *restrict b, 
     for (int i = 0; i < SL_SPAN; i++)
       if (odd[i])
         x[i] = sl_scalar_POW (a[i], per_lane ? b[i] : k);
+  /* The short form runs on every lane and its result is then selected;
+   * the lanes that do not use it (zero bases, whose x is -inf or NaN, and
+   * the redone ones, whose x holds the result) get 0 instead of x, since
+   * its float-to-int step is undefined for values out of range. */
   for (int i = 0; i < SL_SPAN; i++)
     {
-      float r = a[i] == 0.0f ? 0.0f : sl_approx_exp2_ordinary (x[i]);
+      float xc = fabsf (x[i]) <= SL_APPROX_EXP2_ORDINARY ? x[i] : 0.0f;
+      float r = a[i] == 0.0f ? 0.0f : sl_approx_exp2_ordinary (xc);
       d[i] = odd[i] ? x[i] : r;
     }
 }

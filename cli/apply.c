@@ -62,6 +62,7 @@
 #include "render.h"
 #include "effect-cli.h"
 #include "effect-filter.h"
+#include "memory-budget.h"
 #include "filter-path.h"
 #include "shader-file.h"
 #include "icc-file.h"
@@ -119,7 +120,9 @@ typedef struct
   char      *root;
   char     **list_files;
   char      *manifest_path;
+  char      *memory_budget_text;
   /* the run */
+  gsize      memory_budget;  /* per image: its input, result and textures */
   char      *filter_path;
   gint64     filter_mtime;
   SlProgram *program;      /* the filter is a shader… */
@@ -189,6 +192,9 @@ make_context (Apply *a)
 {
   const GOptionEntry entries[] =
   {
+    { "memory-budget", 0, 0, G_OPTION_ARG_STRING, &a->memory_budget_text,
+      N_("Memory one render may take for its images and textures (default: "
+         "GEGL_SHADERS_MEMORY_BUDGET, else 2G)"), N_("SIZE") },
     { "output-dir", 'o', 0, G_OPTION_ARG_FILENAME, &a->output_dir,
       N_("Write the results into DIR (created if missing); never over an "
          "input"), N_("DIR") },
@@ -868,7 +874,8 @@ load_input (Apply   *a,
   *profile = NULL;
   g_mutex_lock (&a->io_lock);
   if (gs_icc_read_file (item->input, &own, &error))
-    input = gs_image_load_native (item->input, a->linear && !convert, &error);
+    input = gs_image_load_native_within (item->input, a->linear && !convert,
+                                         a->memory_budget, &error);
   g_mutex_unlock (&a->io_lock);
   if (input == NULL)
     {
@@ -958,12 +965,28 @@ render (Apply   *a,
   SlDiagnostics *diags;
   SlTexture      texture;
   gboolean       ok;
+  gsize          held;
 
+  /* The input and the result are held whole for the render. */
+  held = gs_image_bytes (input->width, input->height);
+  held = held > G_MAXSIZE / 2 ? G_MAXSIZE : 2 * held;
+  if (held > a->memory_budget)
+    {
+      char *need = gs_format_bytes (held), *have = gs_format_bytes (a->memory_budget);
+
+      fail_item (item, _("a %d×%d render needs %s for the images it holds whole (input, result, "
+                         "texture images), over the memory budget of %s (--memory-budget, %s)"),
+                 input->width, input->height, need, have, GS_MEMORY_BUDGET_ENV);
+      g_free (need);
+      g_free (have);
+      return NULL;
+    }
   if (a->effect != NULL)
     {
       diags = sl_diagnostics_new ();
       target = gs_effect_filter_render (a->effect, input, a->params,
-                                        a->render_threads, diags, &error);
+                                        a->render_threads, a->memory_budget,
+                                        held, diags, &error);
       judge_render (item, target != NULL, diags, error);
       g_clear_error (&error);
       sl_diagnostics_free (diags);
@@ -1340,6 +1363,22 @@ check_options (Apply *a)
     }
   if (a->depth != 0 && a->depth != 8 && a->depth != 16)
     return usage_error (_("--depth must be 8 or 16"));
+  /* One budget per image's render, as for `run`: the option, else the
+   * environment, else the library's default. */
+  if (a->memory_budget_text != NULL
+      ? !gs_memory_budget_parse (a->memory_budget_text, &a->memory_budget)
+      : !gs_memory_budget_from_env (&a->memory_budget))
+    {
+      char *message = a->memory_budget_text != NULL
+        ? g_strdup_printf (_("--memory-budget '%s' is not a size such as "
+                             "512M or 2G"), a->memory_budget_text)
+        : g_strdup_printf (_("%s='%s' is not a size such as 512M or 2G"),
+                           GS_MEMORY_BUDGET_ENV, g_getenv (GS_MEMORY_BUDGET_ENV));
+      int   status = usage_error (message);
+
+      g_free (message);
+      return status;
+    }
   if (a->format != NULL)
     {
       char    *probe;
@@ -1494,6 +1533,7 @@ apply_clear (Apply *a)
   g_free (a->root);
   g_strfreev (a->list_files);
   g_free (a->manifest_path);
+  g_free (a->memory_budget_text);
   g_free (a->filter_path);
   g_free (a->params);
   g_free (a->hostname);

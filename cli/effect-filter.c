@@ -219,6 +219,8 @@ gs_effect_filter_render (GsEffectFilter *filter,
                          const GsImage  *input,
                          const char     *params,
                          int             n_threads,
+                         gsize           memory_budget,
+                         gsize           host_bytes,
                          SlDiagnostics  *diags,
                          GError        **error)
 {
@@ -231,8 +233,16 @@ gs_effect_filter_render (GsEffectFilter *filter,
   sl_texture_init_2d (&texture, input->width, input->height,
                       (size_t) input->width * 4, input->pixels);
   sl_effect_run_set_input (run, &texture);
-  gs_effect_bind_textures (run, filter->images, diags);
-  if (sl_effect_run_prepare (run, diags))
+  /* The textures are the filter's, shared by every run, but each run
+   * counts them as its own, as `run` counts its images. */
+  {
+    gsize textures = gs_effect_images_bytes (filter->images);
+
+    host_bytes = host_bytes > G_MAXSIZE - textures ? G_MAXSIZE : host_bytes + textures;
+  }
+  sl_effect_run_set_memory_budget (run, memory_budget, host_bytes);
+  if (gs_effect_bind_textures (run, filter->images, diags)
+      && sl_effect_run_prepare (run, diags))
     target = gs_image_new (input->width, input->height, error);
   /* A band that only hit a run-time limit still wrote its pixels: the
    * image counts, with the warning. */

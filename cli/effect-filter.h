@@ -27,13 +27,16 @@ gboolean        gs_effect_filter_check_params (GsEffectFilter *filter,
                                                const char     *params,
                                                SlDiagnostics  *diags);
 /* The first technique over @input (the back buffer), a new image of its
- * size; NULL when compiling or rendering failed (errors in @diags, or
+ * size, within @memory_budget on top of the @host_bytes the caller holds
+ * for this render; NULL when compiling or rendering failed (errors in @diags, or
  * @error when the image could not be allocated).  May be called from
  * several threads at once. */
 GsImage        *gs_effect_filter_render       (GsEffectFilter *filter,
                                                const GsImage  *input,
                                                const char     *params,
                                                int             n_threads,
+                                               gsize           memory_budget,
+                                               gsize           host_bytes,
                                                SlDiagnostics  *diags,
                                                GError        **error);
 

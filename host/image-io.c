@@ -529,9 +529,18 @@ gs_image_load_native (const char  *path,
                       gboolean     linear,
                       GError     **error)
 {
+  return gs_image_load_native_within (path, linear, G_MAXSIZE, error);
+}
+
+GsImage *
+gs_image_load_native_within (const char  *path,
+                             gboolean     linear,
+                             gsize        max_bytes,
+                             GError     **error)
+{
   if (! check_readable (path, error))
     return NULL;
   if (has_extension (path, "pfm"))
-    return load_pfm (path, G_MAXSIZE, error);
-  return load_gegl (path, NULL, linear, G_MAXSIZE, error);
+    return load_pfm (path, max_bytes, error);
+  return load_gegl (path, NULL, linear, max_bytes, error);
 }

@@ -82,6 +82,12 @@ GsImage    *gs_image_load_within (const char  *path,
 GsImage    *gs_image_load_native (const char  *path,
                                   gboolean     linear,
                                   GError     **error);
+/* The same, refused from its header when the image would need more than
+ * @max_bytes. */
+GsImage    *gs_image_load_native_within (const char  *path,
+                                         gboolean     linear,
+                                         gsize        max_bytes,
+                                         GError     **error);
 
 /* Routes GLib warnings into the capture buffer while one is active, so GEGL
  * codec complaints end up in the error message instead of on the terminal.

@@ -5,7 +5,8 @@
 # -j), shipped effect filters are found by name, an image texture next to
 # the effect is used and a missing one reads as zero with one warning, and
 # a broken effect or a bad parameter stops the batch before any image; a
-# loop that runs away warns once per image and the image is written.
+# loop that runs away warns once per image and the image is written; each
+# image's render is held to the memory budget.
 . "$(dirname "$0")/lib.sh"
 FILTERS="$SRCDIR/../../filters"
 
@@ -86,4 +87,30 @@ $(cat m-$f.jsonl)"
 $(cat errlog)"
   [ -f out-$f/in1.png ] && [ -f out-$f/in2.png ] || fail "$f: the images were not written"
 done
+# One memory budget per image's render, as for `run`: the input alone,
+# the input and result together (in1.png is 24×16: 6 KiB each), and an
+# effect's own target, each refused with its figures; a budget that is no
+# size is a usage error, from the option or the environment.
+run_cli 1 apply invert.hlsl --memory-budget 1K in1.png -o budget1
+expect_grep errlog "in1.png: an image of 24×16 pixels needs 6 KiB, over the memory budget of 1 KiB"
+run_cli 1 apply invert.hlsl --memory-budget 8K in1.png -o budget2
+expect_grep errlog "in1.png: a 24×16 render needs 12 KiB for the images it holds whole (input, result, texture images), over the memory budget of 8 KiB"
+cat > big.fx <<'FX'
+#include "ReShade.fxh"
+texture Big { Width = 4096; Height = 4096; Format = RGBA32F; };
+sampler sBig { Texture = Big; };
+float4 Fill(float4 p : SV_Position, float2 uv : TEXCOORD) : SV_Target { return float4(uv, 0, 1); }
+float4 Show(float4 p : SV_Position, float2 uv : TEXCOORD) : SV_Target { return tex2D(sBig, uv); }
+technique T { pass { VertexShader = PostProcessVS; PixelShader = Fill; RenderTarget = Big; }
+              pass { VertexShader = PostProcessVS; PixelShader = Show; } }
+FX
+run_cli 1 apply big.fx --memory-budget 64M in1.png -o budget3
+expect_grep errlog "big.fx:2:9: error: texture 'Big' (4096×4096) needs 256 MiB, which brings the render to 257 MiB, over its memory budget of 64 MiB"
+[ ! -e budget3/in1.png ] || fail "an image over the budget was written"
+run_cli 0 apply big.fx --memory-budget 512M in1.png -o budget4
+[ -f budget4/in1.png ] || fail "big.fx within its budget was not written"
+run_cli 2 apply invert.hlsl --memory-budget lots in1.png -o budget5
+expect_grep errlog "--memory-budget 'lots' is not a size such as 512M or 2G"
+GEGL_SHADERS_MEMORY_BUDGET=junk run_cli 2 apply invert.hlsl in1.png -o budget6
+expect_grep errlog "GEGL_SHADERS_MEMORY_BUDGET='junk' is not a size such as 512M or 2G"
 echo "apply effect: all checks passed"

@@ -104,7 +104,7 @@ if want 4; then
   # Only what these tests run: the whole tree would double the build.
   ninja -C "$TSAN_BUILD" plugin/gegl-shaders.so cli/gegl-shaders \
     tests/plugin/test-shader-run tests/shaderlib/test-mips \
-    tests/effects/test-effects \
+    tests/effects/test-effects tests/cli/float-ref \
     tests/tsan/tsan-selftest >/dev/null
   shim=$(pwd)/$TSAN_BUILD/tsan-glib-shim.so
   ${CC:-cc} -shared -fPIC -O2 -fno-optimize-sibling-calls -o "$shim" \

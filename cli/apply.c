@@ -378,7 +378,8 @@ open_effect (Apply *a)
   GError        *error = NULL;
   char          *text;
 
-  a->effect = gs_effect_filter_new (a->filter_path, a->linear, diags, &error);
+  a->effect = gs_effect_filter_new (a->filter_path, a->linear,
+                                    a->memory_budget, diags, &error);
   text = sl_diagnostics_format (diags);
   if (text != NULL)
     fputs (text, stderr);

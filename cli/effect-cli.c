@@ -290,19 +290,6 @@ texture_name_is (const char *assignment, const char *eq, const char *name)
 }
 
 GPtrArray *
-gs_effect_load_textures (SlEffect           *fx,
-                         const char         *effect_file,
-                         const char *const  *include_dirs,
-                         const char *const  *overrides,
-                         gboolean            any_path,
-                         gboolean            linear,
-                         GError            **error)
-{
-  return gs_effect_load_textures_within (fx, effect_file, include_dirs, overrides, any_path, linear,
-                                         G_MAXSIZE, error);
-}
-
-GPtrArray *
 gs_effect_load_textures_within (SlEffect           *fx,
                                 const char         *effect_file,
                                 const char *const  *include_dirs,

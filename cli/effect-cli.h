@@ -56,16 +56,9 @@ int      gs_effect_run    (const GsEffectArgs *args);
  * --texture NAME=IMG operands, which win over `source = "…"`; a source
  * outside the effect's folder and @include_dirs is refused unless
  * @any_path.  NULL with @error set when a file is there but is no image
- * of a sane size, or an override names no image texture. */
-GPtrArray *gs_effect_load_textures (SlEffect           *fx,
-                                    const char         *effect_file,
-                                    const char *const  *include_dirs,
-                                    const char *const  *overrides,
-                                    gboolean            any_path,
-                                    gboolean            linear,
-                                    GError            **error);
-/* The same, refusing before decoding the images whose float pixels
- * would take more than what is left of @max_bytes. */
+ * of a sane size, or an override names no image texture, or an image's
+ * float pixels would take more than what is left of @max_bytes (refused
+ * before it is decoded). */
 GPtrArray *gs_effect_load_textures_within (SlEffect           *fx,
                                            const char         *effect_file,
                                            const char *const  *include_dirs,

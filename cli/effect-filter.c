@@ -119,6 +119,7 @@ effect_for_size (GsEffectFilter *filter,
 GsEffectFilter *
 gs_effect_filter_new (const char    *path,
                       gboolean       linear,
+                      gsize          memory_budget,
                       SlDiagnostics *diags,
                       GError       **error)
 {
@@ -146,9 +147,11 @@ gs_effect_filter_new (const char    *path,
     }
   filter_dirs = gs_filter_dirs (NULL);
   g_ptr_array_add (filter_dirs, NULL);
-  filter->images = gs_effect_load_textures (probe, path,
-                                            (const char *const *) filter_dirs->pdata,
-                                            NULL, filter->any_path, linear, error);
+  /* Refused from their headers when they alone exceed the budget. */
+  filter->images = gs_effect_load_textures_within (probe, path,
+                                                   (const char *const *) filter_dirs->pdata,
+                                                   NULL, filter->any_path, linear,
+                                                   memory_budget, error);
   g_ptr_array_unref (filter_dirs);
   sl_effect_unref (probe);
   if (filter->images == NULL)

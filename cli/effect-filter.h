@@ -18,6 +18,7 @@ typedef struct _GsEffectFilter GsEffectFilter;
  * in @error). */
 GsEffectFilter *gs_effect_filter_new          (const char     *path,
                                                gboolean        linear,
+                                               gsize           memory_budget,
                                                SlDiagnostics  *diags,
                                                GError        **error);
 void            gs_effect_filter_free         (GsEffectFilter *filter);

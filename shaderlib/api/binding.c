@@ -299,7 +299,7 @@ sl_binding_render (const SlBinding *b, SlScratch *scratch, int x, int y, int wid
              "a loop reached the iteration cap of %d and was stopped", SL_HLSL_LOOP_CAP);
   if (scratch->state.stopped & SL_VM_STOPPED_BUDGET)
     sl_diag (diags, SL_DIAG_VM_BUDGET, "<render>", 0, 0,
-             "the shader ran more than %u loop instructions per pixel; "
+             "the shader ran more than %u instructions per pixel; "
              "its loops were stopped", SL_VM_SPAN_BUDGET);
   if (scratch->state.stopped & SL_VM_STOPPED_STRAIGHT)
     sl_diag (diags, SL_DIAG_VM_BUDGET_STRAIGHT, "<render>", 0, 0,

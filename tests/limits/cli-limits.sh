@@ -58,7 +58,7 @@ HLSL
 # depends on the threads: the probes show r 0 or 1 and every pixel written.
 # The user is told once.
 "$GS" run "$dir/nested.hlsl" -s 64x64 -j 2 -p 0,0 -p 63,63 >"$dir/out" 2>"$dir/err"
-check budget 0 "<render>: warning: the shader ran more than 4194304 loop instructions per pixel; its loops were stopped" $? "$dir/err"
+check budget 0 "<render>: warning: the shader ran more than 4194304 instructions per pixel; its loops were stopped" $? "$dir/err"
 [ "$(wc -l < "$dir/err")" -eq 1 ] || { echo "FAIL budget: $(wc -l < "$dir/err") lines on stderr"; fail=1; }
 got=$(sed 's/^\([0-9]* [0-9]*\) [01] /\1 R /' "$dir/out")
 want="0 0 R 0.0078125 0.0078125 1

@@ -604,7 +604,7 @@ test_budget (void)
                        "        n += 1;\n"
                        "  return float4 (n, uv, 1);\n}\n", 64, 64, 64);
   g_assert_false (r.ok);
-  g_assert_cmpstr (r.diags, ==, "<render>: warning: the shader ran more than 4194304 loop "
+  g_assert_cmpstr (r.diags, ==, "<render>: warning: the shader ran more than 4194304 "
                    "instructions per pixel; its loops were stopped\n");
   for (int i = 0; i < 64 * 64; i++)
     {
@@ -692,7 +692,7 @@ test_budget_straight (void)
   src = straight_source (40000, TRUE, 0);
   r = render (SL_LANGUAGE_HLSL, src, 64, 4, 4);
   g_assert_false (r.ok);
-  g_assert_cmpstr (r.diags, ==, "<render>: warning: the shader ran more than 4194304 loop "
+  g_assert_cmpstr (r.diags, ==, "<render>: warning: the shader ran more than 4194304 "
                    "instructions per pixel; its loops were stopped\n");
   for (int i = 0; i < 64 * 4; i++)
     {

@@ -22,33 +22,47 @@ sampler Src { Texture = ReShade::BackBufferTex; MagFilter = LINEAR; MinFilter = 
 
 float4 premultiplied (float4 c) { return float4 (c.rgb * c.a, c.a); }
 
+// The taps are written out under ifs on i <= r: once the radius is known
+// the conditions are constants, the compiler keeps the taps taken and
+// drops the rest, so a pixel does only its reads and their sum (a loop
+// pays its bookkeeping in every pixel).
+#define ROW_TAP(i) \
+  if ((i) <= r) \
+    { \
+      float4 a = tex2D (Src, uv + float2 ((i) * BUFFER_RCP_WIDTH, 0)); \
+      float4 b = tex2D (Src, uv - float2 ((i) * BUFFER_RCP_WIDTH, 0)); \
+      sum += float4 (a.rgb * a.a + b.rgb * b.a, a.a + b.a); \
+    }
+
 float4 SumRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
   int r = clamp (radius, 0, 16);
   float4 sum = premultiplied (tex2D (Src, uv));
-  [loop] for (int i = 1; i <= r; i++)
-    {
-      float2 o = float2 (i * BUFFER_RCP_WIDTH, 0);
-      sum += premultiplied (tex2D (Src, uv + o)) + premultiplied (tex2D (Src, uv - o));
-    }
+  ROW_TAP (1) ROW_TAP (2) ROW_TAP (3) ROW_TAP (4) ROW_TAP (5) ROW_TAP (6) ROW_TAP (7) ROW_TAP (8)
+  ROW_TAP (9) ROW_TAP (10) ROW_TAP (11) ROW_TAP (12) ROW_TAP (13) ROW_TAP (14) ROW_TAP (15) ROW_TAP (16)
   return sum / (2 * r + 1);
 }
+
+// Rows i and i + 1 at once, halfway between them; the last row alone
+// when r is odd.
+#define COLUMN_PAIR(i) \
+  if ((i) < r) \
+    { \
+      float2 o = float2 (0, ((i) + 0.5) * BUFFER_RCP_HEIGHT); \
+      sum += 2.0 * (tex2D (Rows, uv + o) + tex2D (Rows, uv - o)); \
+    } \
+  else if ((i) == r) \
+    { \
+      float2 o = float2 (0, (i) * BUFFER_RCP_HEIGHT); \
+      sum += tex2D (Rows, uv + o) + tex2D (Rows, uv - o); \
+    }
 
 float4 SumColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
   int r = clamp (radius, 0, 16);
   float4 sum = tex2D (Rows, uv);
-  // Rows i and i + 1 at once, halfway between them.
-  [loop] for (int i = 1; i < r; i += 2)
-    {
-      float2 o = float2 (0, (i + 0.5) * BUFFER_RCP_HEIGHT);
-      sum += 2.0 * (tex2D (Rows, uv + o) + tex2D (Rows, uv - o));
-    }
-  if (r % 2 == 1)
-    {
-      float2 o = float2 (0, r * BUFFER_RCP_HEIGHT);
-      sum += tex2D (Rows, uv + o) + tex2D (Rows, uv - o);
-    }
+  COLUMN_PAIR (1) COLUMN_PAIR (3) COLUMN_PAIR (5) COLUMN_PAIR (7)
+  COLUMN_PAIR (9) COLUMN_PAIR (11) COLUMN_PAIR (13) COLUMN_PAIR (15)
   sum /= 2 * r + 1;
   return float4 (sum.a > 0.0 ? sum.rgb / sum.a : 0.0, sum.a);
 }

@@ -63,57 +63,65 @@ float quarter_sigma () { return sqrt (sigma () * sigma () - 4.0) * 0.25; }
 
 float4 premultiplied (float4 c) { return float4 (c.rgb * c.a, c.a); }
 
-// A Gaussian of deviation s along step from a premultiplied, linearly
-// filtered target: the centre tap, then neighbours i and i + 1 as one
-// bilinear tap placed between them by their weights (exact).
-float4 paired_blur (sampler t, float2 uv, float2 step, float s)
-{
-  int r = (int) ceil (3.0 * s);
-  // exp (-i² / 2σ²) by recurrence: each weight is the last times a ratio
-  // that itself shrinks by exp (-1/σ²).
-  float ratio = exp (-0.5 / (s * s));
-  float shrink = ratio * ratio;
-  float w = 1.0;
-  float4 sum = tex2D (t, uv);
-  float wsum = 1.0;
-  [loop] for (int i = 1; i <= r; i += 2)
-    {
-      w *= ratio;
-      ratio *= shrink;
-      float w1 = w;
-      w *= ratio;
-      ratio *= shrink;
-      float w2 = i < r ? w : 0.0;
-      float pair = w1 + w2;
-      float2 o = (i + w2 / pair) * step;
-      sum += (tex2D (t, uv + o) + tex2D (t, uv - o)) * pair;
-      wsum += 2.0 * pair;
+// Weight of tap i of a Gaussian exp (k i²) cut off after tap r.  The taps
+// are written out below with constant indices under ifs on i <= r: once
+// the uniforms are known every weight, offset and condition is a
+// constant, the compiler keeps the taps taken and drops the rest, and a
+// pixel does only its reads and their weighted sum (a loop would
+// recompute the weights in every pixel and pay the loop's bookkeeping).
+#define TAP_W(i) ((i) <= r ? exp (k * ((i) * (i))) : 0.0)
+#define TAP_SUM_18 (TAP_W (1) + TAP_W (2) + TAP_W (3) + TAP_W (4) + TAP_W (5) + TAP_W (6) \
+                    + TAP_W (7) + TAP_W (8) + TAP_W (9) + TAP_W (10) + TAP_W (11) + TAP_W (12) \
+                    + TAP_W (13) + TAP_W (14) + TAP_W (15) + TAP_W (16) + TAP_W (17) + TAP_W (18))
+
+// Pair j (from 1) of taps 2j - 1 and 2j as one bilinear tap placed
+// between them by their weights (exact), on both sides.
+#define PAIR(j) \
+  if (2 * (j) - 1 <= r) \
+    { \
+      float w1 = TAP_W (2 * (j) - 1), w2 = TAP_W (2 * (j)); \
+      float2 o = (2 * (j) - 1 + w2 / max (w1 + w2, 1e-30)) * step; \
+      sum += (tex2D (t, uv + o) + tex2D (t, uv - o)) * ((w1 + w2) * norm); \
     }
-  return sum / wsum;
+
+// A Gaussian exp (-i²/2s²) out to tap r = ceil (3s) (at most 18) along
+// step from a premultiplied, linearly filtered target; r = 0 leaves the
+// centre tap alone (a path not taken).
+float4 paired_blur (sampler t, float2 uv, float2 step, float s, int r)
+{
+  float k = -0.5 / (s * s);
+  float norm = 1.0 / (1.0 + 2.0 * TAP_SUM_18);
+  float4 sum = tex2D (t, uv) * norm;
+  PAIR (1) PAIR (2) PAIR (3) PAIR (4) PAIR (5) PAIR (6) PAIR (7) PAIR (8) PAIR (9)
+  return sum;
 }
 
-// Horizontal pass: taps at texel centres of the alpha-weighted colour.
+int radius_of (float s) { return (int) ceil (3.0 * s); }
+
+// Tap i of the row pass on both sides, alpha-weighted.
+#define ROW_TAP(i) \
+  if ((i) <= r) \
+    { \
+      float w = TAP_W (i) * norm; \
+      float4 a = tex2D (Src, uv + float2 ((i) * BUFFER_RCP_WIDTH, 0)); \
+      float4 b = tex2D (Src, uv - float2 ((i) * BUFFER_RCP_WIDTH, 0)); \
+      float wa = a.a * w, wb = b.a * w; \
+      sum += float4 (a.rgb * wa + b.rgb * wb, wa + wb); \
+    }
+
+// Horizontal pass: taps at texel centres of the alpha-weighted colour
+// (none on the reduced paths, whose passes leave this target unread).
 float4 BlurRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
-  if (reduced ())
-    return 0;
   float s = sigma ();
-  int r = (int) ceil (3.0 * s);
-  float ratio = exp (-0.5 / (s * s));
-  float shrink = ratio * ratio;
-  float w = 1.0;
-  float4 sum = premultiplied (tex2D (Src, uv));
-  float wsum = 1.0;
-  [loop] for (int i = 1; i <= r; i++)
-    {
-      w *= ratio;
-      ratio *= shrink;
-      float4 a = tex2D (Src, uv + float2 (i * BUFFER_RCP_WIDTH, 0));
-      float4 b = tex2D (Src, uv - float2 (i * BUFFER_RCP_WIDTH, 0));
-      sum += (premultiplied (a) + premultiplied (b)) * w;
-      wsum += 2.0 * w;
-    }
-  return sum / wsum;
+  int r = reduced () ? 0 : radius_of (s);
+  float k = -0.5 / (s * s);
+  float norm = 1.0 / (1.0 + 2.0 * TAP_SUM_18);
+  float4 sum = premultiplied (tex2D (Src, uv)) * norm;
+  ROW_TAP (1) ROW_TAP (2) ROW_TAP (3) ROW_TAP (4) ROW_TAP (5) ROW_TAP (6)
+  ROW_TAP (7) ROW_TAP (8) ROW_TAP (9) ROW_TAP (10) ROW_TAP (11) ROW_TAP (12)
+  ROW_TAP (13) ROW_TAP (14) ROW_TAP (15) ROW_TAP (16) ROW_TAP (17) ROW_TAP (18)
+  return sum;
 }
 
 // Half size, first pass: the alpha-weighted mean of each 2×2 block (the
@@ -144,28 +152,28 @@ float4 QuarterRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
   if (!quarter_size ())
     return 0;
-  return paired_blur (QuarterA, uv, float2 (1.0 / QUARTER_W, 0), quarter_sigma ());
+  return paired_blur (QuarterA, uv, float2 (1.0 / QUARTER_W, 0), quarter_sigma (), radius_of (quarter_sigma ()));
 }
 
 float4 QuarterColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
   if (!quarter_size ())
     return 0;
-  return paired_blur (QuarterB, uv, float2 (0, 1.0 / QUARTER_H), quarter_sigma ());
+  return paired_blur (QuarterB, uv, float2 (0, 1.0 / QUARTER_H), quarter_sigma (), radius_of (quarter_sigma ()));
 }
 
 float4 HalfRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
   if (!half_size ())
     return 0;
-  return paired_blur (HalfA, uv, float2 (1.0 / HALF_W, 0), half_sigma ());
+  return paired_blur (HalfA, uv, float2 (1.0 / HALF_W, 0), half_sigma (), radius_of (half_sigma ()));
 }
 
 float4 HalfColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
   if (!half_size ())
     return 0;
-  return paired_blur (HalfB, uv, float2 (0, 1.0 / HALF_H), half_sigma ());
+  return paired_blur (HalfB, uv, float2 (0, 1.0 / HALF_H), half_sigma (), radius_of (half_sigma ()));
 }
 
 // Last pass: the vertical blur of the rows, or the half-size result
@@ -180,7 +188,7 @@ float4 BlurColumns (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
     // Half-size texel x is centred on full-size pixel edge 2x - 1.
     sum = tex2D (HalfA, (uv * BUFFER_SCREEN_SIZE * 0.5 + 1.0) / float2 (HALF_W, HALF_H));
   else
-    sum = paired_blur (Rows, uv, float2 (0, BUFFER_RCP_HEIGHT), sigma ());
+    sum = paired_blur (Rows, uv, float2 (0, BUFFER_RCP_HEIGHT), sigma (), radius_of (sigma ()));
   return float4 (sum.a > 0.0 ? sum.rgb / sum.a : 0.0, sum.a);
 }
 

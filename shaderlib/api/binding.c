@@ -38,6 +38,7 @@ struct SlBinding
    * calls are const and concurrent, so the cache locks itself. */
   bool             auto_mips;
   uint32_t         mip_slots;      /* texture slots that may read another level */
+  uint32_t         sampled_slots;  /* texture slots the specialised program reads */
   SlVmMipCache    *mips;
   /* SlVmEnv.runaway: a separate word because renders see a const binding;
    * cleared by each prepare. */
@@ -228,6 +229,7 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
   compute_reach (b, ir);
   /* Sampler state is taken as set by now. */
   b->mip_slots = sl_ir_mip_slots (ir, b->samplers);
+  b->sampled_slots = sl_ir_sampled_slots (ir);
   /* A read at another level covers more than the level-0 reach. */
   if (b->auto_mips && b->mip_slots)
     b->reach_known = false;
@@ -236,6 +238,12 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
   b->prepared = true;
   g_atomic_int_set ((gint *) b->runaway, 0);
   return true;
+}
+
+uint32_t
+sl_binding_get_sampled_slots (const SlBinding *b)
+{
+  return b->prepared ? b->sampled_slots : ~0u;
 }
 
 bool

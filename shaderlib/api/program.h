@@ -21,4 +21,10 @@ struct SlProgram
 /* Takes @ir and the contents of @info (compile.c, the one builder). */
 SlProgram *sl_program_new (SlLanguage language, SlIr *ir, const SlProgramInfo *info);
 
+/* The texture slots a prepared binding's specialised program samples, a
+ * bit per slot (all bits before sl_binding_prepare): a read the
+ * parameters' values removed (an untaken branch) is not counted, so an
+ * effect can skip the passes that only such reads needed. */
+uint32_t sl_binding_get_sampled_slots (const SlBinding *binding);
+
 #endif

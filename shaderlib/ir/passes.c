@@ -1,7 +1,8 @@
 /* IR passes: specialisation on constant values, turning variables into
  * temporaries where control flow allows, constant folding, copy
  * propagation, common-subexpression elimination, dead-code elimination,
- * pruning of empty blocks and multiply-add fusion.  (Swizzles and dead
+ * pruning of empty blocks and of the untaken side of IFs on constants,
+ * and multiply-add fusion.  (Swizzles and dead
  * components need no pass of their own: the IR is scalar, so a swizzle is
  * a choice of value numbers and an unused component is a dead
  * instruction.)
@@ -271,15 +272,76 @@ sl_pass_dce (SlIr *ir)
   g_free (uses);
 }
 
-/* Removes IF/ENDIF pairs around nothing and IFs on constant conditions
- * with an empty side. */
+/* The ELSE (or 0 when none) and ENDIF matching the IF at @i. */
+static void
+match_if (const SlIr *ir, guint i, guint *else_at, guint *endif_at)
+{
+  int depth = 0;
+  *else_at = 0;
+  *endif_at = ir->insns->len;
+  for (guint j = i + 1; j < ir->insns->len; j++)
+    {
+      SlOp op = sl_ir_insn (ir, j)->op;
+      if (op == SL_OP_IF || op == SL_OP_LOOP || op == SL_OP_FBEGIN)
+        depth++;
+      else if (op == SL_OP_ENDLOOP || op == SL_OP_FEND)
+        depth--;
+      else if (op == SL_OP_ELSE && depth == 0)
+        *else_at = j;
+      else if (op == SL_OP_ENDIF)
+        {
+          if (depth == 0)
+            {
+              *endif_at = j;
+              return;
+            }
+          depth--;
+        }
+    }
+}
+
+/* Removes IF/ENDIF pairs around nothing, and resolves IFs on constant
+ * conditions (all lanes true or all false, which is what a specialised
+ * uniform gives): the side taken stays, in the enclosing region, the
+ * other goes.  An IF that every lane takes still cost the VM its mask
+ * bookkeeping and made every variable written inside it a masked move;
+ * one that none takes kept its reads in the program, so a pass that no
+ * longer samples a texture could not say so. */
 static bool
 prune_empty_blocks (SlIr *ir)
 {
   bool changed = false;
+  guint n = ir->insns->len;
+  /* Per instruction: dropped (resolved IF markers and the untaken side). */
+  guint8 *drop = g_new0 (guint8, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      if (drop[i] || in->op != SL_OP_IF)
+        continue;
+      const SlValue *c = sl_ir_value (ir, in->src[0]);
+      if (c->cls != SL_VALUE_CONST || (c->bits != 0 && c->bits != 0xffffffffu))
+        continue;
+      guint else_at, endif_at;
+      match_if (ir, i, &else_at, &endif_at);
+      if (endif_at >= n)
+        continue;
+      bool taken = c->bits != 0;
+      guint mid = else_at ? else_at : endif_at;
+      drop[i] = drop[endif_at] = 1;
+      if (else_at)
+        drop[else_at] = 1;
+      /* The untaken side: IF+1 .. ELSE-1, or ELSE+1 .. ENDIF-1. */
+      guint from = taken ? mid + 1 : i + 1, to = taken ? endif_at : mid;
+      for (guint j = from; j < to; j++)
+        drop[j] = 1;
+      changed = true;
+    }
   GArray *out = g_array_sized_new (FALSE, TRUE, sizeof (SlInsn), ir->insns->len);
   for (guint i = 0; i < ir->insns->len; i++)
     {
+      if (drop[i])
+        continue;
       const SlInsn *in = sl_ir_insn (ir, i);
       if (in->op == SL_OP_IF && i + 1 < ir->insns->len
           && sl_ir_insn (ir, i + 1)->op == SL_OP_ENDIF)
@@ -298,6 +360,7 @@ prune_empty_blocks (SlIr *ir)
     }
   g_array_free (ir->insns, TRUE);
   ir->insns = out;
+  g_free (drop);
   return changed;
 }
 

@@ -71,6 +71,19 @@ sl_ir_sample_reach (const SlIr *ir, float reach[4])
 }
 
 uint32_t
+sl_ir_sampled_slots (const SlIr *ir)
+{
+  uint32_t slots = 0;
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op == SL_OP_SAMPLE && in->sample.texture < SL_MAX_SLOTS)
+        slots |= 1u << in->sample.texture;
+    }
+  return slots;
+}
+
+uint32_t
 sl_ir_mip_slots (const SlIr *ir, const SlSamplerState *samplers)
 {
   uint32_t slots = 0;

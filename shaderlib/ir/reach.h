@@ -13,5 +13,8 @@ bool     sl_ir_sample_reach (const SlIr *ir, float reach[4]);
  * (@samplers[SL_MAX_SLOTS]) has a mip filter: only those can read a level
  * other than 0. */
 uint32_t sl_ir_mip_slots    (const SlIr *ir, const SlSamplerState *samplers);
+/* The texture slots whose texels some SAMPLE reads (TEXSIZE reads only
+ * the size). */
+uint32_t sl_ir_sampled_slots (const SlIr *ir);
 
 #endif

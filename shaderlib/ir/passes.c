@@ -364,6 +364,40 @@ prune_empty_blocks (SlIr *ir)
   return changed;
 }
 
+/* Which instructions every lane that entered the program runs: those
+ * outside IF and LOOP bodies and not after a RETURN that some lanes may
+ * have taken.  An inlined function's body (FBEGIN … FEND) is straight-line
+ * code until its first RETURN (its usual last instruction); after that,
+ * until its FEND, lanes that returned are masked off.  A RETURN of the
+ * program itself (outside every function) masks everything after it.
+ * Returns a flag per instruction (g_free). */
+static guint8 *
+unconditional_insns (const SlIr *ir)
+{
+  guint8 *all = g_new0 (guint8, MAX (ir->insns->len, 1));
+  int control = 0, frames = 0, returned = G_MAXINT;   /* outermost frame with a RETURN */
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op == SL_OP_ENDIF || in->op == SL_OP_ENDLOOP)
+        control--;
+      if (in->op == SL_OP_FEND)
+        {
+          if (returned == frames)
+            returned = G_MAXINT;   /* the lanes that returned rejoin */
+          frames--;
+        }
+      all[i] = control == 0 && returned == G_MAXINT;
+      if (in->op == SL_OP_RETURN)
+        returned = MIN (returned, frames);
+      if (in->op == SL_OP_IF || in->op == SL_OP_LOOP)
+        control++;
+      if (in->op == SL_OP_FBEGIN)
+        frames++;
+    }
+  return all;
+}
+
 /* A variable written exactly once, outside all control flow, before any
  * read, is really a temporary: turn it into one so that folding, copy
  * propagation and CSE see through it (front ends write every local and
@@ -374,27 +408,21 @@ promote_vars (SlIr *ir)
   guint nv = ir->values->len;
   int *writes = g_new0 (int, nv);
   guint8 *bad = g_new0 (guint8, nv);
-  int depth = 0;
+  guint8 *unconditional = unconditional_insns (ir);
   for (guint i = 0; i < ir->insns->len; i++)
     {
       const SlInsn *in = sl_ir_insn (ir, i);
-      if (in->op == SL_OP_ELSE || in->op == SL_OP_ENDIF || in->op == SL_OP_ENDLOOP
-          || in->op == SL_OP_FEND)
-        depth -= in->op != SL_OP_ELSE;
       for (int s = 0; s < in->n_src; s++)
         if (!writes[in->src[s]])
           bad[in->src[s]] = 1;    /* read before written */
       for (int d = 0; d < in->n_dst; d++)
         {
           writes[in->dst[d]]++;
-          if (depth > 0)
+          if (!unconditional[i])
             bad[in->dst[d]] = 1;
         }
-      if (in->op == SL_OP_RETURN && depth == 0)
-        depth = 1 << 20;          /* everything after a top-level return is masked */
-      if (in->op == SL_OP_IF || in->op == SL_OP_LOOP || in->op == SL_OP_FBEGIN)
-        depth++;
     }
+  g_free (unconditional);
   bool changed = false;
   for (guint v = 0; v < nv; v++)
     {
@@ -423,26 +451,21 @@ split_vars (SlIr *ir)
   guint nv = ir->values->len;
   guint8 *bad = g_new0 (guint8, nv);
   guint8 *written = g_new0 (guint8, nv);
-  int depth = 0;
+  guint8 *unconditional = unconditional_insns (ir);
   for (guint i = 0; i < ir->insns->len; i++)
     {
       const SlInsn *in = sl_ir_insn (ir, i);
-      if (in->op == SL_OP_ENDIF || in->op == SL_OP_ENDLOOP || in->op == SL_OP_FEND)
-        depth--;
       for (int s = 0; s < in->n_src; s++)
         if (!written[in->src[s]])
           bad[in->src[s]] = 1;
       for (int d = 0; d < in->n_dst; d++)
         {
           written[in->dst[d]] = 1;
-          if (depth > 0)
+          if (!unconditional[i])
             bad[in->dst[d]] = 1;
         }
-      if (in->op == SL_OP_RETURN && depth == 0)
-        depth = 1 << 20;
-      if (in->op == SL_OP_IF || in->op == SL_OP_LOOP || in->op == SL_OP_FBEGIN)
-        depth++;
     }
+  g_free (unconditional);
   uint32_t *cur = g_new (uint32_t, nv);
   bool changed = false;
   for (guint v = 0; v < nv; v++)

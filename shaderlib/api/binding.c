@@ -31,9 +31,12 @@ struct SlBinding
   bool             sampler_set[SL_MAX_SLOTS];
   SlSpanProgram   *span;
   bool             prepared;
-  /* Sampling reach (texels of slot 0), computed at prepare time. */
+  /* Sampling reach (texels of slot 0, and in texture coordinates),
+   * computed at prepare time. */
   bool             reach_known;
   int              reach[4];
+  SlSlotReach      slot_reach[SL_MAX_SLOTS];
+  uint32_t         bounded_slots;  /* slots whose slot_reach holds */
   /* Mip chains built on first need (sl_binding_set_auto_mips); render
    * calls are const and concurrent, so the cache locks itself. */
   bool             auto_mips;
@@ -199,7 +202,8 @@ static void
 compute_reach (SlBinding *b, const SlIr *ir)
 {
   float reach[4];
-  b->reach_known = sl_ir_sample_reach (ir, reach);
+  b->bounded_slots = sl_ir_sample_reach_slots (ir, b->slot_reach);
+  b->reach_known = sl_slot_reach_offsets (b->slot_reach, b->bounded_slots, reach);
   if (b->reach_known)
     {
       const SlTexture *t = b->textures[0];
@@ -244,6 +248,24 @@ uint32_t
 sl_binding_get_sampled_slots (const SlBinding *b)
 {
   return b->prepared ? b->sampled_slots : ~0u;
+}
+
+bool
+sl_binding_get_slot_reach (const SlBinding *b, int slot, SlSlotReach *reach)
+{
+  if (!b->prepared || slot < 0 || slot >= SL_MAX_SLOTS || !(b->bounded_slots & (1u << slot))
+      || (b->auto_mips && (b->mip_slots & (1u << slot))))
+    return false;
+  *reach = b->slot_reach[slot];
+  /* SV_Position is TEXCOORD times the viewport's size. */
+  for (int g = 0; g < reach->n_groups; g++)
+    for (int axis = 0; axis < 2; axis++)
+      if (reach->group[g].position[axis])
+        {
+          reach->group[g].scale[axis] *= axis ? (float) b->height : (float) b->width;
+          reach->group[g].position[axis] = false;
+        }
+  return true;
 }
 
 bool

@@ -6,6 +6,7 @@
 #define SL_PROGRAM_H
 
 #include "ir/ir.h"
+#include "ir/reach.h"
 #include "ir/reflect.h"
 
 struct SlProgram
@@ -26,5 +27,12 @@ SlProgram *sl_program_new (SlLanguage language, SlIr *ir, const SlProgramInfo *i
  * parameters' values removed (an untaken branch) is not counted, so an
  * effect can skip the passes that only such reads needed. */
 uint32_t sl_binding_get_sampled_slots (const SlBinding *binding);
+
+/* Where a prepared binding's reads of texture slot @slot fall, in
+ * texture coordinates of the pixel's own TEXCOORD (SV_Position already
+ * turned into TEXCOORD times the viewport's size); no groups for a slot
+ * it does not read.  False when they are data dependent, or may read
+ * another mip level. */
+bool sl_binding_get_slot_reach (const SlBinding *binding, int slot, SlSlotReach *reach);
 
 #endif

@@ -5,69 +5,256 @@
  * constants (after specialisation has folded the parameters in), the
  * footprint is the pixel's own position widened by those constants;
  * anything else (computed coordinates, texel loads, other dimensions)
- * makes it data dependent and the host fetches the whole input.  Which
+ * makes it data dependent and the host fetches the whole input.  Per
+ * slot the analysis also follows scaled coordinates (TEXCOORD or
+ * SV_Position times a constant, plus constants, rounded), which an
+ * effect's passes between textures of different sizes read.  Which
  * slots sample through a mip filter tells whether a read may leave
  * level 0, where a level-0 footprint no longer holds. */
 #include "ir/reach.h"
 
 #include "vm/scalar_ops.h"
 
-bool
-sl_ir_sample_reach (const SlIr *ir, float reach[4])
+#include <math.h>
+#include <string.h>
+
+/* What is known of a value: it is base component @comp (0, 1: TEXCOORD
+ * x, y; 2, 3: SV_Position x, y; -1: nothing known) times @scale plus an
+ * offset within [lo, hi]. */
+typedef struct
+{
+  int8_t comp;
+  float  scale, lo, hi;
+} Affine;
+
+static bool
+affine_ok (Affine *a)
+{
+  if (!isfinite (a->scale) || a->scale == 0 || !isfinite (a->lo) || !isfinite (a->hi))
+    a->comp = -1;
+  return a->comp >= 0;
+}
+
+static Affine
+affine_scaled (Affine a, float m)
+{
+  float lo = a.lo * m, hi = a.hi * m;
+  a.scale *= m;
+  a.lo = MIN (lo, hi);
+  a.hi = MAX (lo, hi);
+  affine_ok (&a);
+  return a;
+}
+
+static Affine
+affine_shifted (Affine a, float lo, float hi)
+{
+  a.lo += lo;
+  a.hi += hi;
+  affine_ok (&a);
+  return a;
+}
+
+/* What is known of a value: a constant (copied into a temporary or not),
+ * or an Affine. */
+typedef struct
+{
+  Affine *affine;
+  float  *constant;    /* NAN: not a constant */
+} Known;
+
+static bool
+is_const (const Known *known, uint32_t v, float *k)
+{
+  *k = known->constant[v];
+  return isfinite (*k);
+}
+
+/* Adds a read at (@u, @v) to @r; false when the slot already has
+ * SL_REACH_GROUPS other scales. */
+static bool
+add_read (SlSlotReach *r, const Affine *u, const Affine *v)
+{
+  int g = 0;
+  while (g < r->n_groups
+         && !(r->group[g].scale[0] == u->scale && r->group[g].scale[1] == v->scale
+              && r->group[g].position[0] == (u->comp == 2) && r->group[g].position[1] == (v->comp == 3)))
+    g++;
+  if (g == SL_REACH_GROUPS)
+    return false;
+  SlReachGroup *gr = &r->group[g];
+  if (g == r->n_groups)
+    {
+      r->n_groups++;
+      *gr = (SlReachGroup) { .scale = { u->scale, v->scale }, .position = { u->comp == 2, v->comp == 3 },
+                             .lo = { u->lo, v->lo }, .hi = { u->hi, v->hi } };
+      return true;
+    }
+  gr->lo[0] = MIN (gr->lo[0], u->lo);
+  gr->hi[0] = MAX (gr->hi[0], u->hi);
+  gr->lo[1] = MIN (gr->lo[1], v->lo);
+  gr->hi[1] = MAX (gr->hi[1], v->hi);
+  return true;
+}
+
+uint32_t
+sl_ir_sample_reach_slots (const SlIr *ir, SlSlotReach reach[SL_MAX_SLOTS])
 {
   guint nv = ir->values->len;
-  /* For each value: is it texcoord component c plus a constant k? */
-  int8_t *comp = g_new (int8_t, nv);
-  float *offset = g_new0 (float, nv);
+  Known kn = { g_new (Affine, nv), g_new (float, nv) };
+  Affine *known = kn.affine;
+  /* Only a value written once is followed: one written again (in a
+   * loop, say) may hold something else when it is read. */
+  uint8_t *writes = g_new0 (uint8_t, nv);
   for (guint v = 0; v < nv; v++)
-    comp[v] = -1;
-  bool bounded = true;
-  for (int k = 0; k < 4; k++)
-    reach[k] = 0;             /* left, top, right, bottom in uv */
+    {
+      const SlValue *val = sl_ir_value (ir, v);
+      known[v].comp = -1;
+      kn.constant[v] = val->cls == SL_VALUE_CONST && val->kind == SL_KIND_FLOAT ? sl_u2f (val->bits) : NAN;
+    }
   for (guint i = 0; i < ir->insns->len; i++)
     {
       const SlInsn *in = sl_ir_insn (ir, i);
-      if (in->op == SL_OP_INPUT && in->imm < SL_INPUT_COLOR && (in->imm & 3) < 2)
-        comp[in->dst[0]] = in->imm & 3;
-      else if ((in->op == SL_OP_ADD || in->op == SL_OP_SUB) && in->n_dst == 1)
+      for (int d = 0; d < in->n_dst; d++)
+        if (in->dst[d] < nv && writes[in->dst[d]] < 2)
+          writes[in->dst[d]]++;
+    }
+  uint32_t bounded = (1u << SL_MAX_SLOTS) - 1;
+  memset (reach, 0, sizeof (SlSlotReach) * SL_MAX_SLOTS);
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      Affine r = { .comp = -1 };
+      float k, k2;
+      if (in->op == SL_OP_SAMPLE)
         {
-          uint32_t a = in->src[0], c = in->src[1];
-          const SlValue *va = sl_ir_value (ir, a), *vc = sl_ir_value (ir, c);
-          if (comp[a] >= 0 && vc->cls == SL_VALUE_CONST)
+          if (in->sample.texture >= SL_MAX_SLOTS)
             {
-              comp[in->dst[0]] = comp[a];
-              offset[in->dst[0]] = offset[a] + (in->op == SL_OP_ADD ? 1 : -1) * sl_u2f (vc->bits);
-            }
-          else if (in->op == SL_OP_ADD && comp[c] >= 0 && va->cls == SL_VALUE_CONST)
-            {
-              comp[in->dst[0]] = comp[c];
-              offset[in->dst[0]] = offset[c] + sl_u2f (va->bits);
-            }
-        }
-      else if (in->op == SL_OP_MOV && in->n_dst == 1 && sl_ir_value (ir, in->dst[0])->cls == SL_VALUE_TEMP
-               && comp[in->src[0]] >= 0)
-        {
-          comp[in->dst[0]] = comp[in->src[0]];
-          offset[in->dst[0]] = offset[in->src[0]];
-        }
-      else if (in->op == SL_OP_SAMPLE)
-        {
-          if (in->sample.mode == SL_SAMPLE_LOAD || in->sample.dim != SL_TEXTURE_2D
-              || comp[in->src[0]] != 0 || comp[in->src[1]] != 1)
-            {
-              bounded = false;
+              bounded = 0;
               break;
             }
-          float du = offset[in->src[0]], dv = offset[in->src[1]];
-          reach[0] = MAX (reach[0], -du);
-          reach[2] = MAX (reach[2], du);
-          reach[1] = MAX (reach[1], -dv);
-          reach[3] = MAX (reach[3], dv);
+          uint32_t bit = 1u << in->sample.texture;
+          const Affine *u = &known[in->src[0]], *v = &known[in->src[1]];
+          /* Texel offsets and projection move reads by what the IR does
+           * not know (the texture's size, coordinate w). */
+          if (in->sample.mode == SL_SAMPLE_LOAD || in->sample.dim != SL_TEXTURE_2D
+              || in->sample.projective || in->sample.offset[0] || in->sample.offset[1]
+              || (u->comp != 0 && u->comp != 2) || (v->comp != 1 && v->comp != 3)
+              || !add_read (&reach[in->sample.texture], u, v))
+            bounded &= ~bit;
+          continue;
         }
+      /* Only temporaries: a variable may be written under a condition
+       * some lanes skip (the optimiser turns the others into
+       * temporaries). */
+      if (in->n_dst != 1 || writes[in->dst[0]] != 1 || sl_ir_value (ir, in->dst[0])->cls != SL_VALUE_TEMP)
+        continue;
+      const Affine *a = in->n_src > 0 ? &known[in->src[0]] : NULL;
+      const Affine *b = in->n_src > 1 ? &known[in->src[1]] : NULL;
+      switch (in->op)
+        {
+        case SL_OP_INPUT:
+          if (in->imm < SL_INPUT_COLOR && (in->imm & 3) < 2)
+            r = (Affine) { (int8_t) (in->imm & 3), 1, 0, 0 };
+          else if (in->imm >= SL_INPUT_POSITION && in->imm < SL_INPUT_POSITION + 2)
+            r = (Affine) { (int8_t) (2 + in->imm - SL_INPUT_POSITION), 1, 0, 0 };
+          break;
+        case SL_OP_MOV:
+          r = *a;
+          kn.constant[in->dst[0]] = kn.constant[in->src[0]];
+          break;
+        case SL_OP_ADD:
+          if (a->comp >= 0 && is_const (&kn, in->src[1], &k))
+            r = affine_shifted (*a, k, k);
+          else if (b->comp >= 0 && is_const (&kn, in->src[0], &k))
+            r = affine_shifted (*b, k, k);
+          break;
+        case SL_OP_SUB:
+          if (a->comp >= 0 && is_const (&kn, in->src[1], &k))
+            r = affine_shifted (*a, -k, -k);
+          else if (b->comp >= 0 && is_const (&kn, in->src[0], &k))
+            r = affine_shifted (affine_scaled (*b, -1), k, k);
+          break;
+        case SL_OP_NEG:
+          if (a->comp >= 0)
+            r = affine_scaled (*a, -1);
+          break;
+        case SL_OP_MUL:
+          if (a->comp >= 0 && is_const (&kn, in->src[1], &k))
+            r = affine_scaled (*a, k);
+          else if (b->comp >= 0 && is_const (&kn, in->src[0], &k))
+            r = affine_scaled (*b, k);
+          break;
+        case SL_OP_DIV:
+          if (a->comp >= 0 && is_const (&kn, in->src[1], &k) && k != 0)
+            r = affine_scaled (*a, 1.0f / k);
+          break;
+        case SL_OP_MAD:
+          if (known[in->src[2]].comp >= 0 && is_const (&kn, in->src[0], &k) && is_const (&kn, in->src[1], &k2))
+            r = affine_shifted (known[in->src[2]], k * k2, k * k2);
+          else if (is_const (&kn, in->src[2], &k2))
+            {
+              if (a->comp >= 0 && is_const (&kn, in->src[1], &k))
+                r = affine_shifted (affine_scaled (*a, k), k2, k2);
+              else if (b->comp >= 0 && is_const (&kn, in->src[0], &k))
+                r = affine_shifted (affine_scaled (*b, k), k2, k2);
+            }
+          break;
+        /* Rounding moves a value by less than one. */
+        case SL_OP_FLOOR:
+          if (a->comp >= 0)
+            r = affine_shifted (*a, -1, 0);
+          break;
+        case SL_OP_CEIL:
+          if (a->comp >= 0)
+            r = affine_shifted (*a, 0, 1);
+          break;
+        case SL_OP_TRUNC:
+          if (a->comp >= 0)
+            r = affine_shifted (*a, -1, 1);
+          break;
+        case SL_OP_ROUND:
+        case SL_OP_ROUND_NE:
+          if (a->comp >= 0)
+            r = affine_shifted (*a, -0.5f, 0.5f);
+          break;
+        default:
+          break;
+        }
+      known[in->dst[0]] = r;
     }
-  g_free (comp);
-  g_free (offset);
+  g_free (kn.affine);
+  g_free (kn.constant);
+  g_free (writes);
   return bounded;
+}
+
+bool
+sl_slot_reach_offsets (const SlSlotReach reach[SL_MAX_SLOTS], uint32_t bounded, float offsets[4])
+{
+  for (int k = 0; k < 4; k++)
+    offsets[k] = 0;
+  if (bounded != (1u << SL_MAX_SLOTS) - 1)
+    return false;
+  for (int s = 0; s < SL_MAX_SLOTS; s++)
+    for (int g = 0; g < reach[s].n_groups; g++)
+      {
+        const SlReachGroup *gr = &reach[s].group[g];
+        if (gr->scale[0] != 1 || gr->scale[1] != 1 || gr->position[0] || gr->position[1])
+          return false;
+        offsets[0] = MAX (offsets[0], -gr->lo[0]);
+        offsets[1] = MAX (offsets[1], -gr->lo[1]);
+        offsets[2] = MAX (offsets[2], gr->hi[0]);
+        offsets[3] = MAX (offsets[3], gr->hi[1]);
+      }
+  return true;
+}
+
+bool
+sl_ir_sample_reach (const SlIr *ir, float reach[4])
+{
+  SlSlotReach per_slot[SL_MAX_SLOTS];
+  return sl_slot_reach_offsets (per_slot, sl_ir_sample_reach_slots (ir, per_slot), reach);
 }
 
 uint32_t

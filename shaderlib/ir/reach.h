@@ -9,6 +9,30 @@
  * constant, with @reach = left, top, right, bottom in uv units; false
  * when sampling is data dependent. */
 bool     sl_ir_sample_reach (const SlIr *ir, float reach[4]);
+/* Where one slot's reads fall, per axis (0: u, 1: v): coordinate =
+ * scale × base + an offset in [lo, hi], the base being the axis's
+ * TEXCOORD component or, when @position, its SV_Position component
+ * (pixels).  Reads with other scales form other groups. */
+#define SL_REACH_GROUPS 4
+typedef struct
+{
+  float scale[2], lo[2], hi[2];
+  bool  position[2];
+} SlReachGroup;
+
+typedef struct
+{
+  int          n_groups;   /* 0: the slot is not sampled */
+  SlReachGroup group[SL_REACH_GROUPS];
+} SlSlotReach;
+
+/* The reads of every texture slot; returns the slots whose reads are all
+ * described (a slot never sampled is, with no groups). */
+uint32_t sl_ir_sample_reach_slots (const SlIr *ir, SlSlotReach reach[SL_MAX_SLOTS]);
+/* sl_ir_sample_reach() from that: true when every slot is described
+ * with TEXCOORD plus constants alone, @offsets as that returns. */
+bool     sl_slot_reach_offsets (const SlSlotReach reach[SL_MAX_SLOTS], uint32_t bounded,
+                                float offsets[4]);
 /* The texture slots sampled through a sampler whose state
  * (@samplers[SL_MAX_SLOTS]) has a mip filter: only those can read a level
  * other than 0. */

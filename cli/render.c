@@ -2,7 +2,8 @@
  * (one shader) or a prepared effect run (a technique's passes).
  *
  * The viewport is cut into bands of a few rows that workers claim from an
- * atomic counter, so a slow band (an expensive region of the shader) does
+ * atomic counter (taller ones for an effect that renders locally, which
+ * renders its earlier passes again for the margin each band reads), so a slow band (an expensive region of the shader) does
  * not leave the other threads idle.  Each worker owns an SlScratch and an
  * SlDiagnostics, as shaderlib requires; the prepared binding or run is
  * shared (an effect run renders its intermediate passes on the first
@@ -31,6 +32,7 @@ typedef struct
   GsImage         *target;
   gint             next_band;   /* atomic */
   int              n_bands;
+  int              band_rows;
 } RenderJob;
 
 typedef struct
@@ -55,8 +57,8 @@ worker_run (gpointer data)
 
       if (band >= job->n_bands)
         break;
-      y = band * BAND_ROWS;
-      rows = MIN (BAND_ROWS, job->target->height - y);
+      y = band * job->band_rows;
+      rows = MIN (job->band_rows, job->target->height - y);
       target.row_stride = (size_t) job->target->width * 4;
       target.pixels = job->target->pixels + (size_t) y * target.row_stride;
       if (! job->render_band (job->what, scratch, y, job->target->width,
@@ -132,6 +134,7 @@ static gboolean
 render_bands (BandFunc       render_band,
               gconstpointer  what,
               GsImage       *target,
+              int            band_rows,
               int            n_threads,
               SlDiagnostics *diags)
 {
@@ -144,7 +147,8 @@ render_bands (BandFunc       render_band,
   job.what = what;
   job.target = target;
   job.next_band = 0;
-  job.n_bands = (target->height + BAND_ROWS - 1) / BAND_ROWS;
+  job.band_rows = band_rows;
+  job.n_bands = (target->height + band_rows - 1) / band_rows;
   n_threads = CLAMP (n_threads, 1, MAX (job.n_bands, 1));
 
   workers = g_new0 (Worker, n_threads);
@@ -183,7 +187,7 @@ gs_render_image (const SlBinding *binding,
                  int              n_threads,
                  SlDiagnostics   *diags)
 {
-  return render_bands (binding_band, binding, target, n_threads, diags);
+  return render_bands (binding_band, binding, target, BAND_ROWS, n_threads, diags);
 }
 
 gboolean
@@ -192,5 +196,17 @@ gs_render_effect (SlEffectRun   *run,
                   int            n_threads,
                   SlDiagnostics *diags)
 {
-  return render_bands (effect_band, run, target, n_threads, diags);
+  int x, y, w, h, rows = BAND_ROWS;
+
+  /* A band of an effect that renders locally reads (and renders the
+   * passes before the last over) rows above and below it: four times
+   * that margin, and some 64K pixels, keep the repeated work small. */
+  if (sl_effect_run_get_input_rect (run, 0, target->height / 2, target->width,
+                                    BAND_ROWS, &x, &y, &w, &h))
+    {
+      rows = MAX (rows, 4 * (h - BAND_ROWS));
+      rows = MAX (rows, 65536 / MAX (target->width, 1));
+      rows = MIN (rows + (rows & 1), MAX (target->height, 1));
+    }
+  return render_bands (effect_band, run, target, rows, n_threads, diags);
 }

@@ -246,10 +246,31 @@ gs_draw_prepare_effect (GsDraw        *draw,
       g_clear_pointer (&draw->run, sl_effect_run_free);
       return FALSE;
     }
-  /* The input an effect needs is the output rectangle grown by the same
-   * margins wherever it lies: ask for one pixel and keep the margins. */
+  /* The input an effect needs is the output rectangle grown by margins
+   * that, when its passes read targets of other sizes, vary a little with
+   * where the rectangle lies (the targets' texels do not line up with the
+   * image's): the largest over pixels at every offset modulo 16 bound
+   * them.  Bands and gs_draw_required() ask for their own rectangles. */
   draw->bounded = sl_effect_run_get_input_rect (run, 0, 0, 1, 1,
                                                 &x, &y, &w, &h);
+  if (draw->bounded)
+    {
+      gint left = -x, top = -y, right = w - 1 + x, bottom = h - 1 + y;
+
+      for (gint j = 0; j < 16; j++)
+        for (gint i = 0; i < 16; i++)
+          if (sl_effect_run_get_input_rect (run, i, j, 1, 1, &x, &y, &w, &h))
+            {
+              left   = MAX (left, i - x);
+              top    = MAX (top, j - y);
+              right  = MAX (right, x + w - 1 - i);
+              bottom = MAX (bottom, y + h - 1 - j);
+            }
+      x = -left;
+      y = -top;
+      w = left + right + 1;
+      h = top + bottom + 1;
+    }
   /* The whole input, read once per draw (fetch_whole), counts too. */
   if (! draw->bounded)
     {
@@ -300,6 +321,18 @@ gs_draw_required (const GsDraw        *draw,
   result.y      = roi->y - draw->reach_top - 2;
   result.width  = roi->width + draw->reach_left + draw->reach_right + 4;
   result.height = roi->height + draw->reach_top + draw->reach_bottom + 4;
+  /* An effect's exact answer for the rectangle, with the same slack. */
+  if (draw->run &&
+      sl_effect_run_get_input_rect (draw->run, roi->x - draw->viewport.x,
+                                    roi->y - draw->viewport.y, roi->width,
+                                    roi->height, &result.x, &result.y,
+                                    &result.width, &result.height))
+    {
+      result.x      += draw->viewport.x - 2;
+      result.y      += draw->viewport.y - 2;
+      result.width  += 4;
+      result.height += 4;
+    }
   gegl_rectangle_intersect (&result, &result, &draw->viewport);
   return result;
 }

@@ -110,11 +110,26 @@ render_worker (const GeglRectangle *area,
       if (job->bounded)
         {
           /* One texel more than the reach on each side covers the
-           * second tap of bilinear filtering. */
+           * second tap of bilinear filtering.  An effect says what each
+           * band needs: its passes may read targets of other sizes,
+           * whose texels do not line up with the image's. */
           fetch.x      = band.x - job->reach_left - 1;
           fetch.y      = band.y - job->reach_top - 1;
           fetch.width  = band.width + job->reach_left + job->reach_right + 2;
           fetch.height = band.height + job->reach_top + job->reach_bottom + 2;
+          if (job->effect &&
+              sl_effect_run_get_input_rect (job->effect,
+                                            band.x - job->viewport.x,
+                                            band.y - job->viewport.y,
+                                            band.width, band.height,
+                                            &fetch.x, &fetch.y,
+                                            &fetch.width, &fetch.height))
+            {
+              fetch.x      += job->viewport.x - 1;
+              fetch.y      += job->viewport.y - 1;
+              fetch.width  += 2;
+              fetch.height += 2;
+            }
           gegl_rectangle_intersect (&fetch, &fetch, &job->viewport);
           source = buffer_reserve (&in, (gsize) fetch.width * fetch.height);
           if (! source)

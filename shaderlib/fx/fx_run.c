@@ -11,12 +11,17 @@
  * unorm back buffer would be) and DEPTH one flat texel.  A pass that
  * samples a texture it renders to reads a copy taken before the pass.
  *
- * All passes before the last one render whole viewports, once, into the
- * cached float targets (quantised to the declared format, with mips
- * rebuilt when asked for); the last pass renders only the rectangle the
- * caller wants, so hosts can tile it over threads, and
- * sl_effect_run_get_input_rect says how much input such a rectangle
- * reads.  Blending runs after the VM: a pass renders into a scratch buffer
+ * Local rendering (render_local), where the technique allows it: every
+ * render computes, for its own rectangle, the parts of the earlier
+ * passes' targets that the rectangle reads, found by going back from the
+ * last pass through each slot's sampling reach (plan_local), in buffers
+ * of its own; nothing is cached, so threads render their rectangles at
+ * once and no buffer grows with the image beyond what a rectangle reads.
+ * Otherwise all passes before the last one render whole viewports, once,
+ * into the cached float targets (quantised to the declared format, with
+ * mips rebuilt when asked for); the last pass renders only the rectangle
+ * the caller wants, so hosts can tile it over threads.  Either way
+ * sl_effect_run_get_input_rect says how much input a rectangle reads.  Blending runs after the VM: a pass renders into a scratch buffer
  * filled with a sentinel NaN, and each pixel the shader wrote (not
  * discarded) is blended into the destination, in linear light when the
  * pass writes sRGB.  Vertex shaders are never run; a pass sees TEXCOORDn =
@@ -24,7 +29,8 @@
  * vertex shaders give.
  *
  * Memory: every buffer whose size the effect or the image decides is
- * counted against the run's budget before it is allocated (check_memory:
+ * counted against the run's budget before it is allocated (a local
+ * render counts its own parts in render_local; otherwise check_memory:
  * the host's own images, the intermediate back buffers and scratch images
  * of the passes before the last, then the textures the technique uses in
  * the order they are declared, so the error lands on the declaration that
@@ -34,6 +40,7 @@
 #include "base/diag.h"
 #include "fx/effect.h"
 #include "api/params.h"
+#include "api/program.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -78,8 +85,19 @@ struct SlEffectRun
   bool                    *used;          /* per effect texture: a pass reads or writes it */
   bool                    *needs_before;  /* per effect texture: a pass reads its own target */
   bool                    *live;          /* per pass: its output reaches the image */
+  /* Per pass × slot: what the slot reads (SLOT_COLOR, SLOT_OWN or a
+   * render-target texture index). */
+  int                     *slot_texture;
+  /* Every read of the back buffer and of the targets stays within a
+   * reach known in texture coordinates: each render computes the parts
+   * of the passes before the last that its rectangle needs (local
+   * rendering, render_local) instead of whole targets. */
+  bool                     local, allow_local;
   size_t                   budget, host_bytes;
 };
+
+#define SLOT_COLOR (-1)   /* the back buffer */
+#define SLOT_OWN   (-2)   /* the binding's own view: images, DEPTH, nothing */
 
 /* Byte counts saturate: a sum that does not fit is over any budget. */
 static size_t
@@ -543,7 +561,11 @@ sl_effect_run_new (SlEffect *fx, int technique)
   run->image_set = g_new0 (bool, MAX (fx->textures->len, 1));
   run->used = g_new0 (bool, MAX (fx->textures->len, 1));
   run->needs_before = g_new0 (bool, MAX (fx->textures->len, 1));
+  run->slot_texture = g_new (int, (size_t) MAX (np, 1) * SL_MAX_SLOTS);
+  for (int i = 0; i < MAX (np, 1) * SL_MAX_SLOTS; i++)
+    run->slot_texture[i] = SLOT_OWN;
   run->budget = SL_EFFECT_DEFAULT_MEMORY_BUDGET;
+  run->allow_local = true;
   run->user_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_mutex_init (&run->lock);
   sl_effect_host_values_init (&run->host);
@@ -605,6 +627,7 @@ sl_effect_run_free (SlEffectRun *run)
   g_free (run->used);
   g_free (run->needs_before);
   g_free (run->live);
+  g_free (run->slot_texture);
   g_free (run->backbuffer);
   g_hash_table_destroy (run->user_set);
   g_mutex_clear (&run->lock);
@@ -634,6 +657,8 @@ intermediate_bytes (const SlEffectRun *run)
 {
   int W = run->fx->buffer_width, H = run->fx->buffer_height, bb_passes = 0;
   size_t scratch = 0;
+  if (run->local)
+    return 0;   /* each render counts its own (local_bytes) */
   for (int pi = 0; pi < run->n_exec; pi++)
     {
       const SlEffectPass *p = &run->tech->passes[pi];
@@ -659,7 +684,8 @@ static size_t
 texture_bytes (const SlEffectRun *run, guint i, int w, int h)
 {
   const SlEffectTexture *t = &g_array_index (run->fx->textures, SlEffectTexture, i);
-  if (!run->used[i] || (t->kind != SL_EFFECT_TEXTURE_TARGET && t->kind != SL_EFFECT_TEXTURE_IMAGE))
+  if (!run->used[i] || (t->kind != SL_EFFECT_TEXTURE_TARGET && t->kind != SL_EFFECT_TEXTURE_IMAGE)
+      || (run->local && t->kind == SL_EFFECT_TEXTURE_TARGET))
     return 0;
   size_t n = store_bytes (w, h, t->mip_levels);
   return run->needs_before[i] ? sat_add (n, n) : n;
@@ -1060,6 +1086,78 @@ find_live_passes (SlEffectRun *run)
   g_free (needed);
 }
 
+/* Gives @st its size and a level-0 view without pixels: what a binding
+ * needs to know of a texture before a render allocates it (or, in local
+ * rendering, never does). */
+static void
+store_describe (Store *st, int w, int h, int levels)
+{
+  store_clear (st);
+  st->width = w;
+  st->height = h;
+  st->n_levels = CLAMP (levels, 1, SL_MAX_MIP_LEVELS);
+  st->tex.kind = SL_TEXTURE_2D;
+  st->tex.n_levels = 1;
+  st->tex.levels[0] = (SlTextureLevel) {
+    .width = w, .height = h, .depth = 1,
+    .row_stride = (size_t) w * 4, .slice_stride = (size_t) w * h * 4,
+  };
+}
+
+static bool
+clamps_to_edge (SlAddressMode mode)
+{
+  /* Within the window a clamped or bordered read lands where it would in
+   * the whole texture; a wrapped or mirrored one may land outside it. */
+  return mode == SL_ADDRESS_CLAMP || mode == SL_ADDRESS_BORDER;
+}
+
+/* Whether the technique can render locally (SlEffectRun.local): the last
+ * pass writes the image; no target has mips or is read by the pass that
+ * renders into it; every live pass reads the back buffer and the targets
+ * at its TEXCOORD plus constants, through samplers that clamp or border. */
+static bool
+decide_local (const SlEffectRun *run)
+{
+  const SlEffect *fx = run->fx;
+  if (!run->final_pass || !run->allow_local)
+    return false;
+  for (guint i = 0; i < fx->textures->len; i++)
+    {
+      const SlEffectTexture *t = &g_array_index (fx->textures, SlEffectTexture, i);
+      if (run->used[i] && t->kind == SL_EFFECT_TEXTURE_TARGET && (t->mip_levels > 1 || run->needs_before[i]))
+        return false;
+    }
+  for (int pi = 0; pi < run->tech->n_passes; pi++)
+    {
+      const SlEffectPass *p = &run->tech->passes[pi];
+      if (!run->live[pi])
+        continue;
+      for (int r = 0; r < p->n_render_targets; r++)
+        if (p->render_targets[r] < 0 || (guint) p->render_targets[r] >= fx->textures->len)
+          return false;
+      for (int k = 0; k < sl_program_get_n_samplers (p->program); k++)
+        {
+          const SlSamplerInfo *si = sl_program_get_sampler (p->program, k);
+          if (si->slot < 0 || si->slot >= SL_MAX_SLOTS
+              || run->slot_texture[pi * SL_MAX_SLOTS + si->slot] == SLOT_OWN)
+            continue;
+          SlSlotReach reach;
+          if (!sl_binding_get_slot_reach (run->bindings[pi], si->slot, &reach))
+            return false;
+          const ESampler *es = fx_find_sampler (fx, si->name);
+          SlSamplerState state;
+          if (es)
+            state = es->state;
+          else
+            sl_sampler_state_init_default (&state);
+          if (!clamps_to_edge (state.address_u) || !clamps_to_edge (state.address_v))
+            return false;
+        }
+    }
+  return true;
+}
+
 bool
 sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
 {
@@ -1069,33 +1167,27 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
       sl_diag (diags, SL_DIAG_API_EFFECT_NO_INPUT, "<effect>", 0, 0, "the effect has no input image");
       return false;
     }
-  if (!check_memory (run, -1, 0, 0, diags))
-    return false;
+  /* Sizes first: the bindings measure their reach in texels. */
   for (guint i = 0; i < fx->textures->len; i++)
     {
       const SlEffectTexture *t = &g_array_index (fx->textures, SlEffectTexture, i);
-      bool ok = true;
-      if (!run->used[i])
+      if (!run->used[i] || run->stores[i].level[0])
         continue;
-      /* An image the host did not give (not found, not decoded) reads as
-       * zero, as in ReShade, where the effect still renders. */
-      if (t->kind == SL_EFFECT_TEXTURE_IMAGE && !run->image_set[i] && !run->stores[i].level[0])
-        ok = store_alloc (&run->stores[i], MAX (t->width, 1), MAX (t->height, 1), t->mip_levels);
-      if (t->kind == SL_EFFECT_TEXTURE_TARGET && !run->stores[i].level[0])
-        ok = store_alloc (&run->stores[i], t->width, t->height, t->mip_levels);
-      if (!ok)
-        {
-          out_of_memory (run, i, diags);
-          return false;
-        }
+      if (t->kind == SL_EFFECT_TEXTURE_IMAGE && !run->image_set[i])
+        store_describe (&run->stores[i], MAX (t->width, 1), MAX (t->height, 1), t->mip_levels);
+      if (t->kind == SL_EFFECT_TEXTURE_TARGET)
+        store_describe (&run->stores[i], t->width, t->height, t->mip_levels);
     }
   for (int pi = 0; pi < run->tech->n_passes; pi++)
     {
       SlProgram *prog = run->tech->passes[pi].program;
       SlBinding *b = run->bindings[pi];
+      int *slots = run->slot_texture + pi * SL_MAX_SLOTS;
       run->color_views[pi] = run->input;
       run->color_slots[pi] = 0;
       run->reads_target[pi] = 0;
+      for (int k = 0; k < SL_MAX_SLOTS; k++)
+        slots[k] = SLOT_OWN;
       for (int k = 0; k < sl_program_get_n_samplers (prog); k++)
         {
           const SlSamplerInfo *si = sl_program_get_sampler (prog, k);
@@ -1112,6 +1204,7 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
             {
               sl_binding_set_texture (b, si->slot, &run->color_views[pi]);
               run->color_slots[pi] |= 1u << si->slot;
+              slots[si->slot] = SLOT_COLOR;
             }
           else if (t->kind == SL_EFFECT_TEXTURE_DEPTH)
             sl_binding_set_texture (b, si->slot, &run->depth_tex);
@@ -1127,13 +1220,11 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
                     own = true;
                     run->reads_target[pi] |= 1u << r;
                   }
-              if (own && !run->before[ti].level[0]
-                  && !store_alloc (&run->before[ti], t->width, t->height, t->mip_levels))
-                {
-                  out_of_memory (run, (guint) ti, diags);
-                  return false;
-                }
+              if (own && !run->before[ti].level[0])
+                store_describe (&run->before[ti], t->width, t->height, t->mip_levels);
               sl_binding_set_texture (b, si->slot, own ? &run->before[ti].tex : &run->stores[ti].tex);
+              if (t->kind == SL_EFFECT_TEXTURE_TARGET)
+                slots[si->slot] = ti;
             }
         }
       set_host_params (run, pi);
@@ -1141,6 +1232,39 @@ sl_effect_run_prepare (SlEffectRun *run, SlDiagnostics *diags)
         return false;
     }
   find_live_passes (run);
+  run->local = decide_local (run);
+  if (!check_memory (run, -1, 0, 0, diags))
+    return false;
+  for (guint i = 0; i < fx->textures->len; i++)
+    {
+      const SlEffectTexture *t = &g_array_index (fx->textures, SlEffectTexture, i);
+      Store *st = &run->stores[i], *copy = &run->before[i];
+      bool ok = true;
+      if (!run->used[i])
+        continue;
+      /* An image the host did not give (not found, not decoded) reads as
+       * zero, as in ReShade, where the effect still renders. */
+      if (t->kind == SL_EFFECT_TEXTURE_IMAGE && !st->level[0])
+        ok = store_alloc (st, MAX (t->width, 1), MAX (t->height, 1), t->mip_levels);
+      if (t->kind == SL_EFFECT_TEXTURE_TARGET && run->local)
+        {
+          /* Renders hold their own parts of the targets. */
+          if (st->level[0])
+            store_describe (st, t->width, t->height, t->mip_levels);
+        }
+      else if (t->kind == SL_EFFECT_TEXTURE_TARGET)
+        {
+          if (!st->level[0])
+            ok = store_alloc (st, t->width, t->height, t->mip_levels);
+          if (ok && run->needs_before[i] && !copy->level[0])
+            ok = store_alloc (copy, t->width, t->height, t->mip_levels);
+        }
+      if (!ok)
+        {
+          out_of_memory (run, i, diags);
+          return false;
+        }
+    }
   run->prepared = true;
   run->executed = false;
   return true;
@@ -1152,12 +1276,394 @@ reads_color (const SlEffectRun *run, int pi)
   return run->color_slots[pi] != 0;
 }
 
+/* ---- local rendering ------------------------------------------------ */
+
+void
+sl_effect_run_set_local (SlEffectRun *run, bool allow)
+{
+  run->allow_local = allow;
+  run->prepared = run->executed = false;
+}
+
+bool
+sl_effect_run_is_local (const SlEffectRun *run)
+{
+  return run->prepared && run->local;
+}
+
+/* A rectangle of texels or pixels, half-open; empty when x0 >= x1 or
+ * y0 >= y1. */
+typedef struct
+{
+  int x0, y0, x1, y1;
+} Box;
+
+static bool
+box_empty (Box b)
+{
+  return b.x0 >= b.x1 || b.y0 >= b.y1;
+}
+
+static Box
+box_union (Box a, Box b)
+{
+  if (box_empty (a))
+    return b;
+  if (box_empty (b))
+    return a;
+  return (Box) { MIN (a.x0, b.x0), MIN (a.y0, b.y0), MAX (a.x1, b.x1), MAX (a.y1, b.y1) };
+}
+
+static Box
+box_clamp (Box b, int w, int h)
+{
+  return (Box) { MAX (b.x0, 0), MAX (b.y0, 0), MIN (b.x1, w), MIN (b.y1, h) };
+}
+
+static size_t
+box_bytes (Box b)
+{
+  return box_empty (b) ? 0 : image_bytes (b.x1 - b.x0, b.y1 - b.y0);
+}
+
+/* One edge of a footprint in texture coordinates; reads beyond the
+ * texture land on its edge, so a coordinate further out adds nothing
+ * (and a huge or NaN reach stays a number of texels an int holds). */
+static double
+clip_uv (double u, double fallback)
+{
+  return isnan (u) ? fallback : CLAMP (u, -1.5, 2.5);
+}
+
+/* The texels of a @sw×@sh texture that the pixels @n of a @vw×@vh
+ * viewport read as @reach says: the bilinear footprints of the extreme
+ * coordinates of each group, with a texel more on each side for the
+ * rounding of float arithmetic. */
+static Box
+reach_box (Box n, int vw, int vh, const SlSlotReach *reach, int sw, int sh)
+{
+  Box box = { 0, 0, 0, 0 };
+  double c0[2] = { (n.x0 + 0.5) / vw, (n.y0 + 0.5) / vh }, c1[2] = { (n.x1 - 0.5) / vw, (n.y1 - 0.5) / vh };
+  int size[2] = { sw, sh };
+  for (int g = 0; g < reach->n_groups; g++)
+    {
+      const SlReachGroup *gr = &reach->group[g];
+      int first[2], end[2];
+      for (int axis = 0; axis < 2; axis++)
+        {
+          double a = gr->scale[axis] * c0[axis], b = gr->scale[axis] * c1[axis];
+          double lo = clip_uv (MIN (a, b) + gr->lo[axis], -1.5), hi = clip_uv (MAX (a, b) + gr->hi[axis], 2.5);
+          first[axis] = (int) floor (lo * size[axis] - 0.5) - 1;
+          end[axis] = (int) floor (hi * size[axis] - 0.5) + 3;
+        }
+      box = box_union (box, (Box) { first[0], first[1], end[0], end[1] });
+    }
+  return box;
+}
+
+/* What rendering the image's rectangle @out needs, for local rendering.
+ * Going back from the last pass: a pass renders the union of what later
+ * passes read of its render targets (of the back buffer when it writes
+ * that), rounded out to 2×2 quads so derivatives pair the pixels they
+ * pair in a whole render; what it reads is added to what the passes
+ * before it render.  @pass_box[pi] is what pass pi renders, @need[i]
+ * every texel of texture i that is read or written, @need_bb the back
+ * buffer's (the input's part among them).  What a pass renders is then
+ * exactly what a whole render gives there: every texel it reads was
+ * rendered by the passes before it, since their boxes grew by it.  With
+ * @clamp false the boxes are not cut to the textures' extents: the
+ * result does not shrink at the image's edges. */
+static void
+plan_local (const SlEffectRun *run, Box out, bool clamp, Box *pass_box, Box *need, Box *need_bb)
+{
+  const SlEffect *fx = run->fx;
+  int W = fx->buffer_width, H = fx->buffer_height, np = run->tech->n_passes;
+  for (guint i = 0; i < fx->textures->len; i++)
+    need[i] = (Box) { 0, 0, 0, 0 };
+  *need_bb = clamp ? box_clamp (out, W, H) : out;
+  for (int pi = np - 1; pi >= 0; pi--)
+    {
+      const SlEffectPass *p = &run->tech->passes[pi];
+      Box n = { 0, 0, 0, 0 };
+      pass_box[pi] = n;
+      if (!run->live[pi])
+        continue;
+      if (pi == np - 1)
+        n = *need_bb;
+      else
+        {
+          if (p->n_render_targets == 0)
+            n = *need_bb;
+          for (int r = 0; r < p->n_render_targets; r++)
+            n = box_union (n, need[p->render_targets[r]]);
+          if (box_empty (n))
+            continue;
+          n = (Box) { n.x0 & ~1, n.y0 & ~1, n.x1 + (n.x1 & 1), n.y1 + (n.y1 & 1) };
+          if (clamp)
+            n = box_clamp (n, p->width, p->height);
+          if (p->n_render_targets == 0)
+            *need_bb = box_union (*need_bb, n);
+          for (int r = 0; r < p->n_render_targets; r++)
+            need[p->render_targets[r]] = box_union (need[p->render_targets[r]], n);
+        }
+      pass_box[pi] = n;
+      if (box_empty (n))
+        continue;
+      uint32_t sampled = sl_binding_get_sampled_slots (run->bindings[pi]);
+      for (int slot = 0; slot < SL_MAX_SLOTS; slot++)
+        {
+          int what = run->slot_texture[pi * SL_MAX_SLOTS + slot];
+          SlSlotReach reach;
+          if (what == SLOT_OWN || !(sampled & (1u << slot))
+              || !sl_binding_get_slot_reach (run->bindings[pi], slot, &reach))
+            continue;
+          const SlEffectTexture *t = what >= 0 ? &g_array_index (fx->textures, SlEffectTexture, what) : NULL;
+          int sw = t ? t->width : W, sh = t ? t->height : H;
+          Box m = reach_box (n, p->width, p->height, &reach, sw, sh);
+          if (clamp)
+            m = box_clamp (m, sw, sh);
+          if (t)
+            need[what] = box_union (need[what], m);
+          else
+            *need_bb = box_union (*need_bb, m);
+        }
+    }
+}
+
+/* A windowed view of @box of a @w×@h texture whose texels are @pixels. */
+static void
+window_view (SlTexture *view, int w, int h, Box box, float *pixels)
+{
+  sl_texture_init_2d (view, w, h, (size_t) (box.x1 - box.x0) * 4, pixels);
+  view->window_x = box.x0;
+  view->window_y = box.y0;
+  view->window_width = box.x1 - box.x0;
+  view->window_height = box.y1 - box.y0;
+}
+
+/* Copies @src's texels over @box into @dst, rows of box width. */
+static void
+copy_box (const SlTexture *src, Box box, float *dst)
+{
+  int bw = box.x1 - box.x0;
+  for (int y = box.y0; y < box.y1; y++)
+    for (int x = box.x0; x < box.x1; x++)
+      memcpy (dst + ((size_t) (y - box.y0) * bw + (x - box.x0)) * 4, texel_at (src, x, y), 4 * sizeof (float));
+}
+
+/* The pixels of @n inside a window @box held at @pixels. */
+static SlTarget
+box_target (float *pixels, Box box, Box n)
+{
+  size_t stride = (size_t) (box.x1 - box.x0) * 4;
+  return (SlTarget) { .pixels = pixels + (size_t) (n.y0 - box.y0) * stride + (size_t) (n.x0 - box.x0) * 4,
+                      .row_stride = stride };
+}
+
+/* Says which texture tips a local render of a @width×@height rectangle
+ * over the budget, at its declaration, as check_memory does for whole
+ * textures (at the effect file when the images and the back buffer's
+ * parts alone do); @bytes is what the render would hold besides the
+ * host's. */
+static void
+local_over_budget (const SlEffectRun *run, const Box *need, size_t bytes, int width, int height,
+                   SlDiagnostics *diags)
+{
+  const SlEffect *fx = run->fx;
+  char a[48], b[48], c[48];
+  size_t targets = 0, sum;
+  for (guint i = 0; i < fx->textures->len; i++)
+    targets = sat_add (targets, box_bytes (need[i]));
+  /* The host's images, the back buffer's parts and scratch first. */
+  sum = sat_add (run->host_bytes, bytes - MIN (bytes, targets));
+  for (guint i = 0; i < fx->textures->len && sum <= run->budget; i++)
+    {
+      size_t part = box_bytes (need[i]);
+      sum = sat_add (sum, part);
+      if (part && sum > run->budget)
+        {
+          const SlLoc *loc = &g_array_index (fx->texture_locs, SlLoc, i);
+          const SlEffectTexture *t = &g_array_index (fx->textures, SlEffectTexture, i);
+          sl_diag (diags, SL_DIAG_API_EFFECT_MEMORY_BUDGET, loc->file, loc->line, loc->column,
+                   "texture '%s' (%d×%d): a %d×%d part of the image needs %s of it, which brings the "
+                   "render to %s, over its memory budget of %s", t->name, t->width, t->height, width,
+                   height, format_bytes (part, a, sizeof a), format_bytes (sum, b, sizeof b),
+                   format_bytes (run->budget, c, sizeof c));
+          return;
+        }
+    }
+  sl_diag (diags, SL_DIAG_API_EFFECT_MEMORY_BUDGET, fx->filename, 0, 0,
+           "a %d×%d part of the %d×%d image needs %s, over the render's memory budget of %s", width,
+           height, fx->buffer_width, fx->buffer_height,
+           format_bytes (sat_add (run->host_bytes, bytes), a, sizeof a), format_bytes (run->budget, b, sizeof b));
+}
+
+/* Renders the rectangle (@x, @y, @width, @height) of the result with the
+ * parts of the earlier passes it needs (plan_local), held by this call
+ * alone, so threads render their own rectangles at once. */
+static bool
+render_local (SlEffectRun *run, SlScratch *scratch, int x, int y, int width, int height,
+              const SlTexture *input, const SlTarget *target, SlDiagnostics *diags)
+{
+  SlEffect *fx = run->fx;
+  int np = run->tech->n_passes, nt = (int) fx->textures->len, last = np - 1;
+  int W = fx->buffer_width, H = fx->buffer_height;
+  Box *pass_box = g_new (Box, np), *need = g_new0 (Box, MAX (nt, 1)), need_bb;
+  float **win = g_new0 (float *, MAX (nt, 1));
+  SlTexture *views = g_new0 (SlTexture, MAX (nt, 1));
+  bool *dirty = g_new0 (bool, MAX (nt, 1));
+  float *bb[2] = { NULL, NULL };
+  SlTexture bb_view[2];
+  const SlTexture *current = input ? input : &run->input;
+  bool ok = true, rendered = false;
+
+  plan_local (run, (Box) { x, y, x + width, y + height }, true, pass_box, need, &need_bb);
+  /* What this call holds, against the render's budget. */
+  size_t bytes = run->host_bytes, scratch_bytes = 0;
+  bool bb_passes = false;
+  for (int i = 0; i < nt; i++)
+    bytes = sat_add (bytes, box_bytes (need[i]));
+  for (int pi = 0; pi < last; pi++)
+    {
+      const SlEffectPass *p = &run->tech->passes[pi];
+      if (box_empty (pass_box[pi]))
+        continue;
+      bb_passes |= p->n_render_targets == 0;
+      if (!pass_is_direct (run, p, p->n_render_targets ? NULL : backbuffer_format (run)))
+        {
+          size_t all = 0;
+          for (int t = 0; t < MAX (p->n_render_targets, 1); t++)
+            all = sat_add (all, box_bytes (pass_box[pi]));
+          scratch_bytes = MAX (scratch_bytes, all);
+        }
+    }
+  if (bb_passes)
+    bytes = sat_add (bytes, sat_add (box_bytes (need_bb), box_bytes (need_bb)));
+  bytes = sat_add (bytes, scratch_bytes);
+  if (bytes > run->budget)
+    {
+      local_over_budget (run, need, bytes - run->host_bytes, width, height, diags);
+      ok = false;
+      goto done;
+    }
+  for (int i = 0; i < nt; i++)
+    if (!box_empty (need[i]))
+      {
+        const SlEffectTexture *t = &g_array_index (fx->textures, SlEffectTexture, i);
+        win[i] = g_try_malloc0_n ((size_t) (need[i].x1 - need[i].x0) * (need[i].y1 - need[i].y0),
+                                  4 * sizeof (float));
+        if (!win[i])
+          {
+            out_of_memory (run, (guint) i, diags);
+            ok = false;
+            goto done;
+          }
+        window_view (&views[i], t->width, t->height, need[i], win[i]);
+      }
+  for (int k = 0; bb_passes && k < 2; k++)
+    {
+      bb[k] = g_try_malloc_n ((size_t) (need_bb.x1 - need_bb.x0) * (need_bb.y1 - need_bb.y0),
+                              4 * sizeof (float));
+      if (!bb[k])
+        {
+          sl_diag (diags, SL_DIAG_API_EFFECT_OUT_OF_MEMORY, fx->filename, 0, 0,
+                   "out of memory for a %d×%d part of the back buffer", need_bb.x1 - need_bb.x0,
+                   need_bb.y1 - need_bb.y0);
+          ok = false;
+          goto done;
+        }
+      window_view (&bb_view[k], W, H, need_bb, bb[k]);
+    }
+
+  rendered = true;
+  int next_bb = 0;
+  for (int pi = 0; pi <= last; pi++)
+    {
+      const SlEffectPass *p = &run->tech->passes[pi];
+      Box n = pass_box[pi];
+      if (box_empty (n))
+        continue;
+      const SlTexture *over[SL_MAX_SLOTS] = { NULL };
+      for (int slot = 0; slot < SL_MAX_SLOTS; slot++)
+        {
+          int what = run->slot_texture[pi * SL_MAX_SLOTS + slot];
+          if (what == SLOT_COLOR)
+            over[slot] = current;
+          else if (what >= 0)
+            over[slot] = &views[what];   /* read, so planned and held */
+        }
+      if (pi == last)
+        {
+          for (int j = 0; j < height; j++)
+            for (int i = 0; i < width; i++)
+              memcpy (target->pixels + (size_t) j * target->row_stride + (size_t) i * 4,
+                      texel_at (current, x + i, y + j), 4 * sizeof (float));
+          ok &= render_pass (run, pi, scratch, x, y, width, height, over, target, backbuffer_format (run),
+                             diags);
+        }
+      else if (p->n_render_targets == 0)
+        {
+          copy_box (current, need_bb, bb[next_bb]);
+          SlTarget dst = box_target (bb[next_bb], need_bb, n);
+          ok &= render_pass (run, pi, scratch, n.x0, n.y0, n.x1 - n.x0, n.y1 - n.y0, over, &dst,
+                             backbuffer_format (run), diags);
+          current = &bb_view[next_bb];
+          next_bb ^= 1;
+        }
+      else
+        {
+          SlTarget dst[SL_EFFECT_MAX_TARGETS];
+          for (int r = 0; r < p->n_render_targets; r++)
+            {
+              int ti = p->render_targets[r];
+              if (p->clear && dirty[ti])
+                memset (win[ti], 0, box_bytes (need[ti]));
+              dirty[ti] = true;
+              dst[r] = box_target (win[ti], need[ti], n);
+            }
+          ok &= render_pass (run, pi, scratch, n.x0, n.y0, n.x1 - n.x0, n.y1 - n.y0, over, dst, NULL, diags);
+        }
+    }
+
+done:
+  /* Nothing rendered (over the budget, out of memory): the rectangle
+   * keeps the input, as a host that cannot render passes it through. */
+  if (!rendered)
+    for (int j = 0; j < height; j++)
+      for (int i = 0; i < width; i++)
+        memcpy (target->pixels + (size_t) j * target->row_stride + (size_t) i * 4,
+                texel_at (input ? input : &run->input, x + i, y + j), 4 * sizeof (float));
+  for (int i = 0; i < nt; i++)
+    g_free (win[i]);
+  g_free (bb[0]);
+  g_free (bb[1]);
+  g_free (win);
+  g_free (views);
+  g_free (dirty);
+  g_free (pass_box);
+  g_free (need);
+  return ok;
+}
+
 bool
 sl_effect_run_get_input_rect (const SlEffectRun *run, int x, int y, int width, int height, int *in_x,
                               int *in_y, int *in_width, int *in_height)
 {
   if (!run->prepared)
     return false;
+  if (run->local)
+    {
+      int np = run->tech->n_passes;
+      Box *pass_box = g_new (Box, np), *need = g_new0 (Box, MAX (run->fx->textures->len, 1)), need_bb;
+      plan_local (run, (Box) { x, y, x + width, y + height }, false, pass_box, need, &need_bb);
+      g_free (pass_box);
+      g_free (need);
+      *in_x = need_bb.x0;
+      *in_y = need_bb.y0;
+      *in_width = MAX (need_bb.x1 - need_bb.x0, 0);
+      *in_height = MAX (need_bb.y1 - need_bb.y0, 0);
+      return true;
+    }
   for (int pi = 0; pi < run->n_exec; pi++)
     if (reads_color (run, pi))
       return false;
@@ -1285,6 +1791,8 @@ sl_effect_render (SlEffectRun *run, SlScratch *scratch, int x, int y, int width,
                "effect rendered before sl_effect_run_prepare()");
       return false;
     }
+  if (run->local)
+    return width <= 0 || height <= 0 || render_local (run, scratch, x, y, width, height, input, target, diags);
   g_mutex_lock (&run->lock);
   if (!run->executed)
     {

@@ -694,16 +694,35 @@ size_t       sl_effect_run_get_memory_budget (const SlEffectRun *run,
                                               size_t            *host_bytes);
 /* What the run's own buffers take at their declared sizes, in bytes. */
 size_t       sl_effect_run_get_memory        (const SlEffectRun *run);
-/* The part of the input the output rectangle needs; false when it needs
- * the whole input (an earlier pass reads it, or sampling is data
- * dependent).  Valid after prepare. */
+/* The part of the input the output rectangle needs (it may reach past
+ * the image's edges: intersect it with the image); false when it needs
+ * the whole input (an earlier pass reads it without local rendering, or
+ * sampling is data dependent).  Valid after prepare. */
 bool         sl_effect_run_get_input_rect (const SlEffectRun *run,
                                            int x, int y, int width, int height,
                                            int *in_x, int *in_y,
                                            int *in_width, int *in_height);
+/* Local rendering.  When every pass reads the back buffer and the render
+ * targets at its TEXCOORD (or SV_Position) scaled and offset by
+ * constants, through samplers that clamp or use a border, no target has
+ * mips and no pass reads the target it renders into, each
+ * sl_effect_render() computes, for its own rectangle, just the parts of
+ * the earlier passes that the rectangle reads and holds them itself: the
+ * run then keeps no whole render targets, calls on several threads work
+ * at once, and sl_effect_run_get_input_rect() answers with the part of
+ * the input the rectangle reads (earlier passes included).  The pixels
+ * are those of a render of whole targets, bit for bit; a rectangle's
+ * renders repeat the work its neighbours do on their common margins.  On
+ * by default where the technique allows it; @allow false (before
+ * sl_effect_run_prepare()) renders whole targets once instead.
+ * sl_effect_run_is_local() says which, after prepare. */
+void         sl_effect_run_set_local (SlEffectRun *run,
+                                      bool         allow);
+bool         sl_effect_run_is_local  (const SlEffectRun *run);
 /* Writes the technique's result for the rectangle (back-buffer pixels)
  * into @target; @input, when not NULL, replaces the input for the last
- * pass (e.g. a tile plus its margin).  Thread-safe with one scratch per
+ * pass (for every pass when the run renders locally), e.g. a tile plus
+ * the margin sl_effect_run_get_input_rect() names.  Thread-safe with one scratch per
  * thread. */
 bool         sl_effect_render        (SlEffectRun     *run,
                                       SlScratch       *scratch,

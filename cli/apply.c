@@ -249,12 +249,13 @@ make_context (Apply *a)
   g_option_context_set_help_enabled (context, FALSE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
-    _("Apply FILTER (a shader file, or the name of a shipped filter) to "
-      "every FILE,\nsetting its parameters from NAME=VALUE operands, and "
-      "write the results\ninto DIR under the same names, with the input's "
-      "colour profile and metadata.\nA re-run skips the outputs already "
-      "written.  '--' ends the options.\nExit status: 0 when every file was "
-      "written or skipped, 1 when any failed,\n2 on usage errors."));
+    _("Apply FILTER (a shader or effect file, or the name of a shipped "
+      "filter) to\nevery FILE, setting its parameters from NAME=VALUE "
+      "operands, and write the\nresults into DIR under the same names, with "
+      "the input's colour profile and\nmetadata.\nA re-run skips the "
+      "outputs already written.  '--' ends the options.\nExit status: 0 "
+      "when every file was written or skipped, 1 when any failed,\n2 on "
+      "usage errors."));
   group = g_option_group_new (NULL, NULL, NULL, NULL, NULL);
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
   g_option_group_add_entries (group, entries);

@@ -131,8 +131,8 @@ make_context (const char *command,
     { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &o->defines,
       N_("Define a preprocessor macro (repeatable)"), N_("NAME[=VALUE]") },
     { "allow-any-path", 0, 0, G_OPTION_ARG_NONE, &o->any_path,
-      N_("Let #include and texture files lie outside the shader's folder "
-         "and the include folders"), NULL },
+      N_("Let #include and texture files lie outside the shader's or "
+         "effect's folder and the include folders"), NULL },
     { "memory-budget", 0, 0, G_OPTION_ARG_STRING, &o->memory_budget,
       N_("Memory one render may take for its images and textures (default: "
          "GEGL_SHADERS_MEMORY_BUDGET, else 2G)"), N_("SIZE") },
@@ -149,7 +149,8 @@ make_context (const char *command,
       N_("Viewport size (default: the input's size, else 512x512)"),
       N_("WxH") },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets,
-      N_("Set a shader parameter (repeatable)"), N_("NAME=V[,V...]") },
+      N_("Set a shader or effect parameter (repeatable)"),
+      N_("NAME=V[,V...]") },
     { "texture", 't', 0, G_OPTION_ARG_STRING_ARRAY, &o->textures,
       N_("Bind an image to a sampler slot number or sampler name "
          "(repeatable)"), N_("SLOT_OR_NAME=IMG") },
@@ -193,7 +194,8 @@ make_context (const char *command,
     {
       g_option_group_add_entries (main_group, run_entries);
       g_option_context_set_summary (context,
-        _("Render the pixel shader FILE over an image or a blank canvas.\n"
+        _("Render the pixel shader or effect FILE over an image or a blank "
+          "canvas.\n"
           "Exit status: 0 on success, 1 on compile, render or I/O errors, "
           "2 on usage errors."));
     }

@@ -14,6 +14,11 @@ expect_grep out "--probe=X,Y"
 expect_grep out "--texture=SLOT_OR_NAME=IMG"
 run_cli 0 run --help
 expect_grep out "--size=WxH"
+# run takes effect files too, and says so.
+expect_grep out "Render the pixel shader or effect FILE"
+expect_grep out "Set a shader or effect parameter"
+run_cli 0 help apply
+expect_grep out "Apply FILTER (a shader or effect file, or the name of a shipped filter)"
 run_cli 0 help check
 expect_grep out "--define=NAME[=VALUE]"
 

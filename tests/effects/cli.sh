@@ -141,4 +141,15 @@ run_cli 2 run pointer.fx --source wheel=1
 grep -q "error: --source expects timer, frametime, framecount, random, mousepoint or date" err || { cat err >&2; fail "--source name"; }
 run_cli 2 run pattern.hlsl --source timer=1
 grep -q "error: --source applies to effect files" err || { cat err >&2; fail "--source on a shader"; }
+# A pass only an untaken branch needs does not run: Runaway's first pass
+# loops past the iteration cap and feeds the last pass only under
+# UseDetail, so without the flag nothing warns; with it the warning
+# shows the pass ran.
+run_cli 0 run live-passes.fx --entry Runaway --set UseDetail=0 --set Rounds=100000000 -s 8x4 -p 3,2
+[ ! -s err ] || { cat err >&2; fail "a skipped pass reported something"; }
+run_cli 0 run live-passes.fx --entry Runaway --set UseDetail=1 --set Rounds=100000000 -s 8x4 -p 3,2
+grep -q "warning: a loop reached the iteration cap" err || { cat err >&2; fail "the needed loop pass did not run"; }
+# With the flag the probe is pass 2's half of pass 1's texture
+# coordinate over a blank canvas: (0.4375, 0.625, 0.25, 1) / 2.
+grep -q '^3 2 0.21875 0.3125 0.125 0.5$' out || { cat out >&2; fail "Runaway with UseDetail=1"; }
 echo "effects CLI: all passed"

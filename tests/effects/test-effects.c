@@ -764,6 +764,186 @@ test_negative_offset (void)
   sl_diagnostics_free (d);
 }
 
+/* ---- passes only an untaken branch needs (live-passes.fx) ---- */
+
+/* Sets UseDetail on @run, prepares it and renders the whole image in two
+ * halves into @out; true when every call succeeded.  Diagnostics go to
+ * @d. */
+static bool
+render_live (SlEffectRun *run, int use_detail, Image *out, SlDiagnostics *d)
+{
+  float v = (float) use_detail;
+  bool ok = sl_effect_run_set_param (run, "UseDetail", &v, 1, d);
+  ok &= sl_effect_run_prepare (run, d);
+  SlScratch *scratch = sl_scratch_new ();
+  int half = out->h / 2;
+  SlTarget top = { out->px, (size_t) out->w * 4 };
+  SlTarget bottom = { out->px + (size_t) half * out->w * 4, (size_t) out->w * 4 };
+  ok = ok && sl_effect_render (run, scratch, 0, 0, out->w, half, NULL, &top, d);
+  ok = ok && sl_effect_render (run, scratch, 0, half, out->w, out->h - half, NULL, &bottom, d);
+  sl_scratch_free (scratch);
+  return ok;
+}
+
+/* What LivePasses gives for @in: the image itself without the flag; with
+ * it, pass 2's half of the coordinate (pass 1) and quarter of the image,
+ * plus an eighth of the image.  The products are by powers of two, so
+ * each sum rounds once, in this order, as in the shaders. */
+static void
+live_expected (const Image *in, int use_detail, Image *want)
+{
+  for (int y = 0; y < in->h; y++)
+    for (int x = 0; x < in->w; x++)
+      {
+        const float src[4] = { (x + 0.5f) / in->w, (y + 0.5f) / in->h, 0.25f, 1.0f };
+        for (int c = 0; c < 4; c++)
+          {
+            float image = at (in, x, y)[c];
+            float detail = src[c] * 0.5f + image * 0.25f;
+            at (want, x, y)[c] = use_detail ? detail + image * 0.125f : image;
+          }
+      }
+}
+
+static void
+compare_exact (const char *what, const Image *got, const Image *want)
+{
+  int bad = 0;
+  for (int y = 0; y < want->h; y++)
+    for (int x = 0; x < want->w; x++)
+      for (int c = 0; c < 4; c++)
+        if (at (got, x, y)[c] != at (want, x, y)[c] && bad++ < 3)
+          CHECK (false, "%s: pixel %d,%d channel %d is %.9g, expected %.9g", what, x, y, c,
+                 at (got, x, y)[c], at (want, x, y)[c]);
+  CHECK (bad == 0, "%s: %d components differ", what, bad);
+}
+
+static bool
+has_vm_warning (const SlDiagnostics *d)
+{
+  for (int i = 0; i < sl_diagnostics_count (d); i++)
+    if (g_str_has_prefix (sl_diagnostics_get (d, i)->code, "W-VM-"))
+      return true;
+  return false;
+}
+
+static void
+test_live_passes (void)
+{
+  char *src = load ("live-passes.fx");
+  SlDiagnostics *d = sl_diagnostics_new ();
+  /* 8×4: the texture coordinates are exact binary fractions. */
+  Image in = pattern (8, 4);
+  SlEffect *fx = compile ("live-passes.fx", src, in.w, in.h, d);
+  print_diags (d);
+  CHECK (fx != NULL, "live-passes.fx compiles");
+  if (!fx)
+    {
+      g_free (src);
+      g_free (in.px);
+      sl_diagnostics_free (d);
+      return;
+    }
+  int tech = sl_effect_find_technique (fx, "LivePasses");
+  CHECK (tech >= 0, "technique LivePasses");
+  const SlEffectTechnique *t = sl_effect_get_technique (fx, tech);
+  int source = -1, detail = -1;
+  for (int i = 0; i < sl_effect_get_n_textures (fx); i++)
+    {
+      if (!strcmp (sl_effect_get_texture (fx, i)->name, "SourceTex"))
+        source = i;
+      if (!strcmp (sl_effect_get_texture (fx, i)->name, "DetailTex"))
+        detail = i;
+    }
+  CHECK (t->n_passes == 3 && t->passes[0].n_render_targets == 1 && t->passes[0].render_targets[0] == source
+         && t->passes[1].n_render_targets == 1 && t->passes[1].render_targets[0] == detail
+         && t->passes[2].n_render_targets == 0,
+         "LivePasses: SourceTex, then DetailTex, then the back buffer");
+
+  Image want = image_new (in.w, in.h);
+  SlTexture tex;
+  sl_texture_init_2d (&tex, in.w, in.h, (size_t) in.w * 4, in.px);
+
+  /* A run of its own for each value. */
+  size_t memory[2] = { 0, 0 };
+  for (int flag = 0; flag <= 1; flag++)
+    {
+      SlEffectRun *run = sl_effect_run_new (fx, tech);
+      sl_effect_run_set_input (run, &tex);
+      Image got = image_new (in.w, in.h);
+      CHECK (render_live (run, flag, &got, d), "LivePasses renders with UseDetail=%d", flag);
+      memory[flag] = sl_effect_run_get_memory (run);
+      live_expected (&in, flag, &want);
+      compare_exact (flag ? "live passes, UseDetail=1" : "live passes, UseDetail=0", &got, &want);
+      g_free (got.px);
+      sl_effect_run_free (run);
+    }
+  /* With the flag both targets are rendered and read, so they are in the
+   * run's memory (RGBA float texels).  Without it the passes are skipped;
+   * whether their targets still count is not pinned here, only that the
+   * flag adds nothing the flag-less run needs more of. */
+  size_t target_bytes = (size_t) in.w * in.h * 4 * sizeof (float);
+  CHECK (memory[1] >= 2 * target_bytes, "memory with UseDetail=1 is %zu, at least both targets (%zu)",
+         memory[1], 2 * target_bytes);
+  CHECK (memory[0] <= memory[1], "memory without the flag (%zu) is at most that with it (%zu)", memory[0],
+         memory[1]);
+
+  /* One run, the flag switched back and forth: each prepare decides again
+   * which passes run, and targets skipped once are rendered when needed
+   * again. */
+  SlEffectRun *run = sl_effect_run_new (fx, tech);
+  sl_effect_run_set_input (run, &tex);
+  const int sequence[] = { 1, 0, 1, 0, 0, 1 };
+  for (size_t k = 0; k < G_N_ELEMENTS (sequence); k++)
+    {
+      Image got = image_new (in.w, in.h);
+      CHECK (render_live (run, sequence[k], &got, d), "render %zu of the switched run", k);
+      live_expected (&in, sequence[k], &want);
+      char *what = g_strdup_printf ("live passes, switched run, render %zu (UseDetail=%d)", k, sequence[k]);
+      compare_exact (what, &got, &want);
+      g_free (what);
+      g_free (got.px);
+    }
+  sl_effect_run_free (run);
+  CHECK (sl_diagnostics_count (d) == 0, "LivePasses renders without diagnostics");
+  print_diags (d);
+  sl_diagnostics_clear (d);
+
+  /* Runaway: its first pass loops past the interpreter's limits, and feeds
+   * the last pass only through DetailTex.  Without the flag no pass that
+   * runs reaches the loop: no warning, and the image comes through. */
+  int runaway = sl_effect_find_technique (fx, "Runaway");
+  CHECK (runaway >= 0, "technique Runaway");
+  for (int flag = 0; runaway >= 0 && flag <= 1; flag++)
+    {
+      SlEffectRun *r = sl_effect_run_new (fx, runaway);
+      sl_effect_run_set_input (r, &tex);
+      float rounds = 1e8f;
+      CHECK (sl_effect_run_set_param (r, "Rounds", &rounds, 1, d), "Rounds");
+      Image got = image_new (in.w, in.h);
+      bool ok = render_live (r, flag, &got, d);
+      if (flag)
+        CHECK (has_vm_warning (d), "Runaway with UseDetail=1: the loop pass ran and hit a limit");
+      else
+        {
+          CHECK (ok && sl_diagnostics_count (d) == 0,
+                 "Runaway with UseDetail=0: no diagnostics (the loop pass is skipped)");
+          print_diags (d);
+          live_expected (&in, 0, &want);
+          compare_exact ("runaway, UseDetail=0", &got, &want);
+        }
+      sl_diagnostics_clear (d);
+      g_free (got.px);
+      sl_effect_run_free (r);
+    }
+
+  g_free (want.px);
+  g_free (in.px);
+  sl_effect_unref (fx);
+  g_free (src);
+  sl_diagnostics_free (d);
+}
+
 /* ---- errors point into the file ---- */
 static void
 test_errors (void)
@@ -807,6 +987,7 @@ main (void)
   test_host_values ();
   test_intrinsics ();
   test_negative_offset ();
+  test_live_passes ();
   test_errors ();
   if (failures)
     fprintf (stderr, "%d check(s) failed\n", failures);

@@ -281,14 +281,24 @@ load_uniform (L *l, Var *v)
   for (int k = 0; k < r.n; k++)
     {
       /* SM2/3 keep every uniform in float registers: integers are floats
-       * there too, bools are converted. */
-      SlKind kind = l->sm < 40 ? SL_KIND_FLOAT : kind_of (b[k]);
+       * there too, bools are converted.  An SM4 bool is a 32-bit word
+       * that is true when not zero (the host writes 1), while the IR's
+       * bools are lane masks: it is loaded as an integer and compared. */
+      bool word_bool = l->sm >= 40 && b[k] == BT_BOOL;
+      SlKind kind = l->sm < 40 ? SL_KIND_FLOAT : word_bool ? SL_KIND_INT : kind_of (b[k]);
       uint32_t d = sl_ir_new_value (l->ir, kind, SL_VALUE_TEMP);
       SlInsn in = { .op = SL_OP_LOADC, .n_dst = 1, .dst = { d } };
       guint at = sl_ir_emit (l->ir, &in);
       URef u = { .insn = at, .var = v, .comp = k };
       g_array_append_val (l->urefs, u);
       r.c[k] = l->sm < 40 && !(l->float_ints && b[k] != BT_BOOL) ? hlsl_conv (l, d, BT_FLOAT, b[k]) : d;
+      if (word_bool)
+        {
+          uint32_t mask = sl_ir_new_value (l->ir, SL_KIND_BOOL, SL_VALUE_TEMP);
+          SlInsn test = { .op = SL_OP_ITOB, .n_dst = 1, .dst = { mask }, .n_src = 1, .src = { d } };
+          sl_ir_emit (l->ir, &test);
+          r.c[k] = mask;
+        }
     }
   return r;
 }

@@ -38,4 +38,14 @@ run_cli 1 run grayscale.hlsl -i in.ppm --set amount=1,2
 expect_grep err "parameter 'amount' has 1 component(s) but 2 values were given"
 run_cli 2 run grayscale.hlsl -i in.ppm --set amount=half
 expect_grep err "--set amount: invalid number in 'half'"
+
+# Bool uniforms read the same in SM2/3 (float registers) and SM4/5
+# (32-bit words that are true when not zero): defaults and --set.
+for profile in ps_2_0 ps_3_0 ps_4_0 ps_5_0; do
+  run_cli 0 run bools.hlsl --profile "$profile" --size 1x1 -p 0,0
+  expect_file_eq out "0 0 1 1 1 0.5"
+  run_cli 0 run bools.hlsl --profile "$profile" --size 1x1 -p 0,0 --set Flag=0 --set Pair=0,0
+  expect_file_eq out "0 0 0 0.25 0 1"
+done
+
 echo ok

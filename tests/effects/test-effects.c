@@ -864,22 +864,28 @@ test_live_passes (void)
   SlTexture tex;
   sl_texture_init_2d (&tex, in.w, in.h, (size_t) in.w * 4, in.px);
 
-  /* A run of its own for each value. */
+  /* A run of its own for each value, with whole targets (where passes
+   * are skipped outright) and rendering locally (where they get nothing
+   * to render). */
   size_t memory[2] = { 0, 0 };
-  for (int flag = 0; flag <= 1; flag++)
-    {
-      SlEffectRun *run = sl_effect_run_new (fx, tech);
-      sl_effect_run_set_input (run, &tex);
-      Image got = image_new (in.w, in.h);
-      CHECK (render_live (run, flag, &got, d), "LivePasses renders with UseDetail=%d", flag);
-      memory[flag] = sl_effect_run_get_memory (run);
-      live_expected (&in, flag, &want);
-      compare_exact (flag ? "live passes, UseDetail=1" : "live passes, UseDetail=0", &got, &want);
-      g_free (got.px);
-      sl_effect_run_free (run);
-    }
-  /* With the flag both targets are rendered and read, so they are in the
-   * run's memory (RGBA float texels).  Without it the passes are skipped;
+  for (int local = 0; local <= 1; local++)
+    for (int flag = 0; flag <= 1; flag++)
+      {
+        SlEffectRun *run = sl_effect_run_new (fx, tech);
+        sl_effect_run_set_input (run, &tex);
+        sl_effect_run_set_local (run, local);
+        Image got = image_new (in.w, in.h);
+        CHECK (render_live (run, flag, &got, d), "LivePasses renders with UseDetail=%d", flag);
+        CHECK (sl_effect_run_is_local (run) == local, "LivePasses renders locally: %d", !local);
+        if (!local)
+          memory[flag] = sl_effect_run_get_memory (run);
+        live_expected (&in, flag, &want);
+        compare_exact (flag ? "live passes, UseDetail=1" : "live passes, UseDetail=0", &got, &want);
+        g_free (got.px);
+        sl_effect_run_free (run);
+      }
+  /* With the flag both whole targets are rendered and read, so they are
+   * in the run's memory (RGBA float texels).  Without it the passes are skipped;
    * whether their targets still count is not pinned here, only that the
    * flag adds nothing the flag-less run needs more of. */
   size_t target_bytes = (size_t) in.w * in.h * 4 * sizeof (float);
@@ -893,6 +899,7 @@ test_live_passes (void)
    * again. */
   SlEffectRun *run = sl_effect_run_new (fx, tech);
   sl_effect_run_set_input (run, &tex);
+  sl_effect_run_set_local (run, false);
   const int sequence[] = { 1, 0, 1, 0, 0, 1 };
   for (size_t k = 0; k < G_N_ELEMENTS (sequence); k++)
     {

@@ -18,66 +18,63 @@ uniform float threshold < string UIName = "Threshold"; float UIMin = 0.0; float 
 
 texture RowsTex { Width = BUFFER_WIDTH; Height = BUFFER_HEIGHT; Format = RGBA32F; };
 sampler Rows { Texture = RowsTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
-// Linear, though every tap is at a texel centre: that reads the texel
-// exactly, and rows of such taps take the VM's faster path.
+// Linear: each paired tap of the row pass lies between two texels and
+// reads both at once; the centre taps sit on texel centres, which read
+// the texel exactly.
 sampler Src { Texture = ReShade::BackBufferTex; MagFilter = LINEAR; MinFilter = LINEAR; AddressU = CLAMP; AddressV = CLAMP; };
 
-// Gaussian weights exp (-i² / 2σ²) by a multiply-only recurrence; taps
-// 2k-1 and 2k as one bilinear tap, k = 1 … ceil (reach / 2).
-float3 blur_rows (float2 uv)
+// The Gaussian of deviation radius along @step (one texel) from @t, out
+// to tap r = ceil (2 radius), at most 20 (radius 10; a larger radius
+// would be cut off there): weights exp (-i² / 2σ²) by a multiply-only
+// recurrence; taps i (odd) and i + 1 as one bilinear tap placed between
+// them by their weights.
+//
+// The pairs are written out with constant indices, each under an if on
+// its first tap, as in gaussian-blur.fx: once the uniforms are known the
+// compiler resolves every condition and folds the recurrence, so each
+// weight is a constant and each read lies a constant away from the pixel
+// (a loop made the offsets depend on its counter, which kept the effect
+// from being rendered band by band).  The recurrence stays, rather than
+// one exp per tap, so that the weights are the loop's to the bit: in
+// float it drifts from exp by up to about 1.4·10⁻⁵ of a weight at the
+// last taps.
+#define PAIR(i) \
+  if ((i) <= r) \
+    { \
+      w *= ratio; \
+      ratio *= shrink; \
+      float w1 = w; \
+      w *= ratio; \
+      ratio *= shrink; \
+      float w2 = (i) < r ? w : 0.0; \
+      float pair = w1 + w2; \
+      float2 o = ((i) + w2 / pair) * step; \
+      sum += (tex2D (t, uv + o).rgb + tex2D (t, uv - o).rgb) * pair; \
+      wsum += 2.0 * pair; \
+    }
+
+float3 paired_blur (sampler t, float2 uv, float2 step)
 {
   float s = max (radius, 0.1);
   int r = (int) ceil (2.0 * s);
   float ratio = exp (-0.5 / (s * s));
   float shrink = ratio * ratio;
   float w = 1.0;
-  float3 sum = tex2D (Src, uv).rgb;
+  float3 sum = tex2D (t, uv).rgb;
   float wsum = 1.0;
-  [loop] for (int i = 1; i <= r; i += 2)
-    {
-      w *= ratio;
-      ratio *= shrink;
-      float w1 = w;
-      w *= ratio;
-      ratio *= shrink;
-      float w2 = i < r ? w : 0.0;
-      float pair = w1 + w2;
-      float2 o = float2 ((i + w2 / pair) * BUFFER_RCP_WIDTH, 0);
-      sum += (tex2D (Src, uv + o).rgb + tex2D (Src, uv - o).rgb) * pair;
-      wsum += 2.0 * pair;
-    }
+  PAIR (1) PAIR (3) PAIR (5) PAIR (7) PAIR (9) PAIR (11) PAIR (13) PAIR (15) PAIR (17) PAIR (19)
   return sum / wsum;
 }
 
 float4 BlurRows (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
-  return float4 (blur_rows (uv), 1.0);
+  return float4 (paired_blur (Src, uv, float2 (BUFFER_RCP_WIDTH, 0)), 1.0);
 }
 
 float4 Sharpen (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
-  float s = max (radius, 0.1);
-  int r = (int) ceil (2.0 * s);
-  float ratio = exp (-0.5 / (s * s));
-  float shrink = ratio * ratio;
-  float w = 1.0;
-  float3 sum = tex2D (Rows, uv).rgb;
-  float wsum = 1.0;
-  [loop] for (int i = 1; i <= r; i += 2)
-    {
-      w *= ratio;
-      ratio *= shrink;
-      float w1 = w;
-      w *= ratio;
-      ratio *= shrink;
-      float w2 = i < r ? w : 0.0;
-      float pair = w1 + w2;
-      float2 o = float2 (0, (i + w2 / pair) * BUFFER_RCP_HEIGHT);
-      sum += (tex2D (Rows, uv + o).rgb + tex2D (Rows, uv - o).rgb) * pair;
-      wsum += 2.0 * pair;
-    }
   float4 c = tex2D (Src, uv);
-  float3 detail = c.rgb - sum / wsum;
+  float3 detail = c.rgb - paired_blur (Rows, uv, float2 (0, BUFFER_RCP_HEIGHT));
   // Soft threshold: detail fades in above the threshold rather than jumping.
   float3 gate = smoothstep (threshold * 0.5, threshold * 1.5 + 1e-5, abs (detail));
   return float4 (saturate (c.rgb + detail * amount * gate), c.a);

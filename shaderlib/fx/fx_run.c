@@ -1320,6 +1320,18 @@ box_clamp (Box b, int w, int h)
   return (Box) { MAX (b.x0, 0), MAX (b.y0, 0), MIN (b.x1, w), MIN (b.y1, h) };
 }
 
+/* The texels of a @w×@h texture that reads over @b land on: those
+ * inside it, or the nearest edge texels when all of @b lies beyond an
+ * edge (a clamping sampler reads them there). */
+static Box
+box_clamp_reads (Box b, int w, int h)
+{
+  if (box_empty (b))
+    return b;
+  int x0 = CLAMP (b.x0, 0, w - 1), y0 = CLAMP (b.y0, 0, h - 1);
+  return (Box) { x0, y0, CLAMP (b.x1, x0 + 1, w), CLAMP (b.y1, y0 + 1, h) };
+}
+
 static size_t
 box_bytes (Box b)
 {
@@ -1421,7 +1433,7 @@ plan_local (const SlEffectRun *run, Box out, bool clamp, Box *pass_box, Box *nee
           int sw = t ? t->width : W, sh = t ? t->height : H;
           Box m = reach_box (n, p->width, p->height, &reach, sw, sh);
           if (clamp)
-            m = box_clamp (m, sw, sh);
+            m = box_clamp_reads (m, sw, sh);
           if (t)
             need[what] = box_union (need[what], m);
           else
@@ -1655,7 +1667,13 @@ sl_effect_run_get_input_rect (const SlEffectRun *run, int x, int y, int width, i
     {
       int np = run->tech->n_passes;
       Box *pass_box = g_new (Box, np), *need = g_new0 (Box, MAX (run->fx->textures->len, 1)), need_bb;
+      Box clamped_bb;
+      /* Without cutting at the edges (so that margins do not shrink
+       * there), and what a render reads in fact: all of that lies
+       * inside the union's part within the image. */
+      plan_local (run, (Box) { x, y, x + width, y + height }, true, pass_box, need, &clamped_bb);
       plan_local (run, (Box) { x, y, x + width, y + height }, false, pass_box, need, &need_bb);
+      need_bb = box_union (need_bb, clamped_bb);
       g_free (pass_box);
       g_free (need);
       *in_x = need_bb.x0;

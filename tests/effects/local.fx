@@ -2,8 +2,10 @@
 // passes it reads): targets at half, full and a third of the image's
 // size, reads at SV_Position and scaled coordinates, a border sampler,
 // derivatives, blending, discards and a target written twice.  The
-// technique Cleared clears that target between its two writes; Wrapped
-// reads through a wrapping sampler, which needs whole targets.
+// technique Cleared clears that target between its two writes; Beyond
+// reads only past the edges (where clamping samplers read the edge
+// texels); Wrapped reads through a wrapping sampler, which needs whole
+// targets.
 #include "ReShade.fxh"
 
 uniform float Spread < ui_min = 0.0; ui_max = 4.0; > = 1.5;
@@ -88,6 +90,22 @@ technique Cleared
   pass { VertexShader = PostProcessVS; PixelShader = Edges; RenderTarget = ThirdTex; }
   pass { VertexShader = PostProcessVS; PixelShader = Again; RenderTarget = ThirdTex; ClearRenderTargets = true; }
   pass { VertexShader = PostProcessVS; PixelShader = Final; }
+}
+
+float4 Right (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  return tex2D (Src, uv + float2 (2.0, 0.0));
+}
+
+float4 UpLeft (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  return tex2D (Half, uv - 3.0) + tex2D (SrcPoint, uv + float2 (0.0, 1.5)) * 0.5;
+}
+
+technique Beyond
+{
+  pass { VertexShader = PostProcessVS; PixelShader = Right; RenderTarget = HalfTex; }
+  pass { VertexShader = PostProcessVS; PixelShader = UpLeft; }
 }
 
 technique Wrapped

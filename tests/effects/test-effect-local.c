@@ -5,7 +5,8 @@
  * on tests/effects/local.fx (targets of three sizes, SV_Position and
  * scaled reads, a border sampler, derivatives, blending, discards, a
  * target written twice with and without a clear) and on the shipped
- * blurs at sizes that take their different paths. */
+ * blurs at sizes that take their different paths.  Reads past the
+ * edges only (technique Beyond) must still fetch the edge texels. */
 #include "shaderlib.h"
 
 #include <glib.h>
@@ -222,7 +223,8 @@ check_budget (void)
   CHECK (sl_effect_render (run, scratch, 0, 0, 8, 8, NULL, &target, d), "an 8×8 tile is over 160000 bytes");
   CHECK (!sl_effect_render (run, scratch, 0, 0, w, h, NULL, &target, d), "a whole render fits 160000 bytes");
   const SlDiagnostic *last = sl_diagnostics_count (d) ? sl_diagnostics_get (d, sl_diagnostics_count (d) - 1) : NULL;
-  CHECK (last && !strcmp (last->code, "E-API-EFFECT-MEMORY-BUDGET") && last->line == 12
+  /* WideTex is declared on line 14 of local.fx. */
+  CHECK (last && !strcmp (last->code, "E-API-EFFECT-MEMORY-BUDGET") && last->line == 14
          && !strcmp (last->message, "texture 'WideTex' (64×48): a 64×48 part of the image needs 48 KiB "
                      "of it, which brings the render to 204 KiB, over its memory budget of 157 KiB"),
          "budget error: %s:%d: %s %s", last ? last->file : "-", last ? last->line : 0,
@@ -244,6 +246,7 @@ main (void)
   check_technique (FX_DIR, "local.fx", "Local", NULL, 61, 47, true);
   check_technique (FX_DIR, "local.fx", "Local", "Spread=0", 64, 48, true);
   check_technique (FX_DIR, "local.fx", "Cleared", NULL, 61, 47, true);
+  check_technique (FX_DIR, "local.fx", "Beyond", NULL, 61, 47, true);
   check_technique (FX_DIR, "local.fx", "Wrapped", NULL, 61, 47, false);
   /* The shipped blurs: full size below σ 6, half and quarter size above. */
   static const char *sigmas[] = { "std_dev=0", "std_dev=3", "std_dev=7", "std_dev=14" };

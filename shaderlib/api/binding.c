@@ -202,7 +202,7 @@ static void
 compute_reach (SlBinding *b, const SlIr *ir)
 {
   float reach[4];
-  b->bounded_slots = sl_ir_sample_reach_slots (ir, b->slot_reach);
+  b->bounded_slots = sl_ir_sample_reach_slots (ir, b->width, b->height, b->slot_reach);
   b->reach_known = sl_slot_reach_offsets (b->slot_reach, b->bounded_slots, reach);
   if (b->reach_known)
     {

@@ -98,7 +98,7 @@ add_read (SlSlotReach *r, const Affine *u, const Affine *v)
 }
 
 uint32_t
-sl_ir_sample_reach_slots (const SlIr *ir, SlSlotReach reach[SL_MAX_SLOTS])
+sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach reach[SL_MAX_SLOTS])
 {
   guint nv = ir->values->len;
   Known kn = { g_new (Affine, nv), g_new (float, nv) };
@@ -151,6 +151,21 @@ sl_ir_sample_reach_slots (const SlIr *ir, SlSlotReach reach[SL_MAX_SLOTS])
         continue;
       const Affine *a = in->n_src > 0 ? &known[in->src[0]] : NULL;
       const Affine *b = in->n_src > 1 ? &known[in->src[1]] : NULL;
+      /* Arithmetic on constants the optimiser could not see (a
+       * derivative's step) gives constants. */
+      float c0 = 0, c1 = 0, c2 = 0;
+      bool k0 = in->n_src > 0 && is_const (&kn, in->src[0], &c0);
+      bool k1 = in->n_src > 1 && is_const (&kn, in->src[1], &c1);
+      if (in->op == SL_OP_NEG && k0)
+        kn.constant[in->dst[0]] = -c0;
+      else if (in->op == SL_OP_ADD && k0 && k1)
+        kn.constant[in->dst[0]] = c0 + c1;
+      else if (in->op == SL_OP_SUB && k0 && k1)
+        kn.constant[in->dst[0]] = c0 - c1;
+      else if (in->op == SL_OP_MUL && k0 && k1)
+        kn.constant[in->dst[0]] = c0 * c1;
+      else if (in->op == SL_OP_MAD && k0 && k1 && is_const (&kn, in->src[2], &c2))
+        kn.constant[in->dst[0]] = c0 * c1 + c2;
       switch (in->op)
         {
         case SL_OP_INPUT:
@@ -198,6 +213,18 @@ sl_ir_sample_reach_slots (const SlIr *ir, SlSlotReach reach[SL_MAX_SLOTS])
                 r = affine_shifted (affine_scaled (*a, k), k2, k2);
               else if (b->comp >= 0 && is_const (&kn, in->src[0], &k))
                 r = affine_shifted (affine_scaled (*b, k), k2, k2);
+            }
+          break;
+        /* The difference across a quad of scale × TEXCOORD is scale over
+         * the viewport's size (up to float rounding, far inside the
+         * texel of slack every footprint has); of SV_Position, scale. */
+        case SL_OP_DDX:
+        case SL_OP_DDY:
+          if (a->comp >= 0 && a->lo == a->hi && width > 0 && height > 0)
+            {
+              bool along = (in->op == SL_OP_DDX) == (a->comp == 0 || a->comp == 2);
+              float size = a->comp >= 2 ? 1.0f : in->op == SL_OP_DDX ? (float) width : (float) height;
+              kn.constant[in->dst[0]] = along ? a->scale / size : 0.0f;
             }
           break;
         /* Rounding moves a value by less than one. */
@@ -251,10 +278,10 @@ sl_slot_reach_offsets (const SlSlotReach reach[SL_MAX_SLOTS], uint32_t bounded, 
 }
 
 bool
-sl_ir_sample_reach (const SlIr *ir, float reach[4])
+sl_ir_sample_reach (const SlIr *ir, int width, int height, float reach[4])
 {
   SlSlotReach per_slot[SL_MAX_SLOTS];
-  return sl_slot_reach_offsets (per_slot, sl_ir_sample_reach_slots (ir, per_slot), reach);
+  return sl_slot_reach_offsets (per_slot, sl_ir_sample_reach_slots (ir, width, height, per_slot), reach);
 }
 
 uint32_t

@@ -7,8 +7,9 @@
 /* How far sampling coordinates can stray from the pixel's own TEXCOORD:
  * true when each SAMPLE coordinate is an INPUT texcoord plus or minus a
  * constant, with @reach = left, top, right, bottom in uv units; false
- * when sampling is data dependent. */
-bool     sl_ir_sample_reach (const SlIr *ir, float reach[4]);
+ * when sampling is data dependent.  @width × @height is the viewport
+ * (for ddx/ddy of TEXCOORD, one pixel's step; 0 when unknown). */
+bool     sl_ir_sample_reach (const SlIr *ir, int width, int height, float reach[4]);
 /* Where one slot's reads fall, per axis (0: u, 1: v): coordinate =
  * scale × base + an offset in [lo, hi], the base being the axis's
  * TEXCOORD component or, when @position, its SV_Position component
@@ -28,7 +29,8 @@ typedef struct
 
 /* The reads of every texture slot; returns the slots whose reads are all
  * described (a slot never sampled is, with no groups). */
-uint32_t sl_ir_sample_reach_slots (const SlIr *ir, SlSlotReach reach[SL_MAX_SLOTS]);
+uint32_t sl_ir_sample_reach_slots (const SlIr *ir, int width, int height,
+                                   SlSlotReach reach[SL_MAX_SLOTS]);
 /* sl_ir_sample_reach() from that: true when every slot is described
  * with TEXCOORD plus constants alone, @offsets as that returns. */
 bool     sl_slot_reach_offsets (const SlSlotReach reach[SL_MAX_SLOTS], uint32_t bounded,

@@ -27,26 +27,30 @@ sampler Image { Texture = ReShade::BackBufferTex; MagFilter = LINEAR; MinFilter 
 
 float size () { return max (block_size, 1.0); }
 
-// The mean of the 4×4 grid over block cell.
+// The mean of the 4×4 grid over block cell, its taps written out row by
+// row: each coordinate is then the pixel's position scaled and offset by
+// constants once the block size is known, so the effect renders band by
+// band (a loop counter in the coordinates would hide how far it reads).
+#define MEAN_TAP(i, j) \
+  sum += tex2D (Image, (cell * b + (float2 (i, j) + 0.5) * b / 4.0) * BUFFER_PIXEL_SIZE);
+#define MEAN_ROW(j) MEAN_TAP (0, j) MEAN_TAP (1, j) MEAN_TAP (2, j) MEAN_TAP (3, j)
 float4 block_mean (float2 cell, float b)
 {
   float4 sum = 0;
-  [unroll] for (int j = 0; j < 4; j++)
-    [unroll] for (int i = 0; i < 4; i++)
-      sum += tex2D (Image, (cell * b + (float2 (i, j) + 0.5) * b / 4.0) * BUFFER_PIXEL_SIZE);
+  MEAN_ROW (0) MEAN_ROW (1) MEAN_ROW (2) MEAN_ROW (3)
   return sum / 16.0;
 }
 
-// One texel per block (the texels past the last block are not read).
+// One texel per block.  The texels past the last block are never read,
+// so rendering band by band never renders them either (no early return
+// for them: code after a return that only some pixels take could not be
+// folded, and the reads would look unbounded).
 float4 Average (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 {
   float b = size ();
   if (b < BLOCKS_FROM)
     return 0;
-  float2 cell = floor (pos.xy);
-  if (any (cell * b >= BUFFER_SCREEN_SIZE))
-    return 0;
-  return block_mean (cell, b);
+  return block_mean (floor (pos.xy), b);
 }
 
 float4 Draw (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
@@ -58,7 +62,9 @@ float4 Draw (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
   if (b < BLOCKS_FROM)
     c = block_mean (cell, b);
   else
-    c = tex2Dfetch (Blocks, int2 (cell));
+    /* The centre of the block's texel, read without filtering (cell is
+     * inside the target: cell × b lies inside the image, b ≥ 4). */
+    c = tex2D (Blocks, (cell + 0.5) / float2 ((BUFFER_WIDTH + 3) / 4, (BUFFER_HEIGHT + 3) / 4));
   float2 f = frac (p / b);
   float edge = min (min (f.x, 1.0 - f.x), min (f.y, 1.0 - f.y)) * b;
   float seam = grout * (1.0 - saturate (edge - 0.5));

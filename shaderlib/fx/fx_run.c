@@ -140,15 +140,29 @@ store_bytes (int w, int h, int levels)
   return sum;
 }
 
-/* False when memory runs out (the store is then empty). */
-static bool
-store_alloc (Store *st, int w, int h, int levels)
+/* Gives @st its size and a level-0 view without pixels: what a binding
+ * needs to know of a texture before a render allocates it (or, in local
+ * rendering, never does). */
+static void
+store_describe (Store *st, int w, int h, int levels)
 {
   store_clear (st);
   st->width = w;
   st->height = h;
   st->n_levels = CLAMP (levels, 1, SL_MAX_MIP_LEVELS);
   st->tex.kind = SL_TEXTURE_2D;
+  st->tex.n_levels = 1;
+  st->tex.levels[0] = (SlTextureLevel) {
+    .width = w, .height = h, .depth = 1,
+    .row_stride = (size_t) w * 4, .slice_stride = (size_t) w * h * 4,
+  };
+}
+
+/* False when memory runs out (the store is then empty). */
+static bool
+store_alloc (Store *st, int w, int h, int levels)
+{
+  store_describe (st, w, h, levels);
   for (int l = 0; l < st->n_levels; l++)
     {
       int lw = MAX (w >> l, 1), lh = MAX (h >> l, 1);
@@ -210,6 +224,25 @@ texel_at (const SlTexture *t, int x, int y)
       y = CLAMP (y, 0, l->height - 1);
     }
   return l->texels + (size_t) y * l->row_stride + (size_t) x * 4;
+}
+
+/* Copies the texels of @t over (@x, @y, @w, @h), edges clamped as
+ * texel_at() does, into @dst (@stride floats a row); whole rows at once
+ * where the rectangle lies inside the texture (or its window). */
+static void
+copy_texels (const SlTexture *t, int x, int y, int w, int h, float *dst, size_t stride)
+{
+  const SlTextureLevel *l = &t->levels[0];
+  bool inside = t->window_width > 0
+                ? x >= t->window_x && y >= t->window_y && x + w <= t->window_x + t->window_width
+                  && y + h <= t->window_y + t->window_height
+                : x >= 0 && y >= 0 && x + w <= l->width && y + h <= l->height;
+  for (int j = 0; j < h; j++)
+    if (inside)
+      memcpy (dst + (size_t) j * stride, texel_at (t, x, y + j), (size_t) w * 4 * sizeof (float));
+    else
+      for (int i = 0; i < w; i++)
+        memcpy (dst + (size_t) j * stride + (size_t) i * 4, texel_at (t, x + i, y + j), 4 * sizeof (float));
 }
 
 static float
@@ -1086,23 +1119,6 @@ find_live_passes (SlEffectRun *run)
   g_free (needed);
 }
 
-/* Gives @st its size and a level-0 view without pixels: what a binding
- * needs to know of a texture before a render allocates it (or, in local
- * rendering, never does). */
-static void
-store_describe (Store *st, int w, int h, int levels)
-{
-  store_clear (st);
-  st->width = w;
-  st->height = h;
-  st->n_levels = CLAMP (levels, 1, SL_MAX_MIP_LEVELS);
-  st->tex.kind = SL_TEXTURE_2D;
-  st->tex.n_levels = 1;
-  st->tex.levels[0] = (SlTextureLevel) {
-    .width = w, .height = h, .depth = 1,
-    .row_stride = (size_t) w * 4, .slice_stride = (size_t) w * h * 4,
-  };
-}
 
 static bool
 clamps_to_edge (SlAddressMode mode)
@@ -1457,10 +1473,7 @@ window_view (SlTexture *view, int w, int h, Box box, float *pixels)
 static void
 copy_box (const SlTexture *src, Box box, float *dst)
 {
-  int bw = box.x1 - box.x0;
-  for (int y = box.y0; y < box.y1; y++)
-    for (int x = box.x0; x < box.x1; x++)
-      memcpy (dst + ((size_t) (y - box.y0) * bw + (x - box.x0)) * 4, texel_at (src, x, y), 4 * sizeof (float));
+  copy_texels (src, box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0, dst, (size_t) (box.x1 - box.x0) * 4);
 }
 
 /* The pixels of @n inside a window @box held at @pixels. */
@@ -1606,10 +1619,7 @@ render_local (SlEffectRun *run, SlScratch *scratch, int x, int y, int width, int
         }
       if (pi == last)
         {
-          for (int j = 0; j < height; j++)
-            for (int i = 0; i < width; i++)
-              memcpy (target->pixels + (size_t) j * target->row_stride + (size_t) i * 4,
-                      texel_at (current, x + i, y + j), 4 * sizeof (float));
+          copy_texels (current, x, y, width, height, target->pixels, target->row_stride);
           ok &= render_pass (run, pi, scratch, x, y, width, height, over, target, backbuffer_format (run),
                              diags);
         }
@@ -1641,10 +1651,7 @@ done:
   /* Nothing rendered (over the budget, out of memory): the rectangle
    * keeps the input, as a host that cannot render passes it through. */
   if (!rendered)
-    for (int j = 0; j < height; j++)
-      for (int i = 0; i < width; i++)
-        memcpy (target->pixels + (size_t) j * target->row_stride + (size_t) i * 4,
-                texel_at (input ? input : &run->input, x + i, y + j), 4 * sizeof (float));
+    copy_texels (input ? input : &run->input, x, y, width, height, target->pixels, target->row_stride);
   for (int i = 0; i < nt; i++)
     g_free (win[i]);
   g_free (bb[0]);
@@ -1757,9 +1764,7 @@ execute (SlEffectRun *run, SlScratch *scratch, SlDiagnostics *diags)
               ok = false;
               break;
             }
-          for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++)
-              memcpy (nb + ((size_t) y * W + x) * 4, texel_at (current, x, y), 4 * sizeof (float));
+          copy_texels (current, 0, 0, W, H, nb, (size_t) W * 4);
           SlTarget dst = { .pixels = nb, .row_stride = (size_t) W * 4 };
           ok &= render_pass_threads (run, pi, scratch, W, H, &dst, backbuffer_format (run), diags);
           g_free (run->backbuffer);
@@ -1824,17 +1829,7 @@ sl_effect_render (SlEffectRun *run, SlScratch *scratch, int x, int y, int width,
 
   /* What the back buffer holds before the last pass. */
   const SlTexture *bb = run->backbuffer ? &run->bb_tex : input ? input : &run->input;
-  const SlTextureLevel *bl = &bb->levels[0];
-  /* Rows at once when they lie inside a texture without a window. */
-  bool rows = bb->window_width <= 0 && x >= 0 && y >= 0 && x + width <= bl->width && y + height <= bl->height;
-  for (int j = 0; j < height; j++)
-    if (rows)
-      memcpy (target->pixels + (size_t) j * target->row_stride, texel_at (bb, x, y + j),
-              (size_t) width * 4 * sizeof (float));
-    else
-      for (int i = 0; i < width; i++)
-        memcpy (target->pixels + (size_t) j * target->row_stride + (size_t) i * 4, texel_at (bb, x + i, y + j),
-                4 * sizeof (float));
+  copy_texels (bb, x, y, width, height, target->pixels, target->row_stride);
   if (!run->final_pass)
     return ok;
   int last = run->tech->n_passes - 1;

@@ -2,9 +2,10 @@
  * (one shader) or a prepared effect run (a technique's passes).
  *
  * The viewport is cut into bands of a few rows that workers claim from an
- * atomic counter (taller ones for an effect that renders locally, which
- * renders its earlier passes again for the margin each band reads), so a slow band (an expensive region of the shader) does
- * not leave the other threads idle.  Each worker owns an SlScratch and an
+ * atomic counter, so a slow band (an expensive region of the shader) does
+ * not leave the other threads idle; an effect that renders locally gets
+ * taller bands, since each renders its earlier passes again over the
+ * margin it reads.  Each worker owns an SlScratch and an
  * SlDiagnostics, as shaderlib requires; the prepared binding or run is
  * shared (an effect run renders its intermediate passes on the first
  * band's call, the others wait for them).  Every pixel is written by exactly one render call whatever

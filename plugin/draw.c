@@ -316,12 +316,8 @@ gs_draw_required (const GsDraw        *draw,
   if (! draw->bounded)
     return draw->viewport;
   /* One texel for the second bilinear tap, one for the rounding of mip
-   * levels. */
-  result.x      = roi->x - draw->reach_left - 2;
-  result.y      = roi->y - draw->reach_top - 2;
-  result.width  = roi->width + draw->reach_left + draw->reach_right + 4;
-  result.height = roi->height + draw->reach_top + draw->reach_bottom + 4;
-  /* An effect's exact answer for the rectangle, with the same slack. */
+   * levels, around an effect's exact answer for the rectangle or the
+   * reach. */
   if (draw->run &&
       sl_effect_run_get_input_rect (draw->run, roi->x - draw->viewport.x,
                                     roi->y - draw->viewport.y, roi->width,
@@ -332,6 +328,13 @@ gs_draw_required (const GsDraw        *draw,
       result.y      += draw->viewport.y - 2;
       result.width  += 4;
       result.height += 4;
+    }
+  else
+    {
+      result.x      = roi->x - draw->reach_left - 2;
+      result.y      = roi->y - draw->reach_top - 2;
+      result.width  = roi->width + draw->reach_left + draw->reach_right + 4;
+      result.height = roi->height + draw->reach_top + draw->reach_bottom + 4;
     }
   gegl_rectangle_intersect (&result, &result, &draw->viewport);
   return result;

@@ -125,7 +125,6 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
     {
       const SlInsn *in = sl_ir_insn (ir, i);
       Affine r = { .comp = -1 };
-      float k, k2;
       if (in->op == SL_OP_SAMPLE)
         {
           if (in->sample.texture >= SL_MAX_SLOTS)
@@ -179,40 +178,40 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
           kn.constant[in->dst[0]] = kn.constant[in->src[0]];
           break;
         case SL_OP_ADD:
-          if (a->comp >= 0 && is_const (&kn, in->src[1], &k))
-            r = affine_shifted (*a, k, k);
-          else if (b->comp >= 0 && is_const (&kn, in->src[0], &k))
-            r = affine_shifted (*b, k, k);
+          if (a->comp >= 0 && k1)
+            r = affine_shifted (*a, c1, c1);
+          else if (b->comp >= 0 && k0)
+            r = affine_shifted (*b, c0, c0);
           break;
         case SL_OP_SUB:
-          if (a->comp >= 0 && is_const (&kn, in->src[1], &k))
-            r = affine_shifted (*a, -k, -k);
-          else if (b->comp >= 0 && is_const (&kn, in->src[0], &k))
-            r = affine_shifted (affine_scaled (*b, -1), k, k);
+          if (a->comp >= 0 && k1)
+            r = affine_shifted (*a, -c1, -c1);
+          else if (b->comp >= 0 && k0)
+            r = affine_shifted (affine_scaled (*b, -1), c0, c0);
           break;
         case SL_OP_NEG:
           if (a->comp >= 0)
             r = affine_scaled (*a, -1);
           break;
         case SL_OP_MUL:
-          if (a->comp >= 0 && is_const (&kn, in->src[1], &k))
-            r = affine_scaled (*a, k);
-          else if (b->comp >= 0 && is_const (&kn, in->src[0], &k))
-            r = affine_scaled (*b, k);
+          if (a->comp >= 0 && k1)
+            r = affine_scaled (*a, c1);
+          else if (b->comp >= 0 && k0)
+            r = affine_scaled (*b, c0);
           break;
         case SL_OP_DIV:
-          if (a->comp >= 0 && is_const (&kn, in->src[1], &k) && k != 0)
-            r = affine_scaled (*a, 1.0f / k);
+          if (a->comp >= 0 && k1 && c1 != 0)
+            r = affine_scaled (*a, 1.0f / c1);
           break;
         case SL_OP_MAD:
-          if (known[in->src[2]].comp >= 0 && is_const (&kn, in->src[0], &k) && is_const (&kn, in->src[1], &k2))
-            r = affine_shifted (known[in->src[2]], k * k2, k * k2);
-          else if (is_const (&kn, in->src[2], &k2))
+          if (known[in->src[2]].comp >= 0 && k0 && k1)
+            r = affine_shifted (known[in->src[2]], c0 * c1, c0 * c1);
+          else if (is_const (&kn, in->src[2], &c2))
             {
-              if (a->comp >= 0 && is_const (&kn, in->src[1], &k))
-                r = affine_shifted (affine_scaled (*a, k), k2, k2);
-              else if (b->comp >= 0 && is_const (&kn, in->src[0], &k))
-                r = affine_shifted (affine_scaled (*b, k), k2, k2);
+              if (a->comp >= 0 && k1)
+                r = affine_shifted (affine_scaled (*a, c1), c2, c2);
+              else if (b->comp >= 0 && k0)
+                r = affine_shifted (affine_scaled (*b, c0), c2, c2);
             }
           break;
         /* The difference across a quad of scale × TEXCOORD is scale over

@@ -507,10 +507,13 @@ footprint (Footprint *fp, const LevelView *v, float du, float dv, const SlReg *c
  * bilinear filter is a run of texels of one of two texture rows, split
  * into components once each, and the four corners of a lane are lanes i
  * and i + 1 of those runs.  needs_x1/needs_y1: some lane of the row
- * weighs the right/lower texels. */
+ * weighs the right/lower texels.  A row that reaches past the window
+ * through a clamping sampler is regular too, clamped: its runs repeat
+ * the edge texels, which is what addressing each corner would read (the
+ * first and last spans of every row of a blur). */
 typedef struct
 {
-  bool regular, needs_x1, needs_y1;
+  bool regular, clamped, needs_x1, needs_y1;
 } RowShape;
 
 static RowShape
@@ -526,11 +529,16 @@ row_shape (const Footprint *fp, int r, const LevelView *v)
       any_x |= fx[i] != 0.0f;
       any_y |= fy[i] != 0.0f;
     }
-  RowShape rs = { false, any_x != 0, any_y != 0 };
+  RowShape rs = { false, false, any_x != 0, any_y != 0 };
   int32_t xl = x0[0], yl = y0[0];
-  rs.regular = !bad && xl >= v->wx0 && yl >= v->wy0
-               && xl + SL_SPAN_COLS - 1 + (rs.needs_x1 ? 1 : 0) <= v->wx1
-               && yl + (rs.needs_y1 ? 1 : 0) <= v->wy1;
+  bool inside = xl >= v->wx0 && yl >= v->wy0
+                && xl + SL_SPAN_COLS - 1 + (rs.needs_x1 ? 1 : 0) <= v->wx1
+                && yl + (rs.needs_y1 ? 1 : 0) <= v->wy1;
+  /* The window lies inside the texture, so clamping to it is clamping
+   * to both (address_span). */
+  rs.clamped = !inside && v->ss->address_u == SL_ADDRESS_CLAMP
+               && v->ss->address_v == SL_ADDRESS_CLAMP;
+  rs.regular = !bad && (inside || rs.clamped);
   return rs;
 }
 
@@ -544,6 +552,31 @@ load_run (const LevelView *v, int x, int y, int n, TexelRun run)
   const float *p = v->lv->texels + (size_t) (y - v->wy0) * v->lv->row_stride
                    + (size_t) (x - v->wx0) * 4;
   sl_rgba_split (p, n, run[0], run[1], run[2], run[3]);
+}
+
+/* load_run() of texels x .. x + n - 1 of row y, each index clamped to
+ * the window. */
+static void
+load_run_clamped (const LevelView *v, int x, int y, int n, TexelRun run)
+{
+  y = y < v->wy0 ? v->wy0 : (y > v->wy1 ? v->wy1 : y);
+  const float *row = v->lv->texels + (size_t) (y - v->wy0) * v->lv->row_stride;
+  const float *right = row + (size_t) (v->wx1 - v->wx0) * 4;
+  int j = 0;
+  for (; j < n && x + j < v->wx0; j++)
+    for (int k = 0; k < 4; k++)
+      run[k][j] = row[k];
+  int last = MIN (x + n - 1, v->wx1);
+  if (x + j <= last)
+    {
+      int m = last - (x + j) + 1;
+      sl_rgba_split (row + (size_t) (x + j - v->wx0) * 4, m, run[0] + j, run[1] + j,
+                     run[2] + j, run[3] + j);
+      j += m;
+    }
+  for (; j < n; j++)
+    for (int k = 0; k < 4; k++)
+      run[k][j] = right[k];
 }
 
 /* acc = w0 t0 + w1 t1 (+ w2 t2 + w3 t3), summed left to right as the
@@ -598,7 +631,8 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
   const int32_t x = fp->x0[o], y = fp->y0[o];
   const bool nx = rs.needs_x1, ny = rs.needs_y1;
   TexelRun top, bottom;
-  load_run (v, x, y, SL_SPAN_COLS + nx, top);
+  void (*load) (const LevelView *, int, int, int, TexelRun) = rs.clamped ? load_run_clamped : load_run;
+  load (v, x, y, SL_SPAN_COLS + nx, top);
   if (!any_frac)
     {
       for (int k = 0; k < 4; k++)
@@ -606,7 +640,7 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
       return;
     }
   if (ny)
-    load_run (v, x, y + 1, SL_SPAN_COLS + nx, bottom);
+    load (v, x, y + 1, SL_SPAN_COLS + nx, bottom);
   const float *fx = fp->fx + o, *fy = fp->fy + o, *gx = fp->gx + o, *gy = fp->gy + o;
   alignas (64) float w00[SL_SPAN_COLS], w10[SL_SPAN_COLS], w01[SL_SPAN_COLS],
                      w11[SL_SPAN_COLS];

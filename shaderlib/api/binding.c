@@ -42,6 +42,8 @@ struct SlBinding
   bool             auto_mips;
   uint32_t         mip_slots;      /* texture slots that may read another level */
   uint32_t         sampled_slots;  /* texture slots the specialised program reads */
+  bool             saturate_outputs;
+  bool             all_components; /* sl_binding_writes_all_components */
   SlVmMipCache    *mips;
   /* SlVmEnv.runaway: a separate word because renders see a const binding;
    * cleared by each prepare. */
@@ -223,6 +225,8 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
     return true;
   SlIr *ir = sl_ir_copy (b->program->ir);
   sl_pass_specialise (ir, b->constants, b->n_constants);
+  if (b->saturate_outputs)
+    sl_pass_saturate_outputs (ir, 0);
   bool validate = b->program->validate;
   if ((validate && !sl_ir_validate (ir, "specialisation", diags))
       || !sl_pass_optimise_checked (ir, validate, diags))
@@ -234,6 +238,7 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
   /* Sampler state is taken as set by now. */
   b->mip_slots = sl_ir_mip_slots (ir, b->samplers);
   b->sampled_slots = sl_ir_sampled_slots (ir);
+  b->all_components = sl_ir_writes_all_components (ir, 0);
   /* A read at another level covers more than the level-0 reach. */
   if (b->auto_mips && b->mip_slots)
     b->reach_known = false;
@@ -242,6 +247,20 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
   b->prepared = true;
   g_atomic_int_set ((gint *) b->runaway, 0);
   return true;
+}
+
+void
+sl_binding_set_saturate_outputs (SlBinding *b, bool saturate)
+{
+  if (b->saturate_outputs != saturate)
+    unprepare (b);
+  b->saturate_outputs = saturate;
+}
+
+bool
+sl_binding_writes_all_components (const SlBinding *b)
+{
+  return b->prepared && b->all_components;
 }
 
 uint32_t

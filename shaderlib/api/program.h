@@ -35,4 +35,14 @@ uint32_t sl_binding_get_sampled_slots (const SlBinding *binding);
  * another mip level. */
 bool sl_binding_get_slot_reach (const SlBinding *binding, int slot, SlSlotReach *reach);
 
+/* Makes the program clamp what it writes to colour target 0 to [0, 1]
+ * (NaN gives 0), as a unorm back buffer holds it, so that it may render
+ * straight into the image.  Unprepares the binding. */
+void sl_binding_set_saturate_outputs (SlBinding *binding, bool saturate);
+
+/* Whether a prepared binding's program writes all four components of
+ * colour target 0: then every pixel it does not discard is replaced
+ * whole. */
+bool sl_binding_writes_all_components (const SlBinding *binding);
+
 #endif

@@ -406,7 +406,12 @@ backbuffer_format (const SlEffectRun *run)
  * combine step copies what the shader wrote and keeps what it discarded,
  * which is what rendering straight into the destination does: such a
  * pass skips the scratch copy (a whole image for the passes before the
- * last). */
+ * last).  So does a pass into the clamped back buffer whose program
+ * clamps its own output (sl_binding_set_saturate_outputs) and writes all
+ * four components: the combine step would clamp exactly those values and
+ * keep a discarded pixel as it is, as the render leaves it.  (A
+ * component the program never writes keeps the image's value, which the
+ * combine step would clamp.) */
 static bool
 pass_is_direct (const SlEffectRun *run, const SlEffectPass *p, const char *bb_format)
 {
@@ -417,8 +422,19 @@ pass_is_direct (const SlEffectRun *run, const SlEffectPass *p, const char *bb_fo
       int ti = p->n_render_targets ? p->render_targets[t] : -1;
       const char *format = ti >= 0 ? g_array_index (run->fx->textures, SlEffectTexture, ti).format : bb_format;
       direct = (!p->n_render_targets || ti >= 0) && (!format || !strcmp (format, "RGBA32F"));
+      if (!direct && !p->n_render_targets && format && !strcmp (format, "CLAMP"))
+        direct = sl_binding_writes_all_components (run->bindings[p - run->tech->passes]);
     }
   return direct;
+}
+
+/* Passes that write the back buffer with nothing to blend or mask clamp
+ * their output themselves (pass_is_direct). */
+static bool
+pass_saturates (const SlEffectRun *run, const SlEffectPass *p)
+{
+  return backbuffer_format (run) && !p->n_render_targets && !p->blend && !p->srgb_write
+         && (p->write_mask & 0xfu) == 0xfu;
 }
 
 /* combine() for a row of @w pixels of a pass that writes the ReShade
@@ -610,6 +626,7 @@ sl_effect_run_new (SlEffect *fx, int technique)
     {
       run->bindings[i] = sl_binding_new (tech->passes[i].program);
       sl_binding_set_viewport (run->bindings[i], tech->passes[i].width, tech->passes[i].height);
+      sl_binding_set_saturate_outputs (run->bindings[i], pass_saturates (run, &tech->passes[i]));
     }
   run->final_pass = np > 0 && tech->passes[np - 1].n_render_targets == 0;
   run->n_exec = run->final_pass ? np - 1 : np;

@@ -162,6 +162,13 @@ bool      sl_ir_validate       (const SlIr *ir, const char *stage, SlDiagnostics
 
 /* Replaces LOADC of known words by constants (constants[] has n words). */
 void      sl_pass_specialise   (SlIr *ir, const uint32_t *constants, size_t n);
+/* Clamps the float outputs of colour target @target to [0, 1] (NaN
+ * gives 0) in the program itself: SAT before each OUTPUT. */
+void      sl_pass_saturate_outputs (SlIr *ir, int target);
+/* Whether @ir has an OUTPUT for each of the four components of colour
+ * target @target (the span program then stores all four of every pixel
+ * it does not discard). */
+bool      sl_ir_writes_all_components (const SlIr *ir, int target);
 /* Runs fold, copy propagation, CSE and DCE to a fixed point. */
 void      sl_pass_optimise     (SlIr *ir);
 /* The same; with @validate, sl_ir_validate runs after every step and the

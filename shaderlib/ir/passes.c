@@ -57,6 +57,38 @@ sl_pass_specialise (SlIr *ir, const uint32_t *constants, size_t n)
     }
 }
 
+void
+sl_pass_saturate_outputs (SlIr *ir, int target)
+{
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op != SL_OP_OUTPUT || (int) (in->imm >> 2) != target
+          || sl_ir_value (ir, in->src[0])->kind != SL_KIND_FLOAT)
+        continue;
+      uint32_t clamped = sl_ir_new_value (ir, SL_KIND_FLOAT, SL_VALUE_TEMP);
+      in = sl_ir_insn (ir, i);    /* the array may have moved */
+      SlInsn sat = { .op = SL_OP_SAT, .n_dst = 1, .n_src = 1, .dst = { clamped },
+                     .src = { in->src[0] }, .line = in->line };
+      in->src[0] = clamped;
+      g_array_insert_val (ir->insns, i, sat);
+      i++;
+    }
+}
+
+bool
+sl_ir_writes_all_components (const SlIr *ir, int target)
+{
+  unsigned written = 0;
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, i);
+      if (in->op == SL_OP_OUTPUT && (int) (in->imm >> 2) == target)
+        written |= 1u << (in->imm & 3);
+    }
+  return written == 0xfu;
+}
+
 /* Forward pass: substitute, fold constants, propagate copies, and merge
  * common subexpressions.  Returns true when anything changed. */
 static bool

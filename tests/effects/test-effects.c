@@ -764,6 +764,68 @@ test_negative_offset (void)
   sl_diagnostics_free (d);
 }
 
+/* ---- what the back buffer holds (backbuffer.fx) ---- */
+static void
+test_backbuffer_clamp (void)
+{
+  char *src = load ("backbuffer.fx");
+  SlDiagnostics *d = sl_diagnostics_new ();
+  /* An image may hold values past 1 (a float image in GIMP): alpha in
+   * [0.5, 1.5). */
+  Image in = pattern (9, 5);
+  for (int y = 0; y < in.h; y++)
+    for (int x = 0; x < in.w; x++)
+      at (&in, x, y)[3] = 0.5f + at (&in, x, y)[0];
+  SlEffect *fx = compile ("backbuffer.fx", src, in.w, in.h, d);
+  print_diags (d);
+  CHECK (fx != NULL, "backbuffer.fx compiles");
+  if (!fx)
+    {
+      g_free (src);
+      g_free (in.px);
+      sl_diagnostics_free (d);
+      return;
+    }
+  /* Spread(): 3c - 1 clamped to [0, 1], column 3's green NaN, so 0. */
+  Image spread = image_new (in.w, in.h);
+  for (int y = 0; y < in.h; y++)
+    for (int x = 0; x < in.w; x++)
+      for (int c = 0; c < 4; c++)
+        at (&spread, x, y)[c] = x == 3 && c == 1 ? 0.0f
+                                : CLAMP (at (&in, x, y)[c] * 3.0f - 1.0f, 0.0f, 1.0f);
+  static const char *const names[] = { "Whole", "Blended", "Discarded", "Colour" };
+  Image got[4];
+  for (int k = 0; k < 4; k++)
+    {
+      int tech = sl_effect_find_technique (fx, names[k]);
+      CHECK (tech >= 0, "technique %s", names[k]);
+      got[k] = render_technique (fx, MAX (tech, 0), &in, NULL);
+    }
+  compare ("back buffer: whole pixels, clamped", &got[0], &spread);
+  /* The combine step's clamp and the program's own give the same bits. */
+  CHECK (!memcmp (got[0].px, got[1].px, sizeof (float) * 4 * in.w * in.h),
+         "back buffer: the blended pass gives Whole's bits");
+  Image want = image_new (in.w, in.h);
+  for (int y = 0; y < in.h; y++)
+    for (int x = 0; x < in.w; x++)
+      for (int c = 0; c < 4; c++)
+        at (&want, x, y)[c] = y < 2 ? at (&in, x, y)[c] : at (&spread, x, y)[c];
+  compare ("back buffer: discarded rows keep the image", &got[2], &want);
+  for (int y = 0; y < in.h; y++)
+    for (int x = 0; x < in.w; x++)
+      for (int c = 0; c < 4; c++)
+        at (&want, x, y)[c] = c == 3 ? MIN (at (&in, x, y)[3], 1.0f) : at (&spread, x, y)[c];
+  compare ("back buffer: alpha not written keeps the image's, clamped", &got[3], &want);
+  for (int k = 0; k < 4; k++)
+    g_free (got[k].px);
+  g_free (want.px);
+  g_free (spread.px);
+  g_free (in.px);
+  sl_effect_unref (fx);
+  g_free (src);
+  sl_diagnostics_free (d);
+}
+
 /* ---- passes only an untaken branch needs (live-passes.fx) ---- */
 
 /* Sets UseDetail on @run, prepares it and renders the whole image in two
@@ -995,6 +1057,7 @@ main (void)
   test_intrinsics ();
   test_negative_offset ();
   test_live_passes ();
+  test_backbuffer_clamp ();
   test_errors ();
   if (failures)
     fprintf (stderr, "%d check(s) failed\n", failures);

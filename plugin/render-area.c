@@ -165,8 +165,11 @@ render_worker (const GeglRectangle *area,
                      band.width, band.height);
           break;
         }
-      /* An effect fills the band with its back buffer itself. */
-      for (gint r = 0; ! job->effect && r < band.height; r++)
+      /* A discarded pixel keeps the input, so the band starts as the
+       * input, unless the program writes every pixel whole.  An effect
+       * fills the band with its back buffer itself. */
+      for (gint r = 0; ! job->effect && ! sl_binding_writes_every_pixel (job->binding)
+                       && r < band.height; r++)
         memcpy (dst + (gsize) r * band.width * 4,
                 source + ((gsize) (band.y + r - fetch.y) * fetch.width
                           + (band.x - fetch.x)) * 4,

@@ -44,6 +44,7 @@ struct SlBinding
   uint32_t         sampled_slots;  /* texture slots the specialised program reads */
   bool             saturate_outputs;
   bool             all_components; /* sl_binding_writes_all_components */
+  bool             discards;       /* the specialised program may discard */
   SlVmMipCache    *mips;
   /* SlVmEnv.runaway: a separate word because renders see a const binding;
    * cleared by each prepare. */
@@ -239,6 +240,7 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
   b->mip_slots = sl_ir_mip_slots (ir, b->samplers);
   b->sampled_slots = sl_ir_sampled_slots (ir);
   b->all_components = sl_ir_writes_all_components (ir, 0);
+  b->discards = sl_ir_discards (ir);
   /* A read at another level covers more than the level-0 reach. */
   if (b->auto_mips && b->mip_slots)
     b->reach_known = false;
@@ -261,6 +263,12 @@ bool
 sl_binding_writes_all_components (const SlBinding *b)
 {
   return b->prepared && b->all_components;
+}
+
+bool
+sl_binding_writes_every_pixel (const SlBinding *b)
+{
+  return b->prepared && b->all_components && !b->discards;
 }
 
 uint32_t

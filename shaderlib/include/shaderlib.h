@@ -418,6 +418,12 @@ bool       sl_binding_render       (const SlBinding        *binding,
                                     int                     n_targets,
                                     SlDiagnostics          *diags);
 
+/* Whether sl_binding_render() writes all four components of every pixel
+ * of targets[0]: the program writes each component of colour output 0
+ * and never discards, so a host need not pre-fill that target.  False
+ * before sl_binding_prepare(). */
+bool       sl_binding_writes_every_pixel (const SlBinding *binding);
+
 /* Names the instruction-set level of the interpreter code that
  * sl_binding_render() runs on this CPU: "baseline", "x86-64-v2",
  * "x86-64-v3" or "x86-64-v4" (always "baseline" where the library was

@@ -169,6 +169,8 @@ void      sl_pass_saturate_outputs (SlIr *ir, int target);
  * target @target (the span program then stores all four of every pixel
  * it does not discard). */
 bool      sl_ir_writes_all_components (const SlIr *ir, int target);
+/* Whether @ir may discard a pixel. */
+bool      sl_ir_discards       (const SlIr *ir);
 /* Runs fold, copy propagation, CSE and DCE to a fixed point. */
 void      sl_pass_optimise     (SlIr *ir);
 /* The same; with @validate, sl_ir_validate runs after every step and the

@@ -89,6 +89,15 @@ sl_ir_writes_all_components (const SlIr *ir, int target)
   return written == 0xfu;
 }
 
+bool
+sl_ir_discards (const SlIr *ir)
+{
+  for (guint i = 0; i < ir->insns->len; i++)
+    if (sl_ir_insn (ir, i)->op == SL_OP_DISCARD)
+      return true;
+  return false;
+}
+
 /* Forward pass: substitute, fold constants, propagate copies, and merge
  * common subexpressions.  Returns true when anything changed. */
 static bool

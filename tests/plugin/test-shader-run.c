@@ -318,6 +318,76 @@ test_invert_and_swap (void)
   g_free (in);
 }
 
+/* The output band starts as the input only where the shader may leave
+ * pixels or components alone: a discarded pixel and a component never
+ * written keep the input's value; a shader that writes every pixel whole
+ * replaces them all (the band is then not pre-filled). */
+static void
+test_discard_keeps_input (void)
+{
+  gsize       n     = (gsize) small_rect.width * small_rect.height * 4;
+  gfloat     *in    = make_pixels (small_rect.width, small_rect.height);
+  GeglBuffer *input = make_buffer (&small_rect, in);
+  Graph       g     = make_graph (input);
+  gfloat     *out;
+  gsize       i;
+
+  /* Columns left of the middle are discarded, the rest are red. */
+  gegl_node_set (g.shader, "source",
+                 "float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+                 "{\n"
+                 "    clip(uv.x - 0.5);\n"
+                 "    return float4(1, 0, 0, 1);\n"
+                 "}\n",
+                 NULL);
+  out = render (&g, &small_rect);
+  for (i = 0; i < n; i += 4)
+    {
+      gint   x       = (gint) ((i / 4) % small_rect.width);
+      gfloat red[4]  = { 1, 0, 0, 1 };
+      gboolean kept  = (x + 0.5f) / small_rect.width < 0.5f;
+
+      assert_same_bits (out + i, kept ? in + i : red, 4);
+    }
+  g_free (out);
+
+  /* Alpha is never written (a float3 result): it stays the input's. */
+  gegl_node_set (g.shader, "source",
+                 "float3 main(float2 uv : TEXCOORD0) : COLOR\n"
+                 "{\n"
+                 "    return float3(0.25, 0.5, 0.75);\n"
+                 "}\n",
+                 NULL);
+  out = render (&g, &small_rect);
+  for (i = 0; i < n; i += 4)
+    {
+      gfloat want[4] = { 0.25f, 0.5f, 0.75f, in[i + 3] };
+
+      assert_same_bits (out + i, want, 4);
+    }
+  g_free (out);
+
+  /* Every pixel written whole. */
+  gegl_node_set (g.shader, "source",
+                 "float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+                 "{\n"
+                 "    return float4(0.125, 0.25, 0.5, 0.75);\n"
+                 "}\n",
+                 NULL);
+  out = render (&g, &small_rect);
+  for (i = 0; i < n; i += 4)
+    {
+      gfloat want[4] = { 0.125f, 0.25f, 0.5f, 0.75f };
+
+      assert_same_bits (out + i, want, 4);
+    }
+  g_free (out);
+
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  g_free (in);
+}
+
 static void
 check_lerp (const gfloat *in,
             const gfloat *out,
@@ -858,6 +928,7 @@ main (int    argc,
   g_test_add_func ("/shader-run/registered", test_registered);
   g_test_add_func ("/shader-run/identity", test_identity);
   g_test_add_func ("/shader-run/invert-and-swap", test_invert_and_swap);
+  g_test_add_func ("/shader-run/discard-keeps-input", test_discard_keeps_input);
   g_test_add_func ("/shader-run/params", test_params);
   g_test_add_func ("/shader-run/broken-shader", test_broken_shader);
   g_test_add_func ("/shader-run/error-notify", test_error_notify);

@@ -28,7 +28,9 @@ float4 main (float2 uv : TEXCOORD0) : COLOR
   float fade = exp (-damping * r / max (size.x, size.y) * 2.0);
   float w = sin (r * k - phase * 6.28318531);
   float2 dir = r > 1e-3 ? d / r : float2 (0.0, 0.0);
-  float4 c = tex2D (input, uv + dir * w * amplitude * fade * px);
+  // |dir · w · fade| <= 1; saying so lets the host fetch the input in
+  // bands of the amplitude's margin instead of all of it.
+  float4 c = tex2D (input, uv + clamp (dir * w * fade, -1.0, 1.0) * amplitude * px);
   // The slope of the wave decides how much light a point catches.
   float slope = cos (r * k - phase * 6.28318531) * fade;
   c.rgb = saturate (c.rgb + shading * slope * saturate (amplitude / 10.0) * 0.25);

@@ -8,7 +8,9 @@
  * makes it data dependent and the host fetches the whole input.  Per
  * slot the analysis also follows scaled coordinates (TEXCOORD or
  * SV_Position times a constant, plus constants, rounded), which an
- * effect's passes between textures of different sizes read.  Which
+ * effect's passes between textures of different sizes read, and
+ * displacements the shader bounds itself (clamp, saturate, min and max
+ * with bounds, then scaled by constants: a ripple's offset).  Which
  * slots sample through a mip filter tells whether a read may leave
  * level 0, where a level-0 footprint no longer holds. */
 #include "ir/reach.h"
@@ -55,13 +57,100 @@ affine_shifted (Affine a, float lo, float hi)
   return a;
 }
 
+/* What is known of any value: it lies within [lo, hi] (bounds may be
+ * infinite) or, when @nan, may be NaN.  A clamped value (SAT, MIN and MAX
+ * with a bound, whose NaN operand yields the other) is bounded whatever
+ * it was computed from, so a displacement clamped and scaled by
+ * constants moves a read by a known amount. */
+typedef struct
+{
+  float lo, hi;
+  bool  nan;
+} Range;
+
+static const Range range_any = { -INFINITY, INFINITY, true };
+
+/* A range without NaN or infinities, which an offset may take. */
+static bool
+range_finite (const Range *r)
+{
+  return !r->nan && isfinite (r->lo) && isfinite (r->hi);
+}
+
+/* Sums or products of bounds that are NaN (inf - inf, 0 · inf) leave
+ * nothing known. */
+static Range
+range_checked (float lo, float hi, bool nan)
+{
+  if (isnan (lo) || isnan (hi))
+    return range_any;
+  return (Range) { lo, hi, nan };
+}
+
+static Range
+range_add (Range a, Range b)
+{
+  return range_checked (a.lo + b.lo, a.hi + b.hi, a.nan || b.nan);
+}
+
+static Range
+range_neg (Range a)
+{
+  return (Range) { -a.hi, -a.lo, a.nan };
+}
+
+static Range
+range_mul (Range a, Range b)
+{
+  float p[4] = { a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi };
+  float lo = p[0], hi = p[0];
+  for (int k = 0; k < 4; k++)
+    {
+      if (isnan (p[k]))
+        return range_any;
+      lo = MIN (lo, p[k]);
+      hi = MAX (hi, p[k]);
+    }
+  return (Range) { lo, hi, a.nan || b.nan };
+}
+
+/* min(a, b) is below both upper bounds unless an operand is NaN, when it
+ * is the other operand. */
+static Range
+range_min (Range a, Range b)
+{
+  float hi = MIN (a.hi, b.hi);
+  if (a.nan)
+    hi = MAX (hi, b.hi);
+  if (b.nan)
+    hi = MAX (hi, a.hi);
+  return (Range) { MIN (a.lo, b.lo), hi, a.nan && b.nan };
+}
+
+static Range
+range_max (Range a, Range b)
+{
+  return range_neg (range_min (range_neg (a), range_neg (b)));
+}
+
 /* What is known of a value: a constant (copied into a temporary or not),
- * or an Affine. */
+ * an Affine, and its Range. */
 typedef struct
 {
   Affine *affine;
   float  *constant;    /* NAN: not a constant */
+  Range  *range;
 } Known;
+
+/* @a shifted by a value of range @r; nothing known when @r may be NaN
+ * or infinite. */
+static Affine
+affine_plus_range (Affine a, const Range *r)
+{
+  if (!range_finite (r))
+    return (Affine) { .comp = -1 };
+  return affine_shifted (a, r->lo, r->hi);
+}
 
 static bool
 is_const (const Known *known, uint32_t v, float *k)
@@ -101,7 +190,7 @@ uint32_t
 sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach reach[SL_MAX_SLOTS])
 {
   guint nv = ir->values->len;
-  Known kn = { g_new (Affine, nv), g_new (float, nv) };
+  Known kn = { g_new (Affine, nv), g_new (float, nv), g_new (Range, nv) };
   Affine *known = kn.affine;
   /* Only a value written once is followed: one written again (in a
    * loop, say) may hold something else when it is read. */
@@ -111,6 +200,9 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
       const SlValue *val = sl_ir_value (ir, v);
       known[v].comp = -1;
       kn.constant[v] = val->cls == SL_VALUE_CONST && val->kind == SL_KIND_FLOAT ? sl_u2f (val->bits) : NAN;
+      kn.range[v] = range_any;
+      if (val->cls == SL_VALUE_CONST && val->kind == SL_KIND_FLOAT && !isnan (kn.constant[v]))
+        kn.range[v] = (Range) { kn.constant[v], kn.constant[v], false };
     }
   for (guint i = 0; i < ir->insns->len; i++)
     {
@@ -165,6 +257,27 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
         kn.constant[in->dst[0]] = c0 * c1;
       else if (in->op == SL_OP_MAD && k0 && k1 && is_const (&kn, in->src[2], &c2))
         kn.constant[in->dst[0]] = c0 * c1 + c2;
+      /* Ranges, from bounds and constants. */
+      const Range *ra = in->n_src > 0 ? &kn.range[in->src[0]] : NULL;
+      const Range *rb = in->n_src > 1 ? &kn.range[in->src[1]] : NULL;
+      Range rr = range_any;
+      if (isfinite (kn.constant[in->dst[0]]))
+        rr = (Range) { kn.constant[in->dst[0]], kn.constant[in->dst[0]], false };
+      else
+        switch (in->op)
+          {
+          case SL_OP_MOV: rr = *ra; break;
+          case SL_OP_SAT: rr = (Range) { 0, 1, false }; break;
+          case SL_OP_MIN: rr = range_min (*ra, *rb); break;
+          case SL_OP_MAX: rr = range_max (*ra, *rb); break;
+          case SL_OP_NEG: rr = range_neg (*ra); break;
+          case SL_OP_ADD: rr = range_add (*ra, *rb); break;
+          case SL_OP_SUB: rr = range_add (*ra, range_neg (*rb)); break;
+          case SL_OP_MUL: rr = range_mul (*ra, *rb); break;
+          case SL_OP_MAD: rr = range_add (range_mul (*ra, *rb), kn.range[in->src[2]]); break;
+          default: break;
+          }
+      kn.range[in->dst[0]] = rr;
       switch (in->op)
         {
         case SL_OP_INPUT:
@@ -178,16 +291,19 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
           kn.constant[in->dst[0]] = kn.constant[in->src[0]];
           break;
         case SL_OP_ADD:
-          if (a->comp >= 0 && k1)
-            r = affine_shifted (*a, c1, c1);
-          else if (b->comp >= 0 && k0)
-            r = affine_shifted (*b, c0, c0);
+          if (a->comp >= 0 && b->comp < 0)
+            r = affine_plus_range (*a, rb);
+          else if (b->comp >= 0 && a->comp < 0)
+            r = affine_plus_range (*b, ra);
           break;
         case SL_OP_SUB:
-          if (a->comp >= 0 && k1)
-            r = affine_shifted (*a, -c1, -c1);
-          else if (b->comp >= 0 && k0)
-            r = affine_shifted (affine_scaled (*b, -1), c0, c0);
+          if (a->comp >= 0 && b->comp < 0)
+            {
+              Range minus = range_neg (*rb);
+              r = affine_plus_range (*a, &minus);
+            }
+          else if (b->comp >= 0 && a->comp < 0)
+            r = affine_plus_range (affine_scaled (*b, -1), ra);
           break;
         case SL_OP_NEG:
           if (a->comp >= 0)
@@ -204,14 +320,17 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
             r = affine_scaled (*a, 1.0f / c1);
           break;
         case SL_OP_MAD:
-          if (known[in->src[2]].comp >= 0 && k0 && k1)
-            r = affine_shifted (known[in->src[2]], c0 * c1, c0 * c1);
-          else if (is_const (&kn, in->src[2], &c2))
+          if (known[in->src[2]].comp >= 0 && a->comp < 0 && b->comp < 0)
+            {
+              Range product = range_mul (*ra, *rb);
+              r = affine_plus_range (known[in->src[2]], &product);
+            }
+          else if (known[in->src[2]].comp < 0)
             {
               if (a->comp >= 0 && k1)
-                r = affine_shifted (affine_scaled (*a, c1), c2, c2);
+                r = affine_plus_range (affine_scaled (*a, c1), &kn.range[in->src[2]]);
               else if (b->comp >= 0 && k0)
-                r = affine_shifted (affine_scaled (*b, c0), c2, c2);
+                r = affine_plus_range (affine_scaled (*b, c0), &kn.range[in->src[2]]);
             }
           break;
         /* The difference across a quad of scale × TEXCOORD is scale over
@@ -248,9 +367,13 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
           break;
         }
       known[in->dst[0]] = r;
+      /* A derivative's step is known only now. */
+      if (isfinite (kn.constant[in->dst[0]]))
+        kn.range[in->dst[0]] = (Range) { kn.constant[in->dst[0]], kn.constant[in->dst[0]], false };
     }
   g_free (kn.affine);
   g_free (kn.constant);
+  g_free (kn.range);
   g_free (writes);
   return bounded;
 }

@@ -157,7 +157,7 @@ BUDGET = {
                               ((1024, 1024), {"GEGL_SHADERS_MEMORY_BUDGET": "8M"}, None)),
     "budget-backbuffer.fx": (["--size", "3000x3000", "--memory-budget", "256M", "--probe", "0,0"],
                              ((1024, 1024), {"GEGL_SHADERS_MEMORY_BUDGET": "8M"},
-                              "the render's copies of the 1024×1024 image need 32 MiB, "
+                              "the render's copies of the 1024×1024 image need 16 MiB, "
                               "over its memory budget of 8 MiB")),
 }
 # Within a budget larger than the address-space cap, the allocation
@@ -246,7 +246,7 @@ def build(folder):
     add("budget-large-image.fx", BLOOM, "run",
         "a 20000×20000 render needs 6104 MiB for the images it holds whole", 1)
     add("budget-backbuffer.fx", TWO_BACKBUFFER, "run",
-        "budget-backbuffer.fx: error: the render's copies of the 3000×3000 image need 412 MiB, "
+        "budget-backbuffer.fx: error: the render's copies of the 3000×3000 image need 275 MiB, "
         "over its memory budget of 256 MiB", 1)
     if "budget-out-of-memory.fx" in BUDGET:
         add("budget-out-of-memory.fx", ONE_TARGET, "run",

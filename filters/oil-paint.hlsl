@@ -15,6 +15,16 @@ int radius <string UIName = "Brush size"; int UIMin = 1; int UIMax = 10;> = 4;
 // the rest for one; the loops visit the four mirror images of an offset
 // together.
 
+// Offsets i·px with i clamped to the largest brush, which changes nothing
+// (i <= r <= 10) but tells the compiler how far the reads go, so the op
+// fetches its input band by band instead of all of it.  (Expressions, not
+// variables: a variable assigned in a loop keeps nothing known.)
+#define STEP(i) (clamp ((float) (i), 1.0, 10.0))
+#define XL(i) (uv.x - STEP (i) * px.x)
+#define XR(i) (uv.x + STEP (i) * px.x)
+#define YU(j) (uv.y - STEP (j) * px.y)
+#define YD(j) (uv.y + STEP (j) * px.y)
+
 // Colour sums s and sums of squares ss over part of the window.
 #define ADD_TAP(s, ss, t) { float3 v = (t); s += v; ss += v * v; }
 
@@ -27,23 +37,20 @@ float4 main (float2 uv : TEXCOORD0) : COLOR
   float3 l = 0, l2 = 0, rt = 0, rt2 = 0, u = 0, u2 = 0, d = 0, d2 = 0;
   [loop] for (int i = 1; i <= r; i++)
     {
-      float2 o = i * px;
-      ADD_TAP (l, l2, tex2D (input, float2 (uv.x - o.x, uv.y)).rgb);
-      ADD_TAP (rt, rt2, tex2D (input, float2 (uv.x + o.x, uv.y)).rgb);
-      ADD_TAP (u, u2, tex2D (input, float2 (uv.x, uv.y - o.y)).rgb);
-      ADD_TAP (d, d2, tex2D (input, float2 (uv.x, uv.y + o.y)).rgb);
+      ADD_TAP (l, l2, tex2D (input, float2 (XL (i), uv.y)).rgb);
+      ADD_TAP (rt, rt2, tex2D (input, float2 (XR (i), uv.y)).rgb);
+      ADD_TAP (u, u2, tex2D (input, float2 (uv.x, YU (i))).rgb);
+      ADD_TAP (d, d2, tex2D (input, float2 (uv.x, YD (i))).rgb);
     }
   // Quadrants without their edges: up-left, up-right, down-left, down-right.
   float3 s0 = 0, s02 = 0, s1 = 0, s12 = 0, s2 = 0, s22 = 0, s3 = 0, s32 = 0;
   [loop] for (int j = 1; j <= r; j++)
     [loop] for (int i = 1; i <= r; i++)
       {
-        float2 o = float2 (i, j) * px;
-        float xl = uv.x - o.x, xr = uv.x + o.x, yu = uv.y - o.y, yd = uv.y + o.y;
-        ADD_TAP (s0, s02, tex2D (input, float2 (xl, yu)).rgb);
-        ADD_TAP (s1, s12, tex2D (input, float2 (xr, yu)).rgb);
-        ADD_TAP (s2, s22, tex2D (input, float2 (xl, yd)).rgb);
-        ADD_TAP (s3, s32, tex2D (input, float2 (xr, yd)).rgb);
+        ADD_TAP (s0, s02, tex2D (input, float2 (XL (i), YU (j))).rgb);
+        ADD_TAP (s1, s12, tex2D (input, float2 (XR (i), YU (j))).rgb);
+        ADD_TAP (s2, s22, tex2D (input, float2 (XL (i), YD (j))).rgb);
+        ADD_TAP (s3, s32, tex2D (input, float2 (XR (i), YD (j))).rgb);
       }
   float3 cc = c.rgb * c.rgb;
   float n = (r + 1) * (r + 1);

@@ -631,16 +631,30 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
   const int32_t x = fp->x0[o], y = fp->y0[o];
   const bool nx = rs.needs_x1, ny = rs.needs_y1;
   TexelRun top, bottom;
-  void (*load) (const LevelView *, int, int, int, TexelRun) = rs.clamped ? load_run_clamped : load_run;
-  load (v, x, y, SL_SPAN_COLS + nx, top);
+  if (!any_frac && !rs.clamped)
+    {
+      /* Every lane on its texel: split the run straight into the
+       * outputs. */
+      const float *p = v->lv->texels + (size_t) (y - v->wy0) * v->lv->row_stride
+                       + (size_t) (x - v->wx0) * 4;
+      sl_rgba_split (p, SL_SPAN_COLS, out[0]->f + o, out[1]->f + o, out[2]->f + o,
+                     out[3]->f + o);
+      return;
+    }
+  if (rs.clamped)
+    load_run_clamped (v, x, y, SL_SPAN_COLS + nx, top);
+  else
+    load_run (v, x, y, SL_SPAN_COLS + nx, top);
   if (!any_frac)
     {
       for (int k = 0; k < 4; k++)
         memcpy (out[k]->f + o, top[k], SL_SPAN_COLS * sizeof (float));
       return;
     }
-  if (ny)
-    load (v, x, y + 1, SL_SPAN_COLS + nx, bottom);
+  if (ny && rs.clamped)
+    load_run_clamped (v, x, y + 1, SL_SPAN_COLS + nx, bottom);
+  else if (ny)
+    load_run (v, x, y + 1, SL_SPAN_COLS + nx, bottom);
   const float *fx = fp->fx + o, *fy = fp->fy + o, *gx = fp->gx + o, *gy = fp->gy + o;
   alignas (64) float w00[SL_SPAN_COLS], w10[SL_SPAN_COLS], w01[SL_SPAN_COLS],
                      w11[SL_SPAN_COLS];

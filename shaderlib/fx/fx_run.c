@@ -1540,6 +1540,19 @@ local_over_budget (const SlEffectRun *run, const Box *need, size_t bytes, int wi
            format_bytes (sat_add (run->host_bytes, bytes), a, sizeof a), format_bytes (run->budget, b, sizeof b));
 }
 
+/* Whether pass @pi, rendering @rendered, leaves no pixel of @held as it
+ * was: it covers @held, writes one target without blend or mask, and its
+ * program writes all four components and never discards.  Then what
+ * @held held before does not matter. */
+static bool
+pass_replaces_box (const SlEffectRun *run, int pi, Box rendered, Box held)
+{
+  const SlEffectPass *p = &run->tech->passes[pi];
+  return rendered.x0 <= held.x0 && rendered.y0 <= held.y0 && rendered.x1 >= held.x1
+         && rendered.y1 >= held.y1 && p->n_render_targets <= 1 && !p->blend
+         && (p->write_mask & 0xfu) == 0xfu && sl_binding_writes_every_pixel (run->bindings[pi]);
+}
+
 /* Renders the rectangle (@x, @y, @width, @height) of the result with the
  * parts of the earlier passes it needs (plan_local), held by this call
  * alone, so threads render their own rectangles at once. */
@@ -1553,7 +1566,7 @@ render_local (SlEffectRun *run, SlScratch *scratch, int x, int y, int width, int
   Box *pass_box = g_new (Box, np), *need = g_new0 (Box, MAX (nt, 1)), need_bb;
   float **win = g_new0 (float *, MAX (nt, 1));
   SlTexture *views = g_new0 (SlTexture, MAX (nt, 1));
-  bool *dirty = g_new0 (bool, MAX (nt, 1));
+  bool *dirty = g_new0 (bool, MAX (nt, 1)), *replaced = NULL, *seen = NULL;
   float *bb[2] = { NULL, NULL };
   SlTexture bb_view[2];
   const SlTexture *current = input ? input : &run->input;
@@ -1588,12 +1601,37 @@ render_local (SlEffectRun *run, SlScratch *scratch, int x, int y, int width, int
       ok = false;
       goto done;
     }
+  /* A target part starts as zeros unless the first pass to touch it
+   * writes all of it whole (pass_replaces_box). */
+  replaced = g_new0 (bool, MAX (nt, 1));
+  seen = g_new0 (bool, MAX (nt, 1));
+  for (int pi = 0; pi < last; pi++)
+    {
+      const SlEffectPass *p = &run->tech->passes[pi];
+      if (box_empty (pass_box[pi]))
+        continue;
+      for (int slot = 0; slot < SL_MAX_SLOTS; slot++)
+        {
+          int what = run->slot_texture[pi * SL_MAX_SLOTS + slot];
+          if (what >= 0)
+            seen[what] = true;
+        }
+      for (int r = 0; r < p->n_render_targets; r++)
+        {
+          int ti = p->render_targets[r];
+          if (ti >= 0 && ti < nt && !seen[ti])
+            replaced[ti] = pass_replaces_box (run, pi, pass_box[pi], need[ti]);
+          if (ti >= 0 && ti < nt)
+            seen[ti] = true;
+        }
+    }
   for (int i = 0; i < nt; i++)
     if (!box_empty (need[i]))
       {
         const SlEffectTexture *t = &g_array_index (fx->textures, SlEffectTexture, i);
-        win[i] = g_try_malloc0_n ((size_t) (need[i].x1 - need[i].x0) * (need[i].y1 - need[i].y0),
-                                  4 * sizeof (float));
+        size_t n_texels = (size_t) (need[i].x1 - need[i].x0) * (need[i].y1 - need[i].y0);
+        win[i] = replaced[i] ? g_try_malloc_n (n_texels, 4 * sizeof (float))
+                             : g_try_malloc0_n (n_texels, 4 * sizeof (float));
         if (!win[i])
           {
             out_of_memory (run, (guint) i, diags);
@@ -1636,7 +1674,10 @@ render_local (SlEffectRun *run, SlScratch *scratch, int x, int y, int width, int
         }
       if (pi == last)
         {
-          copy_texels (current, x, y, width, height, target->pixels, target->row_stride);
+          /* The back buffer as the last pass finds it, unless that pass
+           * replaces every pixel. */
+          if (!pass_replaces_box (run, pi, n, (Box) { x, y, x + width, y + height }))
+            copy_texels (current, x, y, width, height, target->pixels, target->row_stride);
           ok &= render_pass (run, pi, scratch, x, y, width, height, over, target, backbuffer_format (run),
                              diags);
         }
@@ -1676,6 +1717,8 @@ done:
   g_free (win);
   g_free (views);
   g_free (dirty);
+  g_free (replaced);
+  g_free (seen);
   g_free (pass_box);
   g_free (need);
   return ok;

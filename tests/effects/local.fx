@@ -5,7 +5,7 @@
 // technique Cleared clears that target between its two writes; Beyond
 // reads only past the edges (where clamping samplers read the edge
 // texels); Wrapped reads through a wrapping sampler, which needs whole
-// targets.
+// targets; Holes reads what a discarding pass left of a fresh target.
 #include "ReShade.fxh"
 
 uniform float Spread < ui_min = 0.0; ui_max = 4.0; > = 1.5;
@@ -113,4 +113,25 @@ technique Wrapped
   pass { VertexShader = PostProcessVS; PixelShader = Down; RenderTarget = HalfTex; }
   pass { VertexShader = PostProcessVS; PixelShader = Up; RenderTarget = WideTex; }
   pass { VertexShader = PostProcessVS; PixelShader = FinalWrapped; }
+}
+
+// Holes: the first pass into WideTex leaves holes, which read as the
+// zeros a fresh target holds (a local render starts its part of a target
+// as zeros unless the first pass to write it replaces all of it).
+float4 Holey (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  if (frac (pos.x / 7.0) < 0.4 || pos.y < 9.0)
+    discard;
+  return tex2D (Src, uv) + 0.25;
+}
+
+float4 ReadHoles (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  return tex2D (Wide, uv + float2 (BUFFER_RCP_WIDTH, 0.0)) * 0.5 + tex2D (Src, uv) * 0.25;
+}
+
+technique Holes
+{
+  pass { VertexShader = PostProcessVS; PixelShader = Holey; RenderTarget = WideTex; }
+  pass { VertexShader = PostProcessVS; PixelShader = ReadHoles; }
 }

@@ -1541,16 +1541,18 @@ local_over_budget (const SlEffectRun *run, const Box *need, size_t bytes, int wi
 }
 
 /* Whether pass @pi, rendering @rendered, leaves no pixel of @held as it
- * was: it covers @held, writes one target without blend or mask, and its
- * program writes all four components and never discards.  Then what
- * @held held before does not matter. */
+ * was: it covers @held, writes one target straight (pass_is_direct: no
+ * blend, mask or sentinel to keep a value), and its program writes all
+ * four components and never discards.  Then what @held held before does
+ * not matter. */
 static bool
 pass_replaces_box (const SlEffectRun *run, int pi, Box rendered, Box held)
 {
   const SlEffectPass *p = &run->tech->passes[pi];
   return rendered.x0 <= held.x0 && rendered.y0 <= held.y0 && rendered.x1 >= held.x1
-         && rendered.y1 >= held.y1 && p->n_render_targets <= 1 && !p->blend
-         && (p->write_mask & 0xfu) == 0xfu && sl_binding_writes_every_pixel (run->bindings[pi]);
+         && rendered.y1 >= held.y1 && p->n_render_targets <= 1
+         && pass_is_direct (run, p, p->n_render_targets ? NULL : backbuffer_format (run))
+         && sl_binding_writes_every_pixel (run->bindings[pi]);
 }
 
 /* Renders the rectangle (@x, @y, @width, @height) of the result with the

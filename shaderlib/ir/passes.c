@@ -2,7 +2,7 @@
  * temporaries where control flow allows, constant folding, copy
  * propagation, common-subexpression elimination, dead-code elimination,
  * pruning of empty blocks and of the untaken side of IFs on constants,
- * and multiply-add fusion.  (Swizzles and dead
+ * unrolling of counted loops, and multiply-add fusion.  (Swizzles and dead
  * components need no pass of their own: the IR is scalar, so a swizzle is
  * a choice of value numbers and an unused component is a dead
  * instruction.)
@@ -611,6 +611,320 @@ fuse_mad (SlIr *ir)
   return changed;
 }
 
+/* Loop unrolling.  A counted loop as the HLSL front ends lower `for`
+ *
+ *     $i = MOV c                 (the last write of $i before the loop)
+ *     LOOP
+ *       header: pure ops of $i and constants, ending in BREAK %cond
+ *       body: no BREAK, CONTINUE or program RETURN of its own; no OUTPUT;
+ *             does not write $i
+ *       CONTEND
+ *       step: pure ops of $i and constants, then $i = MOV %next
+ *     ENDLOOP
+ *
+ * runs a number of times the compiler can count by running the header
+ * and the step on constants (sl_fold_op, the VM's own arithmetic).  Such
+ * a loop is replaced by that many copies of its body, each with $i
+ * replaced by the constant it holds in that iteration, and $i is left
+ * holding its final value.  Every lane runs the same iterations, so this
+ * is exact: each copy does the arithmetic of that iteration in the same
+ * order.  What it buys: no per-pixel loop bookkeeping, offsets and
+ * weights that fold to constants, reads whose reach the compiler can
+ * bound (ir/reach.c follows temporaries, not a counter written on every
+ * iteration), and variables the splitting pass turns into temporaries
+ * once they are written outside control flow.  Loops with more than
+ * UNROLL_MAX_TRIPS iterations, or whose copies would exceed
+ * UNROLL_MAX_INSNS (or the program UNROLL_MAX_TOTAL), stay loops; a loop's iteration cap (LOOP's imm)
+ * must not be below its count, so a loop the VM would stop still does. */
+#define UNROLL_MAX_TRIPS 256
+#define UNROLL_MAX_INSNS 16384
+#define UNROLL_MAX_TOTAL 32768
+
+/* The end (index of the matching ENDLOOP) of the LOOP at @at, and checks
+ * on what lies between: @body_ok false when something at the loop's own
+ * level (outside nested loops or functions) leaves or skips the loop,
+ * or the loop writes an output. */
+static guint
+loop_end (const SlIr *ir, guint at, bool *body_ok)
+{
+  int loops = 0, frames = 0;
+  *body_ok = true;
+  for (guint j = at + 1; j < ir->insns->len; j++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, j);
+      switch (in->op)
+        {
+        case SL_OP_LOOP: loops++; break;
+        case SL_OP_FBEGIN: frames++; break;
+        case SL_OP_FEND: frames--; break;
+        case SL_OP_ENDLOOP:
+          if (loops == 0)
+            return j;
+          loops--;
+          break;
+        case SL_OP_OUTPUT: *body_ok = false; break;
+        case SL_OP_RETURN:
+          if (frames == 0)
+            *body_ok = false;
+          break;
+        default: break;
+        }
+    }
+  *body_ok = false;
+  return ir->insns->len;
+}
+
+/* Runs the pure, single-result instructions [@from, @to) on constant
+ * bits: @var holds @var_bits, constants their own, values computed in
+ * the range what they got (@bits, indexed by value).  False when an
+ * operand is anything else or an op does not fold. */
+static bool
+run_on_constants (const SlIr *ir, guint from, guint to, uint32_t var, uint32_t var_bits,
+                  GHashTable *bits)
+{
+  for (guint j = from; j < to; j++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, j);
+      if (in->n_dst != 1 || (sl_op_shapes[in->op] == SL_SHAPE_SPECIAL && in->op != SL_OP_MOV))
+        return false;
+      uint32_t srcs[SL_IR_MAX_SRC], r;
+      for (int k = 0; k < in->n_src; k++)
+        {
+          uint32_t v = in->src[k];
+          const SlValue *val = sl_ir_value (ir, v);
+          gpointer got;
+          if (v == var)
+            srcs[k] = var_bits;
+          else if (val->cls == SL_VALUE_CONST)
+            srcs[k] = val->bits;
+          else if (g_hash_table_lookup_extended (bits, GUINT_TO_POINTER (v), NULL, &got))
+            srcs[k] = GPOINTER_TO_UINT (got);
+          else
+            return false;
+        }
+      if (in->op == SL_OP_MOV)
+        r = srcs[0];
+      else if (!sl_fold_op ((SlOp) in->op, srcs, &r))
+        return false;
+      g_hash_table_insert (bits, GUINT_TO_POINTER (in->dst[0]), GUINT_TO_POINTER (r));
+    }
+  return true;
+}
+
+/* Unrolls the loop at @at when it has the shape above; appends the
+ * result (or nothing) to @out and returns the index after the loop, or
+ * @at when it left the loop alone. */
+static guint
+unroll_loop (SlIr *ir, guint at, GArray *out, guint *budget)
+{
+  bool body_ok;
+  guint end = loop_end (ir, at, &body_ok);
+  if (!body_ok || out->len == 0)
+    return at;
+  /* The header: up to the first BREAK, nothing but pure ops before it. */
+  guint brk = at + 1;
+  while (brk < end && sl_ir_insn (ir, brk)->op != SL_OP_BREAK)
+    {
+      if (sl_ir_insn (ir, brk)->op != SL_OP_MOV && sl_op_shapes[sl_ir_insn (ir, brk)->op] == SL_SHAPE_SPECIAL)
+        return at;
+      brk++;
+    }
+  if (brk >= end || sl_ir_insn (ir, brk)->n_src != 1)
+    return at;
+  /* The CONTEND of this loop, and the step after it. */
+  guint cont = end;
+  int depth = 0;
+  for (guint j = brk + 1; j < end; j++)
+    {
+      SlOp op = sl_ir_insn (ir, j)->op;
+      if (op == SL_OP_LOOP || op == SL_OP_IF || op == SL_OP_FBEGIN)
+        depth++;
+      else if (op == SL_OP_ENDLOOP || op == SL_OP_ENDIF || op == SL_OP_FEND)
+        depth--;
+      else if (depth == 0 && op == SL_OP_CONTEND)
+        {
+          cont = j;
+          break;
+        }
+    }
+  if (cont >= end || end - 1 <= cont)
+    return at;
+  const SlInsn *last = sl_ir_insn (ir, end - 1);
+  if (last->op != SL_OP_MOV || last->n_dst != 1)
+    return at;
+  uint32_t var = last->dst[0];
+  if (sl_ir_value (ir, var)->cls != SL_VALUE_VAR)
+    return at;
+  /* Its value on entry: the last write before the loop, a constant, with
+   * no control flow in between. */
+  const SlInsn *init = NULL;
+  for (guint j = out->len; j-- > 0;)
+    {
+      const SlInsn *in = &g_array_index (out, SlInsn, j);
+      if (sl_op_shapes[in->op] == SL_SHAPE_SPECIAL && in->op != SL_OP_MOV && !is_pure (in->op))
+        return at;
+      bool writes = false;
+      for (int d = 0; d < in->n_dst; d++)
+        writes |= in->dst[d] == var;
+      if (writes)
+        {
+          init = in;
+          break;
+        }
+    }
+  if (!init || init->op != SL_OP_MOV || sl_ir_value (ir, init->src[0])->cls != SL_VALUE_CONST)
+    return at;
+  /* Nothing in the loop but the step writes the counter; loops in the
+   * body, and lanes leaving them, are the body's own affair (their
+   * BREAKs and CONTINUEs are nested); this loop's own must not occur. */
+  depth = 0;
+  for (guint j = brk + 1; j < cont; j++)
+    {
+      const SlInsn *in = sl_ir_insn (ir, j);
+      for (int d = 0; d < in->n_dst; d++)
+        if (in->dst[d] == var)
+          return at;
+      if (in->op == SL_OP_LOOP)
+        depth++;
+      else if (in->op == SL_OP_ENDLOOP)
+        depth--;
+      else if (depth == 0 && (in->op == SL_OP_BREAK || in->op == SL_OP_CONTINUE))
+        return at;
+    }
+  /* The header and the step compute temporaries only: the step is
+   * dropped and the header's last run (the one that leaves) too. */
+  for (guint j = at + 1; j + 1 < end; j = j + 1 == brk ? cont + 1 : j + 1)
+    {
+      const SlInsn *in = sl_ir_insn (ir, j);
+      if (in->n_dst != 1 || sl_ir_value (ir, in->dst[0])->cls != SL_VALUE_TEMP)
+        return at;
+    }
+
+  /* Count the iterations. */
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  GHashTable *bits = g_hash_table_new (g_direct_hash, g_direct_equal);
+  uint32_t i_bits = sl_ir_value (ir, init->src[0])->bits;
+  uint32_t cond_value = sl_ir_insn (ir, brk)->src[0];
+  bool counted = false;
+  guint cap = sl_ir_insn (ir, at)->imm;
+  for (guint trip = 0; trip <= UNROLL_MAX_TRIPS && trip <= cap; trip++)
+    {
+      g_hash_table_remove_all (bits);
+      gpointer cond;
+      if (!run_on_constants (ir, at + 1, brk, var, i_bits, bits))
+        break;
+      if (sl_ir_value (ir, cond_value)->cls == SL_VALUE_CONST)
+        cond = GUINT_TO_POINTER (sl_ir_value (ir, cond_value)->bits);
+      else if (!g_hash_table_lookup_extended (bits, GUINT_TO_POINTER (cond_value), NULL, &cond))
+        break;
+      if (GPOINTER_TO_UINT (cond) != 0)
+        {
+          counted = true;
+          break;
+        }
+      if (trip == UNROLL_MAX_TRIPS || trip == cap)
+        break;
+      g_array_append_val (values, i_bits);
+      g_hash_table_remove_all (bits);
+      if (!run_on_constants (ir, cont + 1, end - 1, var, i_bits, bits))
+        break;
+      uint32_t next = last->src[0];
+      gpointer got;
+      if (sl_ir_value (ir, next)->cls == SL_VALUE_CONST)
+        i_bits = sl_ir_value (ir, next)->bits;
+      else if (next == var)
+        ;
+      else if (g_hash_table_lookup_extended (bits, GUINT_TO_POINTER (next), NULL, &got))
+        i_bits = GPOINTER_TO_UINT (got);
+      else
+        break;
+    }
+  g_hash_table_destroy (bits);
+  guint copy_len = cont - (at + 1);   /* header and body, without the BREAK */
+  guint n = values->len;
+  if (!counted || (guint64) n * copy_len > MIN (*budget, UNROLL_MAX_INSNS)
+      || ir->values->len + (guint64) n * copy_len * 4 + 1 >= SL_MAX_IR_VALUES / 2)
+    {
+      g_array_free (values, TRUE);
+      return at;
+    }
+  *budget -= n * copy_len;
+
+  /* The copies: temporaries defined in the loop get fresh numbers in
+   * each; reads of the counter read that iteration's constant. */
+  SlKind var_kind = sl_ir_value (ir, var)->kind;
+  GHashTable *renamed = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint k = 0; k < n; k++)
+    {
+      uint32_t here = sl_ir_const (ir, var_kind, g_array_index (values, uint32_t, k));
+      g_hash_table_remove_all (renamed);
+      for (guint j = at + 1; j < cont; j++)
+        {
+          if (j == brk)
+            continue;
+          SlInsn in = *sl_ir_insn (ir, j);
+          for (int s = 0; s < in.n_src; s++)
+            {
+              gpointer to;
+              if (in.src[s] == var)
+                in.src[s] = here;
+              else if (g_hash_table_lookup_extended (renamed, GUINT_TO_POINTER (in.src[s]), NULL, &to))
+                in.src[s] = GPOINTER_TO_UINT (to);
+            }
+          for (int d = 0; d < in.n_dst; d++)
+            {
+              const SlValue *val = sl_ir_value (ir, in.dst[d]);
+              if (val->cls != SL_VALUE_TEMP)
+                continue;
+              uint32_t fresh = sl_ir_new_value (ir, (SlKind) val->kind, SL_VALUE_TEMP);
+              g_hash_table_insert (renamed, GUINT_TO_POINTER (in.dst[d]), GUINT_TO_POINTER (fresh));
+              in.dst[d] = fresh;
+            }
+          g_array_append_val (out, in);
+        }
+    }
+  g_hash_table_destroy (renamed);
+  g_array_free (values, TRUE);
+  /* The counter as the loop leaves it. */
+  SlInsn final = { .op = SL_OP_MOV, .n_dst = 1, .n_src = 1, .dst = { var },
+                   .src = { sl_ir_const (ir, var_kind, i_bits) }, .line = last->line };
+  g_array_append_val (out, final);
+  return end + 1;
+}
+
+static bool
+unroll_loops (SlIr *ir)
+{
+  /* Unrolling never takes a program past UNROLL_MAX_TOTAL instructions,
+   * whatever the number of rounds, well inside the program-size limit. */
+  guint budget = ir->insns->len < UNROLL_MAX_TOTAL ? UNROLL_MAX_TOTAL - ir->insns->len : 0;
+  bool changed = false;
+  GArray *out = g_array_sized_new (FALSE, TRUE, sizeof (SlInsn), ir->insns->len);
+  for (guint i = 0; i < ir->insns->len;)
+    {
+      if (sl_ir_insn (ir, i)->op == SL_OP_LOOP && budget > 0)
+        {
+          guint next = unroll_loop (ir, i, out, &budget);
+          if (next != i)
+            {
+              changed = true;
+              i = next;
+              continue;
+            }
+        }
+      g_array_append_vals (out, sl_ir_insn (ir, i), 1);
+      i++;
+    }
+  if (changed && !ir->overflow)
+    {
+      g_array_free (ir->insns, TRUE);
+      ir->insns = out;
+    }
+  else
+    g_array_free (out, TRUE);
+  return changed && !ir->overflow;
+}
+
 /* With @validate, the IR after one step of the optimiser must still be
  * valid; @round counts from 0, -1 for the steps after the loop. */
 static bool
@@ -645,6 +959,9 @@ sl_pass_optimise_checked (SlIr *ir, bool validate, SlDiagnostics *diags)
         return false;
       changed |= prune_empty_blocks (ir);
       if (!step_ok (ir, validate, "empty-block pruning", round, diags))
+        return false;
+      changed |= unroll_loops (ir);
+      if (!step_ok (ir, validate, "loop unrolling", round, diags))
         return false;
       if (!changed)
         break;

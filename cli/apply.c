@@ -330,7 +330,7 @@ find_filter (const char *name)
       g_string_append_printf (known, "%s%s", known->len ? ", " : "",
                               file->stem);
     }
-  print_error_line (_("no filter or shader file '%s' (shipped filters: %s)"),
+  print_error_line (_("no filter, shader or effect file '%s' (shipped filters: %s)"),
                   name, known->len ? known->str : _("none found"));
   g_string_free (known, TRUE);
   g_ptr_array_unref (files);

@@ -117,7 +117,7 @@ compile_effect (const GsEffectArgs *a, int width, int height)
     .defines = (const char *const *) a->defines,
     .buffer_width = width,
     .buffer_height = height,
-    .flags = a->any_path ? SL_COMPILE_ANY_PATH : 0,
+    .flags = (a->any_path ? SL_COMPILE_ANY_PATH : 0) | a->compile_flags,
   };
   SlDiagnostics *diags = sl_diagnostics_new ();
   SlEffect *fx = sl_effect_compile (&options, diags);
@@ -281,6 +281,28 @@ gs_effect_check (const GsEffectArgs *a)
   return t < 0 || !fits ? 1 : 0;
 }
 
+int
+gs_effect_dump (const GsEffectArgs *a,
+                void (*print_program) (SlProgram *program))
+{
+  SlEffect *fx = compile_effect (a, a->width > 0 ? a->width : 512, a->height > 0 ? a->height : 512);
+  if (fx == NULL)
+    return 1;
+  int t = pick_technique (fx, a->technique);
+  if (t >= 0)
+    {
+      const SlEffectTechnique *tech = sl_effect_get_technique (fx, t);
+      for (int p = 0; p < tech->n_passes; p++)
+        {
+          const SlEffectPass *pass = &tech->passes[p];
+          printf ("%s;;; technique %s, pass %d%s%s: pixel shader %s\n", p ? "\n" : "", tech->name,
+                  p + 1, pass->name[0] ? " " : "", pass->name, pass->pixel_shader);
+          print_program (pass->program);
+        }
+    }
+  sl_effect_unref (fx);
+  return t < 0 ? 1 : 0;
+}
 
 static gboolean
 texture_name_is (const char *assignment, const char *eq, const char *name)

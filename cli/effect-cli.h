@@ -28,6 +28,7 @@ typedef struct
   int          jobs;           /* ≤ 0 = one per CPU */
   gboolean     any_path;       /* --allow-any-path: includes and textures anywhere */
   gsize        memory_budget;  /* bytes one render may take (0: the default) */
+  guint        compile_flags;  /* more SL_COMPILE_* flags (dump: KEEP_DUMPS) */
 } GsEffectArgs;
 
 /* FALSE, with the error printed, when a @width×@height render whose
@@ -49,6 +50,11 @@ gboolean gs_effect_apply_sources (char *const        *sources,
 /* Exit codes as main.c's: 0, 1 (errors), 2 (usage). */
 int      gs_effect_check  (const GsEffectArgs *args);
 int      gs_effect_run    (const GsEffectArgs *args);
+/* Prints, for each pass of the technique (--entry, else the first), a
+ * header line naming it and the pass's pixel shader, then
+ * @print_program's dump of its program. */
+int      gs_effect_dump   (const GsEffectArgs *args,
+                           void (*print_program) (SlProgram *program));
 
 /* The image textures of @fx, loaded once for every run of it: element i
  * is texture i's image, or NULL when texture i is no image texture or its

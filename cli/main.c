@@ -208,15 +208,16 @@ make_context (const char *command,
   else if (g_str_equal (command, "dump"))
     {
       g_option_context_set_summary (context,
-        _("Compile the pixel shader FILE and print its IR before and after "
-          "optimisation and the span program the VM runs.\n"
+        _("Compile the pixel shader or effect FILE and print its IR before "
+          "and after optimisation and the span program the VM runs (for an "
+          "effect, of each pass of its technique).\n"
           "Exit status: 0 when it compiles, 1 on errors, 2 on usage "
           "errors."));
     }
   else
     {
       g_option_context_set_summary (context,
-        _("Compile the pixel shader FILE and report diagnostics.\n"
+        _("Compile the pixel shader or effect FILE and report diagnostics.\n"
           "Exit status: 0 when it compiles, 1 on errors, 2 on usage "
           "errors."));
     }
@@ -231,7 +232,7 @@ print_main_help (FILE *stream)
            _("Usage: %s COMMAND [OPTION…] FILE\n"
              "\n"
              "Compile and run Direct3D pixel shaders (HLSL, shader assembly, "
-             "bytecode).\n"
+             "bytecode)\nand ReShade effect files.\n"
              "\n"
              "Commands:\n"
              "  check FILE       compile FILE and print its diagnostics\n"
@@ -528,13 +529,26 @@ command_dis (int    argc,
 
 /* Prints the three stages sl_program_dump() keeps, each under a header
  * line, for reading what the optimiser did and for golden tests. */
-static int
-command_dump (int    argc,
-              char **argv)
+static void
+print_program_dump (SlProgram *program)
 {
   static const char *const titles[] = {
     "IR before optimisation", "IR after optimisation", "span program"
   };
+
+  for (int stage = 0; stage < 3; stage++)
+    {
+      char *text = sl_program_dump (program, stage);
+      printf ("%s;; %s\n%s", stage ? "\n" : "", titles[stage], text ? text : "");
+      g_free (text);
+    }
+}
+
+/* `dump`: a shader's three stages, or an effect's, pass by pass. */
+static int
+command_dump (int    argc,
+              char **argv)
+{
   Options    o = { 0 };
   SlProgram *program;
   int        status;
@@ -546,16 +560,20 @@ command_dump (int    argc,
       return status;
     }
   o.compile_flags = SL_COMPILE_KEEP_DUMPS;
+  if (gs_effect_file_p (o.file))
+    {
+      GsEffectArgs a = { .file = o.file, .technique = o.entry, .include_dirs = o.include_dirs,
+                         .defines = o.defines, .any_path = o.any_path,
+                         .memory_budget = o.budget, .compile_flags = SL_COMPILE_KEEP_DUMPS };
+      status = gs_effect_dump (&a, print_program_dump);
+      options_clear (&o);
+      return status;
+    }
   program = compile_file (o.file, &o);
   options_clear (&o);
   if (program == NULL)
     return EXIT_ERROR;
-  for (int stage = 0; stage < 3; stage++)
-    {
-      char *text = sl_program_dump (program, stage);
-      printf ("%s;; %s\n%s", stage ? "\n" : "", titles[stage], text ? text : "");
-      g_free (text);
-    }
+  print_program_dump (program);
   sl_program_unref (program);
   return EXIT_OK;
 }

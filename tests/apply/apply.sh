@@ -68,7 +68,7 @@ run_cli 0 apply sepia-tone amount=0.25 a.png -o out6
 "$CLI" run "$SRCDIR/../../filters/sepia-tone.hlsl" -i a.png --set amount=0.25 -o ref-sepia.png
 cmp out6/a.png ref-sepia.png || fail "named filter differs from the file"
 run_cli 1 apply no-such-filter a.png -o out7
-expect_grep errlog "gegl-shaders: error: no filter or shader file 'no-such-filter' (shipped filters: "
+expect_grep errlog "gegl-shaders: error: no filter, shader or effect file 'no-such-filter' (shipped filters: "
 expect_grep errlog "sepia-tone"
 [ ! -e out7 ] || fail "output folder created for a failed run"
 

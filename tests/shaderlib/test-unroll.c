@@ -11,12 +11,7 @@
  * on data, one too long to unroll), and the sampling reach of a blur
  * written as a loop is bounded once its loop is unrolled, which it could
  * not be while a counter changed on every iteration. */
-#include "shaderlib.h"
-#include "api/params.h"
-#include "api/program.h"
-
-#include <glib.h>
-#include <string.h>
+#include "ir-test.h"
 
 #define W 8
 #define H 2
@@ -24,30 +19,7 @@
 static SlProgram *
 compile (const char *src)
 {
-  SlCompileOptions o = { 0 };
-  o.source = src;
-  o.length = (size_t) -1;
-  o.filename = "unroll.hlsl";
-  o.language = SL_LANGUAGE_HLSL;
-  o.profile = "ps_3_0";
-  SlDiagnostics *d = sl_diagnostics_new ();
-  SlProgram *p = sl_compile (&o, d);
-  if (!p || sl_diagnostics_count (d))
-    {
-      char *text = sl_diagnostics_format (d);
-      g_error ("compile: %s", text ? text : "(no diagnostics)");
-    }
-  sl_diagnostics_free (d);
-  return p;
-}
-
-static int
-count_op (const SlIr *ir, SlOp op)
-{
-  int n = 0;
-  for (guint i = 0; i < ir->insns->len; i++)
-    n += sl_ir_insn (ir, i)->op == op;
-  return n;
+  return compile_as (src, "unroll.hlsl");
 }
 
 /* The texture the blurs read: texel (x, y) holds distinct small binary
@@ -96,29 +68,6 @@ render (SlBinding *b, float out[H][W][4])
   g_assert_cmpint (sl_diagnostics_count (d), ==, 0);
   sl_scratch_free (s);
   sl_diagnostics_free (d);
-}
-
-/* The IR a binding of @p prepared with @name = @value runs (the steps of
- * sl_binding_prepare(), validated after each). */
-static SlIr *
-specialised (SlProgram *p, const char *name, float value)
-{
-  size_t n = MAX (sl_program_get_constants_size (p), 4);
-  uint32_t *words = g_new0 (uint32_t, n);
-  if (name)
-    {
-      const SlParam *prm = sl_program_find_param (p, name);
-      g_assert_nonnull (prm);
-      sl_param_store (prm, sl_program_get_shader_model (p) >= 40, &value, 1, words, n);
-    }
-  SlIr *ir = sl_ir_copy (p->ir);
-  sl_pass_specialise (ir, words, n);
-  SlDiagnostics *d = sl_diagnostics_new ();
-  g_assert_true (sl_ir_validate (ir, "specialisation", d));
-  g_assert_true (sl_pass_optimise_checked (ir, true, d));
-  sl_diagnostics_free (d);
-  g_free (words);
-  return ir;
 }
 
 static int
@@ -194,7 +143,8 @@ test_param (void)
   g_assert_cmpint (count_op (p->ir, SL_OP_LOOP), ==, 1);
   for (int count = 0; count <= 7; count += 7)
     {
-      SlIr *ir = specialised (p, "Count", (float) count);
+      Setting s = { "Count", (float) count };
+      SlIr *ir = specialised (p, &s, 1);
       g_assert_cmpint (count_op (ir, SL_OP_LOOP), ==, 0);
       sl_ir_free (ir);
       SlBinding *b = prepare (p, "Count", (float) count, &tex);

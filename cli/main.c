@@ -564,7 +564,7 @@ command_dump (int    argc,
     {
       GsEffectArgs a = { .file = o.file, .technique = o.entry, .include_dirs = o.include_dirs,
                          .defines = o.defines, .any_path = o.any_path,
-                         .memory_budget = o.budget, .compile_flags = SL_COMPILE_KEEP_DUMPS };
+                         .memory_budget = o.budget, .compile_flags = o.compile_flags };
       status = gs_effect_dump (&a, print_program_dump);
       options_clear (&o);
       return status;

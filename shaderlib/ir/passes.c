@@ -634,8 +634,9 @@ fuse_mad (SlIr *ir)
  * iteration), and variables the splitting pass turns into temporaries
  * once they are written outside control flow.  Loops with more than
  * UNROLL_MAX_TRIPS iterations, or whose copies would exceed
- * UNROLL_MAX_INSNS (or the program UNROLL_MAX_TOTAL), stay loops; a loop's iteration cap (LOOP's imm)
- * must not be below its count, so a loop the VM would stop still does. */
+ * UNROLL_MAX_INSNS (or take the program past UNROLL_MAX_TOTAL), stay
+ * loops; so does one whose iteration cap (LOOP's imm) is below its
+ * count, which the VM stops with a warning. */
 #define UNROLL_MAX_TRIPS 256
 #define UNROLL_MAX_INSNS 16384
 #define UNROLL_MAX_TOTAL 32768
@@ -807,7 +808,9 @@ unroll_loop (SlIr *ir, guint at, GArray *out, guint *budget)
   uint32_t cond_value = sl_ir_insn (ir, brk)->src[0];
   bool counted = false;
   guint cap = sl_ir_insn (ir, at)->imm;
-  for (guint trip = 0; trip <= UNROLL_MAX_TRIPS && trip <= cap; trip++)
+  /* Each round: the header on the counter's value (leaving ends the
+   * count), then the step gives the next value. */
+  for (guint trip = 0;; trip++)
     {
       g_hash_table_remove_all (bits);
       gpointer cond;
@@ -898,6 +901,13 @@ unroll_loops (SlIr *ir)
   /* Unrolling never takes a program past UNROLL_MAX_TOTAL instructions,
    * whatever the number of rounds, well inside the program-size limit. */
   guint budget = ir->insns->len < UNROLL_MAX_TOTAL ? UNROLL_MAX_TOTAL - ir->insns->len : 0;
+  /* Every optimiser round asks; a program without loops (most) costs
+   * one scan, not a copy of its instructions. */
+  bool any_loop = false;
+  for (guint i = 0; i < ir->insns->len && !any_loop; i++)
+    any_loop = sl_ir_insn (ir, i)->op == SL_OP_LOOP;
+  if (!any_loop || budget == 0)
+    return false;
   bool changed = false;
   GArray *out = g_array_sized_new (FALSE, TRUE, sizeof (SlInsn), ir->insns->len);
   for (guint i = 0; i < ir->insns->len;)

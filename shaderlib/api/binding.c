@@ -206,6 +206,15 @@ compute_reach (SlBinding *b, const SlIr *ir)
 {
   float reach[4];
   b->bounded_slots = sl_ir_sample_reach_slots (ir, b->width, b->height, b->slot_reach);
+  /* In the sizes of the textures bound now; a slot the host fills at
+   * render time gets the primary input, of the viewport's size. */
+  for (int slot = 0; slot < SL_MAX_SLOTS; slot++)
+    {
+      const SlTexture *t = b->textures[slot];
+      bool sized = t && t->levels[0].width > 0 && t->levels[0].height > 0;
+      sl_slot_reach_resolve (&b->slot_reach[slot], sized ? t->levels[0].width : b->width,
+                             sized ? t->levels[0].height : b->height, b->width, b->height);
+    }
   b->reach_known = sl_slot_reach_offsets (b->slot_reach, b->bounded_slots, reach);
   if (b->reach_known)
     {
@@ -284,14 +293,6 @@ sl_binding_get_slot_reach (const SlBinding *b, int slot, SlSlotReach *reach)
       || (b->auto_mips && (b->mip_slots & (1u << slot))))
     return false;
   *reach = b->slot_reach[slot];
-  /* SV_Position is TEXCOORD times the viewport's size. */
-  for (int g = 0; g < reach->n_groups; g++)
-    for (int axis = 0; axis < 2; axis++)
-      if (reach->group[g].position[axis])
-        {
-          reach->group[g].scale[axis] *= axis ? (float) b->height : (float) b->width;
-          reach->group[g].position[axis] = false;
-        }
   return true;
 }
 

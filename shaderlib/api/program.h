@@ -30,7 +30,9 @@ uint32_t sl_binding_get_sampled_slots (const SlBinding *binding);
 
 /* Where a prepared binding's reads of texture slot @slot fall, in
  * texture coordinates of the pixel's own TEXCOORD (SV_Position already
- * turned into TEXCOORD times the viewport's size); no groups for a slot
+ * turned into TEXCOORD times the viewport's size, texel offsets and
+ * texel loads into coordinates in the size of the texture bound to the
+ * slot when the binding was prepared, else the viewport's); no groups for a slot
  * it does not read.  False when they are data dependent, or may read
  * another mip level. */
 bool sl_binding_get_slot_reach (const SlBinding *binding, int slot, SlSlotReach *reach);

@@ -4,8 +4,12 @@
  * When every sample's coordinates are a TEXCOORD's x and y plus or minus
  * constants (after specialisation has folded the parameters in), the
  * footprint is the pixel's own position widened by those constants;
- * anything else (computed coordinates, texel loads, other dimensions)
- * makes it data dependent and the host fetches the whole input.  Per
+ * anything else (computed coordinates, other dimensions, projection)
+ * makes it data dependent and the host fetches the whole input.  Texel
+ * offsets are kept in texels, and texel loads at a pixel's index (its
+ * SV_Position or scaled TEXCOORD, truncated, times and plus integer
+ * constants) as the texels they read, until the host says the sizes
+ * (sl_slot_reach_resolve).  Per
  * slot the analysis also follows scaled coordinates (TEXCOORD or
  * SV_Position times a constant, plus constants, rounded), which an
  * effect's passes between textures of different sizes read, and
@@ -159,15 +163,16 @@ is_const (const Known *known, uint32_t v, float *k)
   return isfinite (*k);
 }
 
-/* Adds a read at (@u, @v) to @r; false when the slot already has
- * SL_REACH_GROUPS other scales. */
+/* Merges @add into the group of @r with its scales and kind; false when
+ * the slot already has SL_REACH_GROUPS others. */
 static bool
-add_read (SlSlotReach *r, const Affine *u, const Affine *v)
+merge_group (SlSlotReach *r, const SlReachGroup *add)
 {
   int g = 0;
   while (g < r->n_groups
-         && !(r->group[g].scale[0] == u->scale && r->group[g].scale[1] == v->scale
-              && r->group[g].position[0] == (u->comp == 2) && r->group[g].position[1] == (v->comp == 3)))
+         && !(r->group[g].scale[0] == add->scale[0] && r->group[g].scale[1] == add->scale[1]
+              && r->group[g].position[0] == add->position[0]
+              && r->group[g].position[1] == add->position[1] && r->group[g].fetch == add->fetch))
     g++;
   if (g == SL_REACH_GROUPS)
     return false;
@@ -175,15 +180,67 @@ add_read (SlSlotReach *r, const Affine *u, const Affine *v)
   if (g == r->n_groups)
     {
       r->n_groups++;
-      *gr = (SlReachGroup) { .scale = { u->scale, v->scale }, .position = { u->comp == 2, v->comp == 3 },
-                             .lo = { u->lo, v->lo }, .hi = { u->hi, v->hi } };
+      *gr = *add;
       return true;
     }
-  gr->lo[0] = MIN (gr->lo[0], u->lo);
-  gr->hi[0] = MAX (gr->hi[0], u->hi);
-  gr->lo[1] = MIN (gr->lo[1], v->lo);
-  gr->hi[1] = MAX (gr->hi[1], v->hi);
+  for (int axis = 0; axis < 2; axis++)
+    {
+      gr->lo[axis] = MIN (gr->lo[axis], add->lo[axis]);
+      gr->hi[axis] = MAX (gr->hi[axis], add->hi[axis]);
+      gr->texel_lo[axis] = MIN (gr->texel_lo[axis], add->texel_lo[axis]);
+      gr->texel_hi[axis] = MAX (gr->texel_hi[axis], add->texel_hi[axis]);
+    }
   return true;
+}
+
+/* Adds a read at (@u, @v), moved by @offset texels, to @r; a texel load
+ * when @fetch. */
+static bool
+add_read (SlSlotReach *r, const Affine *u, const Affine *v, const int8_t offset[2], bool fetch)
+{
+  SlReachGroup add = { .scale = { u->scale, v->scale }, .position = { u->comp == 2, v->comp == 3 },
+                       .lo = { u->lo, v->lo }, .hi = { u->hi, v->hi },
+                       .texel_lo = { offset[0], offset[1] }, .texel_hi = { offset[0], offset[1] },
+                       .fetch = fetch };
+  return merge_group (r, &add);
+}
+
+void
+sl_slot_reach_resolve (SlSlotReach *reach, int tex_width, int tex_height, int view_width,
+                       int view_height)
+{
+  float tex_size[2] = { (float) MAX (tex_width, 1), (float) MAX (tex_height, 1) };
+  float view_size[2] = { (float) MAX (view_width, 1), (float) MAX (view_height, 1) };
+  SlSlotReach resolved = { 0 };
+  for (int g = 0; g < reach->n_groups; g++)
+    {
+      SlReachGroup gr = reach->group[g];
+      for (int axis = 0; axis < 2; axis++)
+        {
+          /* SV_Position is TEXCOORD times the viewport's size. */
+          if (gr.position[axis])
+            gr.scale[axis] *= view_size[axis];
+          gr.position[axis] = false;
+          float lo = gr.lo[axis] + gr.texel_lo[axis], hi = gr.hi[axis] + gr.texel_hi[axis];
+          if (gr.fetch)
+            {
+              /* Texel t is read as its centre, (t + 1/2) / size. */
+              gr.scale[axis] /= tex_size[axis];
+              gr.lo[axis] = (lo + 0.5f) / tex_size[axis];
+              gr.hi[axis] = (hi + 0.5f) / tex_size[axis];
+            }
+          else
+            {
+              gr.lo[axis] += gr.texel_lo[axis] / tex_size[axis];
+              gr.hi[axis] += gr.texel_hi[axis] / tex_size[axis];
+            }
+          gr.texel_lo[axis] = gr.texel_hi[axis] = 0;
+        }
+      gr.fetch = false;
+      /* Never full: there are no more groups than before. */
+      merge_group (&resolved, &gr);
+    }
+  *reach = resolved;
 }
 
 uint32_t
@@ -192,6 +249,9 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
   guint nv = ir->values->len;
   Known kn = { g_new (Affine, nv), g_new (float, nv), g_new (Range, nv) };
   Affine *known = kn.affine;
+  /* Integer constants, for texel loads at a pixel's index plus some. */
+  int32_t *int_const = g_new (int32_t, nv);
+  bool *is_int_const = g_new0 (bool, nv);
   /* Only a value written once is followed: one written again (in a
    * loop, say) may hold something else when it is read. */
   uint8_t *writes = g_new0 (uint8_t, nv);
@@ -199,6 +259,11 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
     {
       const SlValue *val = sl_ir_value (ir, v);
       known[v].comp = -1;
+      if (val->cls == SL_VALUE_CONST && val->kind == SL_KIND_INT)
+        {
+          int_const[v] = (int32_t) val->bits;
+          is_int_const[v] = true;
+        }
       kn.constant[v] = val->cls == SL_VALUE_CONST && val->kind == SL_KIND_FLOAT ? sl_u2f (val->bits) : NAN;
       kn.range[v] = range_any;
       if (val->cls == SL_VALUE_CONST && val->kind == SL_KIND_FLOAT && !isnan (kn.constant[v]))
@@ -226,12 +291,16 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
             }
           uint32_t bit = 1u << in->sample.texture;
           const Affine *u = &known[in->src[0]], *v = &known[in->src[1]];
-          /* Texel offsets and projection move reads by what the IR does
-           * not know (the texture's size, coordinate w). */
-          if (in->sample.mode == SL_SAMPLE_LOAD || in->sample.dim != SL_TEXTURE_2D
-              || in->sample.projective || in->sample.offset[0] || in->sample.offset[1]
+          /* A load names its texel and level: level 0 only (a constant),
+           * as the reach is level 0's. */
+          bool load = in->sample.mode == SL_SAMPLE_LOAD;
+          bool level0 = !load || in->n_src < 3
+                        || (is_int_const[in->src[2]] && int_const[in->src[2]] == 0);
+          /* Projection moves reads by what the IR does not know
+           * (coordinate w); texel offsets are kept in texels. */
+          if (in->n_src < 2 || in->sample.dim != SL_TEXTURE_2D || in->sample.projective || !level0
               || (u->comp != 0 && u->comp != 2) || (v->comp != 1 && v->comp != 3)
-              || !add_read (&reach[in->sample.texture], u, v))
+              || !add_read (&reach[in->sample.texture], u, v, in->sample.offset, load))
             bounded &= ~bit;
           continue;
         }
@@ -345,6 +414,31 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
               kn.constant[in->dst[0]] = along ? a->scale / size : 0.0f;
             }
           break;
+        /* A texel index: a coordinate rounded toward zero (at most one
+         * away), plus or minus integer constants. */
+        case SL_OP_FTOI:
+          if (a->comp >= 0)
+            r = affine_shifted (*a, -1, 1);
+          break;
+        case SL_OP_IADD:
+        case SL_OP_ISUB:
+          {
+            int sign = in->op == SL_OP_ISUB ? -1 : 1;
+            if (a->comp >= 0 && is_int_const[in->src[1]]
+                && ABS (int_const[in->src[1]]) <= (1 << 20))
+              r = affine_shifted (*a, (float) (sign * int_const[in->src[1]]),
+                                  (float) (sign * int_const[in->src[1]]));
+            else if (in->op == SL_OP_IADD && b->comp >= 0 && is_int_const[in->src[0]]
+                     && ABS (int_const[in->src[0]]) <= (1 << 20))
+              r = affine_shifted (*b, (float) int_const[in->src[0]], (float) int_const[in->src[0]]);
+          }
+          break;
+        case SL_OP_IMUL:
+          if (a->comp >= 0 && is_int_const[in->src[1]] && ABS (int_const[in->src[1]]) <= (1 << 20))
+            r = affine_scaled (*a, (float) int_const[in->src[1]]);
+          else if (b->comp >= 0 && is_int_const[in->src[0]] && ABS (int_const[in->src[0]]) <= (1 << 20))
+            r = affine_scaled (*b, (float) int_const[in->src[0]]);
+          break;
         /* Rounding moves a value by less than one. */
         case SL_OP_FLOOR:
           if (a->comp >= 0)
@@ -374,6 +468,8 @@ sl_ir_sample_reach_slots (const SlIr *ir, int width, int height, SlSlotReach rea
   g_free (kn.affine);
   g_free (kn.constant);
   g_free (kn.range);
+  g_free (int_const);
+  g_free (is_int_const);
   g_free (writes);
   return bounded;
 }
@@ -389,7 +485,8 @@ sl_slot_reach_offsets (const SlSlotReach reach[SL_MAX_SLOTS], uint32_t bounded, 
     for (int g = 0; g < reach[s].n_groups; g++)
       {
         const SlReachGroup *gr = &reach[s].group[g];
-        if (gr->scale[0] != 1 || gr->scale[1] != 1 || gr->position[0] || gr->position[1])
+        if (gr->scale[0] != 1 || gr->scale[1] != 1 || gr->position[0] || gr->position[1]
+            || gr->fetch || gr->texel_lo[0] || gr->texel_lo[1] || gr->texel_hi[0] || gr->texel_hi[1])
           return false;
         offsets[0] = MAX (offsets[0], -gr->lo[0]);
         offsets[1] = MAX (offsets[1], -gr->lo[1]);

@@ -135,3 +135,25 @@ technique Holes
   pass { VertexShader = PostProcessVS; PixelShader = Holey; RenderTarget = WideTex; }
   pass { VertexShader = PostProcessVS; PixelShader = ReadHoles; }
 }
+
+// Texels: texel offsets and texel loads (at the pixel's index, scaled
+// and moved by integer constants), into a target of another size and out
+// of it.
+float4 Loads (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  return tex2Dfetch (Src, int2 (pos.xy) * 3 + int2 (2, -1), 0) * 0.5
+         + tex2Doffset (Src, uv, int2 (-3, 2)) * 0.5;
+}
+
+float4 FinalTexels (float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+  return tex2Doffset (Third, uv, int2 (-2, 1)) * 0.5
+         + tex2Dfetch (Src, int2 (pos.xy) + int2 (1, 3), 0) * 0.25
+         + tex2Dlod (Src, float4 (uv, 0, 0), int2 (0, -4)) * 0.25;
+}
+
+technique Texels
+{
+  pass { VertexShader = PostProcessVS; PixelShader = Loads; RenderTarget = ThirdTex; }
+  pass { VertexShader = PostProcessVS; PixelShader = FinalTexels; }
+}

@@ -249,6 +249,8 @@ main (void)
   check_technique (FX_DIR, "local.fx", "Beyond", NULL, 61, 47, true);
   check_technique (FX_DIR, "local.fx", "Wrapped", NULL, 61, 47, false);
   check_technique (FX_DIR, "local.fx", "Holes", NULL, 61, 47, true);
+  check_technique (FX_DIR, "local.fx", "Texels", NULL, 61, 47, true);
+  check_technique (FX_DIR, "local.fx", "Texels", NULL, 64, 48, true);
   /* The shipped blurs: full size below σ 6, half and quarter size above. */
   static const char *sigmas[] = { "std_dev=0", "std_dev=3", "std_dev=7", "std_dev=14" };
   for (guint i = 0; i < G_N_ELEMENTS (sigmas); i++)

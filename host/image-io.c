@@ -36,6 +36,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -50,6 +51,11 @@
 #include "pixel-fetch.h"
 
 G_DEFINE_QUARK (gs-image-io-error-quark, gs_image_io_error)
+
+static gboolean within_budget (gint64   width,
+                               gint64   height,
+                               gsize    max_bytes,
+                               GError **error);
 
 /* ------------------------------------------------------------------ */
 /* Warning capture                                                     */
@@ -95,6 +101,23 @@ capture_writer (GLogLevelFlags   level,
   if (handled)
     return G_LOG_WRITER_HANDLED;
   return g_log_writer_default (level, fields, n_fields, user_data);
+}
+
+void
+gs_image_io_gegl_exit (void)
+{
+  /* A bounded wait: 30 s covers writing GiBs of tiles out, and a swap
+   * that never settles must not keep the process. */
+  for (int i = 0; i < 3000; i++)
+    {
+      gboolean busy = FALSE;
+
+      g_object_get (gegl_stats (), "swap-busy", &busy, NULL);
+      if (! busy)
+        break;
+      g_usleep (10000);
+    }
+  gegl_exit ();
 }
 
 void
@@ -178,7 +201,101 @@ gs_image_free (GsImage *image)
   if (image == NULL)
     return;
   g_free (image->pixels);
+  g_clear_object (&image->buffer);
   g_free (image);
+}
+
+GsImage *
+gs_image_new_tiled (int          width,
+                    int          height,
+                    const Babl  *format,
+                    GError     **error)
+{
+  GeglRectangle rect = { 0, 0, width, height };
+  GsImage      *image;
+  const Babl   *space = babl_format_get_space (format);
+
+  if (width <= 0 || height <= 0)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_FORMAT,
+                   _("invalid image size %d×%d"), width, height);
+      return NULL;
+    }
+  if ((guint64) width * (guint64) height > GS_IMAGE_MAX_PIXELS)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
+                   _("image of %d×%d pixels is too large"), width, height);
+      return NULL;
+    }
+  image = g_new0 (GsImage, 1);
+  image->width = width;
+  image->height = height;
+  image->buffer = gegl_buffer_new (&rect, format);
+  image->format = format;
+  image->space = space == babl_space ("sRGB") ? NULL : space;
+  return image;
+}
+
+void
+gs_image_read (const GsImage *image,
+               int            x,
+               int            y,
+               int            width,
+               int            height,
+               const Babl    *format,
+               float         *dst)
+{
+  if (image->buffer != NULL)
+    {
+      GeglRectangle rect = { x, y, width, height };
+
+      gs_pixel_fetch (image->buffer, &rect, 1.0, format, dst, GEGL_ABYSS_NONE);
+      return;
+    }
+  for (int r = 0; r < height; r++)
+    memcpy (dst + (gsize) r * width * 4,
+            image->pixels + ((gsize) (y + r) * image->width + x) * 4,
+            (gsize) width * 4 * sizeof (float));
+}
+
+void
+gs_image_write_rect (GsImage     *image,
+                     int          x,
+                     int          y,
+                     int          width,
+                     int          height,
+                     const Babl  *format,
+                     const float *src)
+{
+  if (image->buffer != NULL)
+    {
+      GeglRectangle rect = { x, y, width, height };
+
+      gegl_buffer_set (image->buffer, &rect, 0, format, src, GEGL_AUTO_ROWSTRIDE);
+      return;
+    }
+  for (int r = 0; r < height; r++)
+    memcpy (image->pixels + ((gsize) (y + r) * image->width + x) * 4,
+            src + (gsize) r * width * 4, (gsize) width * 4 * sizeof (float));
+}
+
+GsImage *
+gs_image_to_whole (const GsImage *image,
+                   const Babl    *format,
+                   gsize          max_bytes,
+                   GError       **error)
+{
+  GsImage *whole;
+
+  if (! within_budget (image->width, image->height, max_bytes, error))
+    return NULL;
+  whole = gs_image_new (image->width, image->height, error);
+  if (whole == NULL)
+    return NULL;
+  gs_image_read (image, 0, 0, image->width, image->height, format, whole->pixels);
+  whole->source_depth = image->source_depth;
+  whole->space = image->space;
+  return whole;
 }
 
 const Babl *
@@ -248,35 +365,39 @@ within_budget (gint64       width,
   return FALSE;
 }
 
-static GsImage *
-load_pfm (const char *path,
-          gsize       max_bytes,
-          GError    **error)
+/* What a PFM header says, and where its samples start. */
+typedef struct
 {
-  char       *data = NULL;
-  gsize       length = 0;
-  const char *p, *end;
+  gint64   width, height;
+  int      channels;
+  gboolean little;
+  gint64   data_offset;
+} PfmHeader;
+
+/* Reads and checks the header of the PFM file @f, and that the file holds
+ * every sample it promises (refused before anything is allocated). */
+static gboolean
+pfm_read_header (FILE       *f,
+                 const char *path,
+                 PfmHeader  *hdr,
+                 GError    **error)
+{
+  char        head[256];
+  gsize       n = fread (head, 1, sizeof head, f);
+  const char *p = head, *end = head + n;
   char        magic[8], wtok[32], htok[32], stok[64];
   char       *tail;
-  gint64      w, h;
   double      scale;
-  int         channels;
-  gboolean    little;
-  GsImage    *image = NULL;
-
-  if (! g_file_get_contents (path, &data, &length, error))
-    return NULL;
-  p = data;
-  end = data + length;
+  GStatBuf    st;
 
   if (! pfm_token (&p, end, magic, sizeof magic)
       || (strcmp (magic, "PF") != 0 && strcmp (magic, "Pf") != 0))
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
                    _("'%s' is not a PFM file (expected 'PF' or 'Pf')"), path);
-      goto out;
+      return FALSE;
     }
-  channels = magic[1] == 'F' ? 3 : 1;
+  hdr->channels = magic[1] == 'F' ? 3 : 1;
 
   if (! pfm_token (&p, end, wtok, sizeof wtok)
       || ! pfm_token (&p, end, htok, sizeof htok)
@@ -284,78 +405,166 @@ load_pfm (const char *path,
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
                    _("'%s': truncated PFM header"), path);
-      goto out;
+      return FALSE;
     }
-  w = g_ascii_strtoll (wtok, &tail, 10);
-  if (*tail != '\0' || w <= 0 || w > G_MAXINT)
-    w = -1;
-  h = g_ascii_strtoll (htok, &tail, 10);
-  if (*tail != '\0' || h <= 0 || h > G_MAXINT)
-    h = -1;
+  hdr->width = g_ascii_strtoll (wtok, &tail, 10);
+  if (*tail != '\0' || hdr->width <= 0 || hdr->width > G_MAXINT)
+    hdr->width = -1;
+  hdr->height = g_ascii_strtoll (htok, &tail, 10);
+  if (*tail != '\0' || hdr->height <= 0 || hdr->height > G_MAXINT)
+    hdr->height = -1;
   scale = g_ascii_strtod (stok, &tail);
-  if (w < 0 || h < 0 || *tail != '\0' || scale == 0.0 || scale != scale)
+  if (hdr->width < 0 || hdr->height < 0 || *tail != '\0' || scale == 0.0
+      || scale != scale)
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
                    _("'%s': invalid PFM header"), path);
-      goto out;
+      return FALSE;
     }
-  little = scale < 0.0;
+  hdr->little = scale < 0.0;
 
   /* Exactly one whitespace byte separates the header from the samples. */
   if (p >= end || ! g_ascii_isspace (*p))
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
                    _("'%s': truncated PFM header"), path);
-      goto out;
+      return FALSE;
     }
-  p++;
-
-  if (! within_budget (w, h, max_bytes, error))
-    goto out;
-  image = gs_image_new ((int) w, (int) h, error);
-  if (image == NULL)
-    goto out;
-
-  if ((guint64) (end - p) < (guint64) w * (guint64) h * (guint64) channels * 4u)
+  hdr->data_offset = (p + 1) - head;
+  if ((guint64) hdr->width * (guint64) hdr->height > GS_IMAGE_MAX_PIXELS)
+    return TRUE;   /* the caller refuses the size, naming it */
+  if (fstat (fileno (f), &st) != 0
+      || (guint64) st.st_size - (guint64) hdr->data_offset
+         < (guint64) hdr->width * (guint64) hdr->height * (guint64) hdr->channels * 4u
+      || st.st_size < hdr->data_offset)
     {
       g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
                    _("'%s': PFM data is truncated"), path);
-      gs_image_free (image);
-      image = NULL;
-      goto out;
+      return FALSE;
     }
+  return TRUE;
+}
 
-  for (gint64 row = 0; row < h; row++)
+/* Decodes rows @y .. @y + @rows - 1 (counted from the top) into @dst.
+ * PFM stores the bottom row first, so they are one run of the file, read
+ * at once and turned upside down. */
+static gboolean
+pfm_read_rows (FILE            *f,
+               const char      *path,
+               const PfmHeader *hdr,
+               int              y,
+               int              rows,
+               guint8          *scratch,
+               float           *dst,
+               GError         **error)
+{
+  gsize  row_bytes = (gsize) hdr->width * hdr->channels * 4;
+  gint64 first = hdr->height - y - rows;   /* file row of the lowest */
+
+  if (fseeko (f, (off_t) (hdr->data_offset + first * (gint64) row_bytes), SEEK_SET) != 0
+      || fread (scratch, row_bytes, (gsize) rows, f) != (gsize) rows)
     {
-      /* PFM stores the bottom row first. */
-      const char *src = p + (gsize) (h - 1 - row) * (gsize) w * channels * 4;
-      float      *dst = image->pixels + (gsize) row * (gsize) w * 4;
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
+                   _("'%s': PFM data is truncated"), path);
+      return FALSE;
+    }
+  for (int r = 0; r < rows; r++)
+    {
+      const guint8 *src = scratch + (gsize) (rows - 1 - r) * row_bytes;
+      float        *out = dst + (gsize) r * (gsize) hdr->width * 4;
 
-      for (gint64 x = 0; x < w; x++)
+      for (gint64 x = 0; x < hdr->width; x++)
         {
-          float v[3];
+          float v[3] = { 0, 0, 0 };
 
-          for (int c = 0; c < channels; c++)
+          for (int c = 0; c < hdr->channels; c++)
             {
               guint32 bits;
 
               memcpy (&bits, src, 4);
               src += 4;
-              bits = little ? GUINT32_FROM_LE (bits) : GUINT32_FROM_BE (bits);
+              bits = hdr->little ? GUINT32_FROM_LE (bits) : GUINT32_FROM_BE (bits);
               memcpy (&v[c], &bits, 4);
             }
-          if (channels == 1)
+          if (hdr->channels == 1)
             v[1] = v[2] = v[0];
-          dst[0] = v[0];
-          dst[1] = v[1];
-          dst[2] = v[2];
-          dst[3] = 1.0f;
-          dst += 4;
+          out[0] = v[0];
+          out[1] = v[1];
+          out[2] = v[2];
+          out[3] = 1.0f;
+          out += 4;
         }
+    }
+  return TRUE;
+}
+
+/* Rows a PFM is read in: a few MiB of samples at most. */
+static int
+pfm_band_rows (const PfmHeader *hdr)
+{
+  return (int) CLAMP ((4 << 20) / (hdr->width * 16), 1, hdr->height);
+}
+
+/* A PFM, whole (@format NULL) or tiled (its buffer holds @format, the
+ * values verbatim). */
+static GsImage *
+load_pfm (const char *path,
+          gsize       max_bytes,
+          const Babl *format,
+          GError    **error)
+{
+  FILE      *f = g_fopen (path, "rb");
+  PfmHeader  hdr;
+  GsImage   *image = NULL;
+  guint8    *scratch = NULL;
+  float     *band = NULL;
+  int        rows;
+
+  if (f == NULL)
+    {
+      int saved = errno;
+
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_OPEN,
+                   _("cannot open '%s': %s"), path, g_strerror (saved));
+      return NULL;
+    }
+  if (! pfm_read_header (f, path, &hdr, error))
+    goto out;
+  if (format == NULL && (guint64) hdr.width * (guint64) hdr.height <= GS_IMAGE_MAX_PIXELS
+      && ! within_budget (hdr.width, hdr.height, max_bytes, error))
+    goto out;
+  image = format ? gs_image_new_tiled ((int) hdr.width, (int) hdr.height, format, error)
+                 : gs_image_new ((int) hdr.width, (int) hdr.height, error);
+  if (image == NULL)
+    goto out;
+  rows = pfm_band_rows (&hdr);
+  scratch = g_try_malloc_n ((gsize) rows, (gsize) hdr.width * hdr.channels * 4);
+  band = format ? g_try_malloc_n ((gsize) rows, (gsize) hdr.width * 16) : NULL;
+  if (scratch == NULL || (format && band == NULL))
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
+                   _("out of memory reading '%s'"), path);
+      g_clear_pointer (&image, gs_image_free);
+      goto out;
+    }
+  for (int y = 0; y < hdr.height; y += rows)
+    {
+      int    n = (int) MIN (rows, hdr.height - y);
+      float *dst = band ? band : image->pixels + (gsize) y * (gsize) hdr.width * 4;
+
+      if (! pfm_read_rows (f, path, &hdr, y, n, scratch, dst, error))
+        {
+          g_clear_pointer (&image, gs_image_free);
+          goto out;
+        }
+      if (band)
+        gs_image_write_rect (image, 0, y, (int) hdr.width, n, format, band);
     }
 
 out:
-  g_free (data);
+  g_free (scratch);
+  g_free (band);
+  fclose (f);
   return image;
 }
 
@@ -433,6 +642,7 @@ load_gegl (const char  *path,
            const Babl  *format,
            gboolean     linear,
            gsize        max_bytes,
+           gboolean     tiled,
            GError     **error)
 {
   GeglNode     *graph, *load, *sink;
@@ -454,12 +664,17 @@ load_gegl (const char  *path,
   if (! loaded_natively (load))
     g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_DECODE,
                  _("cannot decode image '%s': not an image format GEGL reads"), path);
-  else if (box.width > 0 && box.height > 0
+  else if (box.width > 0 && box.height > 0 && ! tiled
       && (guint64) box.width * (guint64) box.height <= GS_IMAGE_MAX_PIXELS
       && ! within_budget (box.width, box.height, max_bytes, error))
     ;
+  else if (box.width > 0 && box.height > 0 && tiled
+           && (guint64) box.width * (guint64) box.height > GS_IMAGE_MAX_PIXELS)
+    g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
+                 _("image of %d×%d pixels is too large"), box.width, box.height);
   else if (box.width > 0 && box.height > 0
-      && (image = gs_image_new (box.width, box.height, error)) != NULL)
+      && (image = tiled ? g_new0 (GsImage, 1)
+                        : gs_image_new (box.width, box.height, error)) != NULL)
     {
       sink = gegl_node_new_child (graph,
                                   "operation", "gegl:buffer-sink",
@@ -483,8 +698,23 @@ load_gegl (const char  *path,
                                                space);
               image->space = space == babl_space ("sRGB") ? NULL : space;
             }
-          gs_pixel_fetch (buffer, &box, 1.0, wanted, image->pixels,
-                          GEGL_ABYSS_NONE);
+          else
+            {
+              const Babl *space = babl_format_get_space (wanted);
+
+              image->space = tiled && space != babl_space ("sRGB") ? space : NULL;
+            }
+          if (tiled)
+            {
+              /* The decoder's own buffer, read band by band later. */
+              image->width = box.width;
+              image->height = box.height;
+              image->buffer = g_object_ref (buffer);
+              image->format = wanted;
+            }
+          else
+            gs_pixel_fetch (buffer, &box, 1.0, wanted, image->pixels,
+                            GEGL_ABYSS_NONE);
           image->source_depth = type == babl_type ("u8") ? 8
                                 : type == babl_type ("u16") ? 16 : 0;
         }
@@ -520,8 +750,8 @@ gs_image_load_within (const char  *path,
   if (! check_readable (path, error))
     return NULL;
   if (has_extension (path, "pfm"))
-    return load_pfm (path, max_bytes, error);
-  return load_gegl (path, format, FALSE, max_bytes, error);
+    return load_pfm (path, max_bytes, NULL, error);
+  return load_gegl (path, format, FALSE, max_bytes, FALSE, error);
 }
 
 GsImage *
@@ -541,6 +771,21 @@ gs_image_load_native_within (const char  *path,
   if (! check_readable (path, error))
     return NULL;
   if (has_extension (path, "pfm"))
-    return load_pfm (path, max_bytes, error);
-  return load_gegl (path, NULL, linear, max_bytes, error);
+    return load_pfm (path, max_bytes, NULL, error);
+  return load_gegl (path, NULL, linear, max_bytes, FALSE, error);
+}
+
+GsImage *
+gs_image_open (const char  *path,
+               const Babl  *format,
+               gboolean     linear,
+               GError     **error)
+{
+  if (! check_readable (path, error))
+    return NULL;
+  /* PFM values are verbatim: a native open labels them sRGB. */
+  if (has_extension (path, "pfm"))
+    return load_pfm (path, G_MAXSIZE,
+                     format ? format : gs_image_working_format (linear), error);
+  return load_gegl (path, format, linear, G_MAXSIZE, TRUE, error);
 }

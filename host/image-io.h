@@ -1,19 +1,25 @@
-/* image-io — whole-image RGBA float buffers, and the one image loader of
- * the hosts (see image-io.c).
+/* image-io — RGBA float images, and the one image loader of the hosts
+ * (see image-io.c).
  *
- * The CLI renders into one in-memory RGBA float32 image and the GEGL ops
- * hold their image textures the same way: GsImage, rows top to bottom,
- * four floats a pixel, no padding.  Images are read in a float RGBA babl
- * format, perceptual "R'G'B'A float" or linear "RGBA float" (in any babl
- * space).  PFM, which GEGL has no codec for, stores the working-encoding
- * values verbatim (RGB only, alpha read as 1) so that a render can be
- * written and read back bit for bit; cli/image-save.h writes images.
+ * A GsImage is either whole or tiled.  A whole image is one in-memory
+ * RGBA float32 array, rows top to bottom, four floats a pixel, no
+ * padding: the textures of the CLI and of the GEGL ops.  A tiled image
+ * lives in a GeglBuffer, in GEGL's tile cache (which spills to its swap
+ * file): the CLI's input and result, which it reads and writes band by
+ * band, so that the size of the image alone never decides an
+ * allocation.  gs_image_read() and gs_image_write_rect() work on both.
+ * Images are read in a float RGBA babl format, perceptual "R'G'B'A
+ * float" or linear "RGBA float" (in any babl space).  PFM, which GEGL has
+ * no codec for, stores the working-encoding values verbatim (RGB only,
+ * alpha read as 1) so that a render can be written and read back bit for
+ * bit; cli/image-save.h writes images.
  */
 #ifndef GS_IMAGE_IO_H
 #define GS_IMAGE_IO_H
 
 #include <glib.h>
 #include <babl/babl.h>
+#include <gegl.h>
 
 G_BEGIN_DECLS
 
@@ -21,7 +27,13 @@ typedef struct
 {
   int    width;
   int    height;
-  float *pixels;   /* width*height*4 floats, row 0 at the top */
+  /* Whole images: width*height*4 floats, row 0 at the top.  NULL for a
+   * tiled image. */
+  float *pixels;
+  /* Tiled images: the pixels, read as @format (with the 8-bit rule of
+   * pixel-fetch.h when the buffer holds 8- or 16-bit values). */
+  GeglBuffer *buffer;
+  const Babl *format;
   /* Integer bits per channel of the file it was loaded from (8 or 16), or
    * 0 for float, unknown or not loaded: the depth gs_image_save() takes to
    * write the same kind of file back. */
@@ -57,6 +69,41 @@ GsImage    *gs_image_new     (int      width,
                               GError **error);
 void        gs_image_free    (GsImage *image);
 
+/* A transparent black tiled image whose pixels are read and written as
+ * @format (a float RGBA format; its space becomes image->space), or NULL
+ * with @error set when the size is not positive or beyond
+ * GS_IMAGE_MAX_PIXELS.  Needs gegl_init(). */
+GsImage    *gs_image_new_tiled (int          width,
+                                int          height,
+                                const Babl  *format,
+                                GError     **error);
+
+/* Reads the pixels of the rectangle (@x, @y, @width, @height), which lies
+ * inside the image, as @format into @dst, @width pixels a row.  A whole
+ * image's pixels are taken to be in @format already; a tiled one's are
+ * converted from image->format. */
+void        gs_image_read      (const GsImage *image,
+                                int            x,
+                                int            y,
+                                int            width,
+                                int            height,
+                                const Babl    *format,
+                                float         *dst);
+/* Writes @src (@width pixels a row, in @format) into that rectangle. */
+void        gs_image_write_rect (GsImage      *image,
+                                 int           x,
+                                 int           y,
+                                 int           width,
+                                 int           height,
+                                 const Babl   *format,
+                                 const float  *src);
+/* A whole copy of @image, read as @format, refused (naming the size)
+ * when it would take more than @max_bytes. */
+GsImage    *gs_image_to_whole  (const GsImage *image,
+                                const Babl    *format,
+                                gsize          max_bytes,
+                                GError       **error);
+
 /* The working format of the CLI: perceptual or linear float RGBA, sRGB. */
 const Babl *gs_image_working_format (gboolean linear);
 
@@ -88,6 +135,21 @@ GsImage    *gs_image_load_native_within (const char  *path,
                                          gboolean     linear,
                                          gsize        max_bytes,
                                          GError     **error);
+
+/* Opens @path as a tiled image: decoded by GEGL into its tile store,
+ * never copied whole.  @format as for gs_image_load(), or NULL for the
+ * file's own space as gs_image_load_native() with @linear.  The size
+ * limit and the checks of gs_image_load() apply; no memory budget does,
+ * since the image stays in GEGL's tile cache. */
+GsImage    *gs_image_open      (const char  *path,
+                                const Babl  *format,
+                                gboolean     linear,
+                                GError     **error);
+
+/* gegl_exit(), once GEGL's swap has finished writing out the tiles of
+ * the buffers already freed: exiting while its writer is busy makes
+ * GEGL 0.4 warn about its queue on stderr.  For executables. */
+void        gs_image_io_gegl_exit (void);
 
 /* Routes GLib warnings into the capture buffer while one is active, so GEGL
  * codec complaints end up in the error message instead of on the terminal.

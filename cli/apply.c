@@ -122,7 +122,8 @@ typedef struct
   char      *manifest_path;
   char      *memory_budget_text;
   /* the run */
-  gsize      memory_budget;  /* per image: its input, result and textures */
+  gsize      memory_budget;  /* per image's render: its textures, and a whole
+                                input when the filter's reads are unbounded */
   char      *filter_path;
   gint64     filter_mtime;
   SlProgram *program;      /* the filter is a shader… */
@@ -837,15 +838,24 @@ create_temp_for (const Apply *a,
   return path;
 }
 
+/* The float RGBA format of @space (NULL: sRGB), perceptual or linear. */
+static const Babl *
+pixel_format (const Babl *space,
+              gboolean    linear)
+{
+  return space != NULL
+         ? babl_format_with_space (linear ? "RGBA float" : "R'G'B'A float", space)
+         : gs_image_working_format (linear);
+}
+
 /* Converts @image in place between perceptual and linear RGBA of its
  * own space. */
 static void
 convert_encoding (GsImage *image,
                   gboolean to_linear)
 {
-  const Babl *space = image->space ? image->space : babl_space ("sRGB");
-  const Babl *perceptual = babl_format_with_space ("R'G'B'A float", space);
-  const Babl *linear = babl_format_with_space ("RGBA float", space);
+  const Babl *perceptual = pixel_format (image->space, FALSE);
+  const Babl *linear = pixel_format (image->space, TRUE);
   const Babl *fish = to_linear ? babl_fish (perceptual, linear)
                                : babl_fish (linear, perceptual);
   gsize       row = (gsize) image->width * 4;
@@ -861,8 +871,89 @@ convert_encoding (GsImage *image,
   g_free (tmp);
 }
 
-/* Loads the input as the filter sees it; sets *@profile to the profile
- * the output embeds (not referenced when NULL). */
+/* What is done to each band of an image: in place, to a whole image of
+ * the band's rows, which may relabel its space. */
+typedef gboolean (*BandStep) (GsImage  *band,
+                              gpointer  data,
+                              GError  **error);
+
+/* A new tiled image holding @step applied to @image (tiled) band by
+ * band, as @linear values of the space the step leaves: the images of a
+ * batch never exist whole. */
+static GsImage *
+map_bands (const GsImage *image,
+           gboolean       linear,
+           BandStep       step,
+           gpointer       data,
+           GError       **error)
+{
+  int      rows = CLAMP ((1 << 20) / image->width, 1, image->height);
+  GsImage  band = { .width = image->width };
+  GsImage *out = NULL;
+
+  band.pixels = g_try_malloc_n ((gsize) rows * image->width, 4 * sizeof (float));
+  if (band.pixels == NULL)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
+                   _("out of memory for a %d×%d band"), image->width, rows);
+      return NULL;
+    }
+  for (int y = 0; y < image->height; y += rows)
+    {
+      band.height = MIN (rows, image->height - y);
+      band.space = image->space;
+      gs_image_read (image, 0, y, image->width, band.height, image->format, band.pixels);
+      if (!step (&band, data, error))
+        {
+          g_clear_pointer (&out, gs_image_free);
+          break;
+        }
+      if (out == NULL)
+        {
+          out = gs_image_new_tiled (image->width, image->height,
+                                    pixel_format (band.space, linear), error);
+          if (out == NULL)
+            break;
+          out->source_depth = image->source_depth;
+        }
+      gs_image_write_rect (out, 0, y, image->width, band.height, out->format, band.pixels);
+    }
+  g_free (band.pixels);
+  return out;
+}
+
+typedef struct
+{
+  GBytes               *source;
+  const GsColourTarget *target;
+  gboolean              linear;
+} Conversion;
+
+static gboolean
+convert_band (GsImage  *band,
+              gpointer  data,
+              GError  **error)
+{
+  Conversion *c = data;
+
+  if (!gs_colour_convert (band, c->source, c->target, error))
+    return FALSE;
+  if (c->linear)
+    convert_encoding (band, TRUE);
+  return TRUE;
+}
+
+static gboolean
+perceptual_band (GsImage  *band,
+                 gpointer  data,
+                 GError  **error)
+{
+  convert_encoding (band, FALSE);
+  return TRUE;
+}
+
+/* Loads the input as the filter sees it, tiled; sets *@profile to the
+ * profile the output embeds (not referenced when NULL). */
 static GsImage *
 load_input (Apply   *a,
             Item    *item,
@@ -876,8 +967,7 @@ load_input (Apply   *a,
   *profile = NULL;
   g_mutex_lock (&a->io_lock);
   if (gs_icc_read_file (item->input, &own, &error))
-    input = gs_image_load_native_within (item->input, a->linear && !convert,
-                                         a->memory_budget, &error);
+    input = gs_image_open (item->input, NULL, a->linear && !convert, &error);
   g_mutex_unlock (&a->io_lock);
   if (input == NULL)
     {
@@ -893,14 +983,17 @@ load_input (Apply   *a,
     }
   if (convert)
     {
-      if (!gs_colour_convert (input, own, a->target, &error))
+      Conversion conversion = { own, a->target, a->linear };
+      GsImage   *converted = map_bands (input, a->linear, convert_band, &conversion, &error);
+
+      if (converted == NULL)
         {
           fail_item (item, "%s", error->message);
           g_error_free (error);
           goto fail;
         }
-      if (a->linear)
-        convert_encoding (input, TRUE);
+      gs_image_free (input);
+      input = converted;
       *profile = g_bytes_ref (gs_colour_target_profile (a->target));
     }
   else
@@ -955,7 +1048,8 @@ judge_render (Item                *item,
   return FALSE;
 }
 
-/* Runs the filter over @input into a new image, or NULL (item failed). */
+/* Runs the filter over @input (tiled) into a new tiled image, band by
+ * band, or NULL (item failed). */
 static GsImage *
 render (Apply   *a,
         Item    *item,
@@ -965,46 +1059,28 @@ render (Apply   *a,
   GError        *error = NULL;
   SlBinding     *binding;
   SlDiagnostics *diags;
-  SlTexture      texture;
+  SlTexture      placeholder;
+  float          texel[4];
   gboolean       ok;
-  gsize          held;
 
-  /* The input and the result are held whole for the render. */
-  held = gs_image_bytes (input->width, input->height);
-  held = held > G_MAXSIZE / 2 ? G_MAXSIZE : 2 * held;
-  if (held > a->memory_budget)
-    {
-      char *need = gs_format_bytes (held), *have = gs_format_bytes (a->memory_budget);
-
-      fail_item (item, _("a %d×%d render needs %s for the images it holds whole (input, result, "
-                         "texture images), over the memory budget of %s (--memory-budget, %s)"),
-                 input->width, input->height, need, have, GS_MEMORY_BUDGET_ENV);
-      g_free (need);
-      g_free (have);
-      return NULL;
-    }
   if (a->effect != NULL)
     {
       diags = sl_diagnostics_new ();
       target = gs_effect_filter_render (a->effect, input, a->params,
                                         a->render_threads, a->memory_budget,
-                                        held, diags, &error);
+                                        0, diags, &error);
       judge_render (item, target != NULL, diags, error);
       g_clear_error (&error);
       sl_diagnostics_free (diags);
       return target;
     }
-  target = gs_image_new (input->width, input->height, &error);
+  target = gs_image_new_tiled (input->width, input->height, input->format, &error);
   if (target == NULL)
     {
       fail_item (item, "%s", error->message);
       g_error_free (error);
       return NULL;
     }
-  target->space = input->space;
-  /* Discarded pixels keep the input, as the GEGL op does. */
-  memcpy (target->pixels, input->pixels,
-          (gsize) input->width * input->height * 4 * sizeof (float));
 
   diags = sl_diagnostics_new ();
   binding = sl_binding_new (a->program);
@@ -1012,13 +1088,22 @@ render (Apply   *a,
   sl_binding_set_viewport (binding, input->width, input->height);
   if (a->params != NULL)
     sl_binding_set_params_string (binding, a->params, diags);
-  sl_texture_init_2d (&texture, input->width, input->height,
-                      (size_t) input->width * 4, input->pixels);
-  /* Every sampler reads the image, as in the GEGL op. */
-  gs_bind_samplers (binding, a->program, &texture, NULL);
+  /* Every sampler reads the image, as in the GEGL op: until each band
+   * brings its part, through a placeholder of its size. */
+  gs_render_placeholder (&placeholder, texel, input->width, input->height);
+  gs_bind_samplers (binding, a->program, &placeholder, NULL);
   ok = sl_binding_prepare (binding, diags);
   if (ok)
-    gs_render_image (binding, target, a->render_threads, diags);
+    {
+      GsRenderJob job = {
+        .binding = binding, .input = input, .format = input->format,
+        /* Discarded pixels keep the input, as the GEGL op does. */
+        .prefill = TRUE, .budget = a->memory_budget,
+        .n_threads = a->render_threads, .name = a->filter_path,
+      };
+
+      ok = gs_render (&job, target, diags) || sl_diagnostics_error_count (diags) == 0;
+    }
   if (!judge_render (item, ok, diags, NULL))
     g_clear_pointer (&target, gs_image_free);
   sl_binding_free (binding);
@@ -1036,8 +1121,7 @@ has_extension (const char *path,
 }
 
 /* The saver, the exact profile, the metadata: everything that makes the
- * temporary file the finished output.  Called with the I/O lock held;
- * may change @target's encoding. */
+ * temporary file the finished output.  Called with the I/O lock held. */
 static gboolean
 write_output (Apply      *a,
               Item       *item,
@@ -1050,7 +1134,9 @@ write_output (Apply      *a,
 {
   GsMetaUpdate update = { 0 };
   GsImage      labelled = *target;
+  GsImage     *perceptual = NULL;
   gboolean     linear = a->linear;
+  gboolean     ok;
 
   /* The savers get perceptual values (PFM excepted: it stores the
    * working values verbatim).  PNG, JPEG and TIFF store them as they are
@@ -1061,13 +1147,17 @@ write_output (Apply      *a,
    * profile convert from the true space to their own (sRGB, linear). */
   if (linear && !has_extension (temp, "pfm"))
     {
-      convert_encoding (target, FALSE);
-      labelled = *target;
+      perceptual = map_bands (target, FALSE, perceptual_band, NULL, error);
+      if (perceptual == NULL)
+        return FALSE;
+      labelled = *perceptual;
       linear = FALSE;
     }
   if (has_extension (temp, "png"))
     labelled.space = NULL;
-  if (!gs_image_write (&labelled, temp, linear, depth, error))
+  ok = gs_image_write (&labelled, temp, linear, depth, error);
+  gs_image_free (perceptual);
+  if (!ok)
     return FALSE;
   if (!gs_icc_embed (temp, profile, error))
     return FALSE;
@@ -1654,7 +1744,7 @@ gs_apply_main (int    argc,
       gegl_init (NULL, NULL);
       status = prepare (&a, filter, params);
       if (status >= 0)
-        gegl_exit ();
+        gs_image_io_gegl_exit ();
     }
   g_ptr_array_free (params, TRUE);
   g_free (filter);
@@ -1715,6 +1805,6 @@ gs_apply_main (int    argc,
       status = EXIT_ERROR;
     }
   apply_clear (&a);
-  gegl_exit ();
+  gs_image_io_gegl_exit ();
   return status;
 }

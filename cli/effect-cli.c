@@ -440,7 +440,8 @@ gs_effect_run (const GsEffectArgs *a)
   gegl_init (NULL, NULL);
   if (a->input != NULL)
     {
-      input = gs_image_load_within (a->input, gs_image_working_format (a->linear), budget, &error);
+      /* Tiled: bands read their parts of it (render.c). */
+      input = gs_image_open (a->input, gs_image_working_format (a->linear), FALSE, &error);
       if (input == NULL)
         {
           gs_print_error ("%s", error->message);
@@ -463,12 +464,15 @@ gs_effect_run (const GsEffectArgs *a)
         goto out;
       }
 
-  host_bytes = sum_bytes (input ? gs_image_bytes (input->width, input->height) : 0,
-                         gs_image_bytes (width, height));
+  /* An input of another size than the viewport is held whole, with its
+   * resampled copy. */
   if (input != NULL && (input->width != width || input->height != height))
-    host_bytes = sum_bytes (host_bytes, gs_image_bytes (width, height));
-  if (!gs_check_image_budget (width, height, host_bytes, budget))
-    goto out;
+    {
+      host_bytes = sum_bytes (gs_image_bytes (input->width, input->height),
+                              gs_image_bytes (width, height));
+      if (!gs_check_image_budget (width, height, host_bytes, budget))
+        goto out;
+    }
 
   fx = compile_effect (a, width, height);
   if (fx == NULL)
@@ -479,31 +483,30 @@ gs_effect_run (const GsEffectArgs *a)
   run = sl_effect_run_new (fx, tech);
 
   SlTexture in_tex;
-  if (input != NULL)
+  if (input != NULL && (input->width != width || input->height != height))
     {
       /* The back buffer is the image at the viewport size: at another
        * size, what a bilinear read of the image at each pixel centre
        * gives (as a per-file shader's tex2D sees it). */
-      if (input->width != width || input->height != height)
+      GsImage *whole = gs_image_to_whole (input, gs_image_working_format (a->linear),
+                                          G_MAXSIZE, &error);
+      GsImage *scaled = whole ? resample (whole, width, height, &error) : NULL;
+
+      gs_image_free (whole);
+      if (scaled == NULL)
         {
-          GsImage *scaled = resample (input, width, height, &error);
-          if (scaled == NULL)
-            {
-              gs_print_error ("%s", error->message);
-              g_error_free (error);
-              goto out;
-            }
-          gs_image_free (input);
-          input = scaled;
+          gs_print_error ("%s", error->message);
+          g_error_free (error);
+          goto out;
         }
+      gs_image_free (input);
+      input = scaled;
       sl_texture_init_2d (&in_tex, input->width, input->height, (size_t) input->width * 4, input->pixels);
     }
   else
-    {
-      sl_texture_init_2d (&in_tex, width, height, 0, blank);
-      in_tex.window_width = 1;
-      in_tex.window_height = 1;
-    }
+    /* Until render.c gives the run its input (each band's part, or the
+     * whole image when the effect does not render locally). */
+    gs_render_placeholder (&in_tex, blank, width, height);
   sl_effect_run_set_input (run, &in_tex);
 
   /* Image textures: --texture NAME=IMG first, then source = "…". */
@@ -545,7 +548,7 @@ gs_effect_run (const GsEffectArgs *a)
       print_diags (diags);
       goto out;
     }
-  target = gs_image_new (width, height, &error);
+  target = gs_image_new_tiled (width, height, gs_image_working_format (a->linear), &error);
   if (target == NULL)
     {
       gs_print_error ("%s", error->message);
@@ -553,17 +556,21 @@ gs_effect_run (const GsEffectArgs *a)
       goto out;
     }
   /* A band that only hit a run-time limit still wrote its pixels. */
-  gboolean ok = gs_render_effect (run, target, a->jobs > 0 ? a->jobs : (int) g_get_num_processors (),
-                                 diags)
-                || sl_diagnostics_error_count (diags) == 0;
+  GsRenderJob job = {
+    .run = run, .input = input, .format = gs_image_working_format (a->linear),
+    .budget = budget, .held = sum_bytes (host_bytes, gs_effect_images_bytes (images)),
+    .n_threads = a->jobs > 0 ? a->jobs : (int) g_get_num_processors (), .name = a->file,
+  };
+  gboolean ok = gs_render (&job, target, diags) || sl_diagnostics_error_count (diags) == 0;
   print_diags (diags);
   if (!ok)
     goto out;
   for (int i = 0; i < a->n_probes; i++)
     {
       int x = a->probes[2 * i], y = a->probes[2 * i + 1];
-      const float *px = target->pixels + ((size_t) y * width + x) * 4;
+      float px[4];
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      gs_image_read (target, x, y, 1, 1, gs_image_working_format (a->linear), px);
       printf ("%d %d", x, y);
       for (int c = 0; c < 4; c++)
         printf (" %s", g_ascii_formatd (buf, sizeof buf, "%.9g", px[c]));
@@ -586,6 +593,6 @@ out:
   if (images)
     g_ptr_array_free (images, TRUE);
   sl_diagnostics_free (diags);
-  gegl_exit ();
+  gs_image_io_gegl_exit ();
   return status;
 }

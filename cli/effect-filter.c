@@ -230,11 +230,14 @@ gs_effect_filter_render (GsEffectFilter *filter,
   SlEffectRun *run = new_run (filter, input->width, input->height, params, diags);
   GsImage     *target = NULL;
   SlTexture    texture;
+  float        texel[4];
+  const Babl  *format = input->buffer ? input->format : gs_image_working_format (FALSE);
 
   if (run == NULL)
     return NULL;
-  sl_texture_init_2d (&texture, input->width, input->height,
-                      (size_t) input->width * 4, input->pixels);
+  /* render.c gives the run its input: each band's part, or the whole
+   * image when the effect does not render locally. */
+  gs_render_placeholder (&texture, texel, input->width, input->height);
   sl_effect_run_set_input (run, &texture);
   /* The textures are the filter's, shared by every run, but each run
    * counts them as its own, as `run` counts its images. */
@@ -246,15 +249,20 @@ gs_effect_filter_render (GsEffectFilter *filter,
   sl_effect_run_set_memory_budget (run, memory_budget, host_bytes);
   if (gs_effect_bind_textures (run, filter->images, diags)
       && sl_effect_run_prepare (run, diags))
-    target = gs_image_new (input->width, input->height, error);
-  /* A band that only hit a run-time limit still wrote its pixels: the
-   * image counts, with the warning. */
-  if (target != NULL
-      && !gs_render_effect (run, target, n_threads, diags)
-      && sl_diagnostics_error_count (diags) > 0)
-    g_clear_pointer (&target, gs_image_free);
+    target = gs_image_new_tiled (input->width, input->height, format, error);
   if (target != NULL)
-    target->space = input->space;
+    {
+      GsRenderJob job = {
+        .run = run, .input = input, .format = format,
+        .budget = memory_budget, .held = host_bytes,
+        .n_threads = n_threads, .name = filter->path,
+      };
+
+      /* A band that only hit a run-time limit still wrote its pixels:
+       * the image counts, with the warning. */
+      if (!gs_render (&job, target, diags) && sl_diagnostics_error_count (diags) > 0)
+        g_clear_pointer (&target, gs_image_free);
+    }
   sl_effect_run_free (run);
   return target;
 }

@@ -27,11 +27,12 @@ void            gs_effect_filter_free         (GsEffectFilter *filter);
 gboolean        gs_effect_filter_check_params (GsEffectFilter *filter,
                                                const char     *params,
                                                SlDiagnostics  *diags);
-/* The first technique over @input (the back buffer), a new image of its
- * size, within @memory_budget on top of the @host_bytes the caller holds
- * for this render; NULL when compiling or rendering failed (errors in @diags, or
- * @error when the image could not be allocated).  May be called from
- * several threads at once. */
+/* The first technique over @input (the back buffer, tiled), a new tiled
+ * image of its size and format, rendered band by band, within
+ * @memory_budget on top of the @host_bytes the caller holds for this
+ * render; NULL when compiling or rendering failed (errors in @diags, or
+ * @error when the image could not be made).  May be called from several
+ * threads at once. */
 GsImage        *gs_effect_filter_render       (GsEffectFilter *filter,
                                                const GsImage  *input,
                                                const char     *params,

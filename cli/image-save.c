@@ -1,7 +1,8 @@
 /* image-save — writing GsImage buffers, for the command-line tool.
  *
- * Saving wraps our buffer in a linear GeglBuffer (no copy) and runs it
- * through GEGL's saver for the extension; GEGL's codecs only warn when
+ * Saving wraps a whole image's pixels in a linear GeglBuffer (no copy),
+ * or takes a tiled image's own buffer, and runs it through GEGL's saver
+ * for the extension; GEGL's codecs only warn when
  * they fail, so the warnings are captured (host/image-io.c) and turned
  * into the GError.  The pixels are labelled with the image's own space
  * (GsImage.space), so a saver converts nothing it can store as is, and
@@ -44,37 +45,6 @@ has_extension (const char *path,
   return g_ascii_strcasecmp (dot + 1, ext) == 0;
 }
 
-static gboolean
-save_pfm (const GsImage *image,
-          const char    *path,
-          GError       **error)
-{
-  GString *out;
-  GError  *local = NULL;
-  gboolean ok;
-  double   scale = G_BYTE_ORDER == G_LITTLE_ENDIAN ? -1.0 : 1.0;
-
-  out = g_string_sized_new (32 + (gsize) image->width * image->height * 12);
-  g_string_append_printf (out, "PF\n%d %d\n%.1f\n",
-                          image->width, image->height, scale);
-  for (int row = image->height - 1; row >= 0; row--)
-    {
-      const float *src = image->pixels + (gsize) row * image->width * 4;
-
-      for (int x = 0; x < image->width; x++, src += 4)
-        g_string_append_len (out, (const char *) src, 3 * sizeof (float));
-    }
-  ok = g_file_set_contents (path, out->str, out->len, &local);
-  g_string_free (out, TRUE);
-  if (!ok)
-    {
-      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_ENCODE,
-                   _("cannot write '%s': %s"), path, local->message);
-      g_error_free (local);
-    }
-  return ok;
-}
-
 typedef struct
 {
   const char *extension;
@@ -109,15 +79,16 @@ gs_image_save_supported (const char *path)
   return has_extension (path, "pfm") || saver_for (path) != NULL;
 }
 
-gboolean
-gs_image_write (const GsImage *image,
+/* gs_image_write() of a whole image, or of a tiled one relabelled (a
+ * sub-buffer with a soft format of the same size) as @format. */
+static gboolean
+write_labelled (const GsImage *image,
+                const Babl    *format,
                 const char    *path,
-                gboolean       linear,
                 int            depth,
                 GError       **error)
 {
   const char   *operation;
-  const Babl   *format;
   GeglRectangle rect = { 0, 0, image->width, image->height };
   GeglBuffer   *buffer;
   GeglNode     *graph, *source, *saver;
@@ -126,7 +97,7 @@ gs_image_write (const GsImage *image,
   gboolean      dir_ok;
 
   if (has_extension (path, "pfm"))
-    return save_pfm (image, path, error);
+    return gs_image_write_pfm (image, format, path, error);
 
   operation = saver_for (path);
   if (operation == NULL || !gegl_has_operation (operation))
@@ -149,10 +120,6 @@ gs_image_write (const GsImage *image,
                    _("cannot write '%s': %s"), path, g_strerror (ENOENT));
       return FALSE;
     }
-  format = image->space != NULL
-           ? babl_format_with_space (linear ? "RGBA float" : "R'G'B'A float",
-                                     image->space)
-           : gs_image_working_format (linear);
   if (g_str_equal (operation, "gegl:ppm-save"))
     return gs_image_write_ppm (image, format, path, depth, error);
   if (g_str_equal (operation, "gegl:jpg-save"))
@@ -168,10 +135,12 @@ gs_image_write (const GsImage *image,
     g_unlink (path);
 
   gs_image_io_capture_begin ();
-  buffer = gegl_buffer_linear_new_from_data (image->pixels, format,
-                                             &rect,
-                                             (gint) (image->width * 4 * sizeof (float)),
-                                             NULL, NULL);
+  /* The saver reads a tiled image itself, band by band. */
+  buffer = image->buffer != NULL
+           ? g_object_ref (image->buffer)
+           : gegl_buffer_linear_new_from_data (image->pixels, format, &rect,
+                                               (gint) (image->width * 4 * sizeof (float)),
+                                               NULL, NULL);
   graph = gegl_node_new ();
   source = gegl_node_new_child (graph,
                                 "operation", "gegl:buffer-source",
@@ -200,6 +169,37 @@ gs_image_write (const GsImage *image,
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+gs_image_write (const GsImage *image,
+                const char    *path,
+                gboolean       linear,
+                int            depth,
+                GError       **error)
+{
+  /* The values are those of @linear in the image's space. */
+  const Babl *format = image->space != NULL
+                       ? babl_format_with_space (linear ? "RGBA float" : "R'G'B'A float",
+                                                 image->space)
+                       : gs_image_working_format (linear);
+  GsImage     view = *image;
+  gboolean    ok;
+
+  if (image->buffer != NULL)
+    {
+      /* Relabelled, not converted: a soft format on a sub-buffer of the
+       * same float RGBA pixels. */
+      GeglRectangle rect = { 0, 0, image->width, image->height };
+
+      view.buffer = gegl_buffer_create_sub_buffer (image->buffer, &rect);
+      gegl_buffer_set_format (view.buffer, format);
+      view.format = format;
+    }
+  ok = write_labelled (&view, format, path, depth, error);
+  if (view.buffer != image->buffer)
+    g_object_unref (view.buffer);
+  return ok;
 }
 
 gboolean

@@ -55,30 +55,76 @@ write_error (GError    **error,
   return FALSE;
 }
 
-/* Writes @data as the whole of @path: never through a symbolic link,
- * every write and the close checked. */
+/* A file written in pieces: never through a symbolic link, every write
+ * and the close checked.  The first error is kept; later calls do
+ * nothing. */
+typedef struct
+{
+  const char *path;
+  int         fd;
+  GError     *error;
+} Output;
+
+static void
+output_open (Output     *out,
+             const char *path)
+{
+  out->path = path;
+  out->error = NULL;
+  out->fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (out->fd < 0)
+    write_error (&out->error, path, g_strerror (errno));
+}
+
+static void
+output_write (Output     *out,
+              const void *data,
+              gsize       length)
+{
+  GError *local = NULL;
+
+  if (out->error != NULL)
+    return;
+  if (! gs_safe_write_all (out->fd, data, length, &local))
+    {
+      write_error (&out->error, out->path, local->message);
+      g_error_free (local);
+    }
+}
+
+static gboolean
+output_close (Output  *out,
+              GError **error)
+{
+  if (out->fd >= 0 && close (out->fd) != 0 && out->error == NULL)
+    write_error (&out->error, out->path, g_strerror (errno));
+  if (out->error != NULL)
+    {
+      g_propagate_error (error, out->error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Writes @data as the whole of @path. */
 static gboolean
 write_bytes (const char *path,
              const void *data,
              gsize       length,
              GError    **error)
 {
-  int     fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
-                             | O_CLOEXEC, 0666);
-  GError *local = NULL;
+  Output out;
 
-  if (fd < 0)
-    return write_error (error, path, g_strerror (errno));
-  if (! gs_safe_write_all (fd, data, length, &local))
-    {
-      close (fd);
-      write_error (error, path, local->message);
-      g_error_free (local);
-      return FALSE;
-    }
-  if (close (fd) != 0)
-    return write_error (error, path, g_strerror (errno));
-  return TRUE;
+  output_open (&out, path);
+  output_write (&out, data, length);
+  return output_close (&out, error);
+}
+
+/* Rows an encoder takes from the image at once: about 1 MiB of floats. */
+static int
+rows_at_once (const GsImage *image)
+{
+  return CLAMP ((1 << 20) / (image->width * 16), 1, image->height);
 }
 
 gboolean
@@ -92,34 +138,66 @@ gs_image_write_ppm (const GsImage *image,
   const Babl *dest = babl_format (bytes == 2 ? "R'G'B' u16" : "R'G'B' u8");
   const Babl *fish = babl_fish (source, dest);
   gsize       row = (gsize) image->width * 3 * bytes;
-  GString    *out;
-  gsize       header;
-  gboolean    ok;
+  int         rows = rows_at_once (image);
+  float      *pixels = g_new (float, (gsize) rows * image->width * 4);
+  guint8     *encoded = g_malloc (row * rows);
+  char       *header;
+  Output      out;
 
-  out = g_string_new (NULL);
-  g_string_printf (out, "P6\n%d %d\n%d\n", image->width, image->height,
-                   bytes == 2 ? 65535 : 255);
-  header = out->len;
-  g_string_set_size (out, header + row * image->height);
-  for (int y = 0; y < image->height; y++)
+  output_open (&out, path);
+  header = g_strdup_printf ("P6\n%d %d\n%d\n", image->width, image->height,
+                            bytes == 2 ? 65535 : 255);
+  output_write (&out, header, strlen (header));
+  g_free (header);
+  for (int y = 0; y < image->height && out.error == NULL; y += rows)
     {
-      guint8 *dst = (guint8 *) out->str + header + row * y;
+      int n = MIN (rows, image->height - y);
 
-      babl_process (fish, image->pixels + (gsize) y * image->width * 4, dst,
-                    image->width);
+      gs_image_read (image, 0, y, image->width, n, source, pixels);
+      babl_process (fish, pixels, encoded, (long) image->width * n);
       /* PPM stores 16-bit samples most significant byte first. */
       if (bytes == 2 && G_BYTE_ORDER == G_LITTLE_ENDIAN)
-        for (gsize i = 0; i < row; i += 2)
+        for (gsize i = 0; i < row * n; i += 2)
           {
-            guint8 t = dst[i];
+            guint8 t = encoded[i];
 
-            dst[i] = dst[i + 1];
-            dst[i + 1] = t;
+            encoded[i] = encoded[i + 1];
+            encoded[i + 1] = t;
           }
+      output_write (&out, encoded, row * n);
     }
-  ok = write_bytes (path, out->str, out->len, error);
-  g_string_free (out, TRUE);
-  return ok;
+  g_free (pixels);
+  g_free (encoded);
+  return output_close (&out, error);
+}
+
+gboolean
+gs_image_write_pfm (const GsImage *image,
+                    const Babl    *source,
+                    const char    *path,
+                    GError       **error)
+{
+  double  scale = G_BYTE_ORDER == G_LITTLE_ENDIAN ? -1.0 : 1.0;
+  float  *pixels = g_new (float, (gsize) image->width * 4);
+  float  *rgb = g_new (float, (gsize) image->width * 3);
+  char   *header;
+  Output  out;
+
+  output_open (&out, path);
+  header = g_strdup_printf ("PF\n%d %d\n%.1f\n", image->width, image->height, scale);
+  output_write (&out, header, strlen (header));
+  g_free (header);
+  /* The bottom row first; the working values verbatim. */
+  for (int y = image->height - 1; y >= 0 && out.error == NULL; y--)
+    {
+      gs_image_read (image, 0, y, image->width, 1, source, pixels);
+      for (int x = 0; x < image->width; x++)
+        memcpy (rgb + 3 * x, pixels + 4 * x, 3 * sizeof (float));
+      output_write (&out, rgb, (gsize) image->width * 3 * sizeof (float));
+    }
+  g_free (pixels);
+  g_free (rgb);
+  return output_close (&out, error);
 }
 
 typedef struct
@@ -160,6 +238,7 @@ gs_image_write_jpeg (const GsImage *image,
   unsigned char              *volatile memory = NULL;
   unsigned long               size = 0;
   guint8                     *volatile row = NULL;
+  float                      *volatile pixels = NULL;
   const char                 *icc;
   int                         icc_length = 0;
   gboolean                    ok;
@@ -173,6 +252,7 @@ gs_image_write_jpeg (const GsImage *image,
       jpeg_destroy_compress (&cinfo);
       free (memory);
       g_free (row);
+      g_free (pixels);
       return write_error (error, path, jerr.message);
     }
   jpeg_create_compress (&cinfo);
@@ -196,15 +276,17 @@ gs_image_write_jpeg (const GsImage *image,
     jpeg_write_icc_profile (&cinfo, (const JOCTET *) icc,
                             (unsigned int) icc_length);
   row = g_malloc ((gsize) image->width * 3);
+  pixels = g_malloc ((gsize) image->width * 4 * sizeof (float));
   while (cinfo.next_scanline < cinfo.image_height)
     {
       JSAMPROW rows[1] = { row };
 
-      babl_process (fish, image->pixels
-                          + (gsize) cinfo.next_scanline * image->width * 4,
-                    row, image->width);
+      gs_image_read (image, 0, (int) cinfo.next_scanline, image->width, 1, source, pixels);
+      babl_process (fish, pixels, row, image->width);
       jpeg_write_scanlines (&cinfo, rows, 1);
     }
+  g_free (pixels);
+  pixels = NULL;
   jpeg_finish_compress (&cinfo);
   jpeg_destroy_compress (&cinfo);
   g_free (row);

@@ -10,12 +10,20 @@
 
 G_BEGIN_DECLS
 
-/* A binary PPM of @image (pixels in @source's format), 8 or 16 bits per
- * sample, in sRGB as PPM has no profile. */
+/* A binary PPM of @image (pixels read as @source), 8 or 16 bits per
+ * sample, in sRGB as PPM has no profile.  The encoders read the image a
+ * band of rows at a time and write as they go. */
 gboolean  gs_image_write_ppm      (const GsImage *image,
                                    const Babl    *source,
                                    const char    *path,
                                    int            depth,
+                                   GError       **error);
+
+/* A PFM of @image (pixels read as @source), the values verbatim: the
+ * format of exact round trips. */
+gboolean  gs_image_write_pfm      (const GsImage *image,
+                                   const Babl    *source,
+                                   const char    *path,
                                    GError       **error);
 
 /* A JPEG of @image in @source's space, embedding that space's profile. */

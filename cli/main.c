@@ -817,6 +817,7 @@ typedef struct
   GPtrArray  *texture_images;  /* GsImage*, owned */
   SlTexture   textures[SL_MAX_SLOTS];
   gboolean    slot_bound[SL_MAX_SLOTS];
+  gsize       held;            /* bytes of the texture images */
   SlTexture   blank_texture;
   float       blank_texel[4];
   gboolean    gegl_ready;
@@ -836,7 +837,7 @@ run_state_clear (RunState *s)
   g_free (s->probes);
   options_clear (&s->o);
   if (s->gegl_ready)
-    gegl_exit ();
+    gs_image_io_gegl_exit ();
 }
 
 /* Validates everything that does not need the shader or the images, so
@@ -982,12 +983,10 @@ static int
 bind_textures (RunState *s)
 {
   Options         *o = &s->o;
-  const SlTexture *input_texture;
   const SlTexture *overrides[SL_MAX_SLOTS];
-  /* Texture images are held whole too: what the budget leaves after the
-   * input and the result (checked before). */
-  gsize            left = s->o.budget - gs_image_bytes (s->width, s->height)
-                          - (s->input ? gs_image_bytes (s->input->width, s->input->height) : 0);
+  /* Texture images are held whole, within the render's budget; the
+   * input and the result are tiled (render.c). */
+  gsize            left = s->o.budget;
 
   s->texture_images = g_ptr_array_new_with_free_func ((GDestroyNotify) gs_image_free);
   for (int i = 0; o->textures != NULL && o->textures[i] != NULL; i++)
@@ -1014,57 +1013,38 @@ bind_textures (RunState *s)
           return EXIT_ERROR;
         }
       left -= gs_image_bytes (image->width, image->height);
+      s->held += gs_image_bytes (image->width, image->height);
       g_ptr_array_add (s->texture_images, image);
       sl_texture_init_2d (&s->textures[slot], image->width, image->height,
                           (size_t) image->width * 4, image->pixels);
       s->slot_bound[slot] = TRUE;
     }
 
-  /* Without an input image, unbound samplers read a single transparent
-   * black texel: the same as sampling an empty canvas. */
+  /* The samplers that read the input see, until each band brings its
+   * part, one transparent texel standing for the whole image (the
+   * sampling reach is measured in its texels); without an input image
+   * they read that single texel: the same as sampling an empty canvas. */
   if (s->input != NULL)
-    {
-      sl_texture_init_2d (&s->blank_texture, s->input->width,
-                          s->input->height, (size_t) s->input->width * 4,
-                          s->input->pixels);
-    }
+    gs_render_placeholder (&s->blank_texture, s->blank_texel,
+                           s->input->width, s->input->height);
   else
-    {
-      memset (s->blank_texel, 0, sizeof s->blank_texel);
-      sl_texture_init_2d (&s->blank_texture, 1, 1, 4, s->blank_texel);
-    }
-  input_texture = &s->blank_texture;
+    gs_render_placeholder (&s->blank_texture, s->blank_texel, 1, 1);
 
   for (int slot = 0; slot < SL_MAX_SLOTS; slot++)
     overrides[slot] = s->slot_bound[slot] ? &s->textures[slot] : NULL;
-  gs_bind_samplers (s->binding, s->program, input_texture, overrides);
+  gs_bind_samplers (s->binding, s->program, &s->blank_texture, overrides);
   return -1;
 }
 
 static void
-prefill_target (GsImage       *target,
-                const GsImage *input)
-{
-  int w, h;
-
-  if (input == NULL)
-    return;
-  w = MIN (target->width, input->width);
-  h = MIN (target->height, input->height);
-  for (int y = 0; y < h; y++)
-    memcpy (target->pixels + (size_t) y * target->width * 4,
-            input->pixels + (size_t) y * input->width * 4,
-            (size_t) w * 4 * sizeof (float));
-}
-
-static void
 print_probe (const GsImage *image,
+             const Babl    *format,
              const Probe   *probe)
 {
-  const float *px = image->pixels
-                    + ((size_t) probe->y * image->width + probe->x) * 4;
-  char         buf[G_ASCII_DTOSTR_BUF_SIZE];
+  float px[4];
+  char  buf[G_ASCII_DTOSTR_BUF_SIZE];
 
+  gs_image_read (image, probe->x, probe->y, 1, 1, format, px);
   printf ("%d %d", probe->x, probe->y);
   for (int c = 0; c < 4; c++)
     printf (" %s", g_ascii_formatd (buf, sizeof buf, "%.9g", px[c]));
@@ -1126,9 +1106,8 @@ command_run (int    argc,
 
   if (s.o.input != NULL)
     {
-      s.input = gs_image_load_within (s.o.input,
-                                      gs_image_working_format (s.o.linear),
-                                      s.o.budget, &error);
+      s.input = gs_image_open (s.o.input, gs_image_working_format (s.o.linear),
+                               FALSE, &error);
       if (s.input == NULL)
         {
           gs_print_error ("%s", error->message);
@@ -1155,21 +1134,9 @@ command_run (int    argc,
         return EXIT_ERROR;
       }
 
-  /* The input and the result are whole images: both count against the
-   * render's memory budget. */
-  {
-    gsize in_bytes = s.input ? gs_image_bytes (s.input->width, s.input->height) : 0;
-    gsize out_bytes = gs_image_bytes (s.width, s.height);
-
-    if (!gs_check_image_budget (s.width, s.height,
-                                in_bytes > G_MAXSIZE - out_bytes ? G_MAXSIZE : in_bytes + out_bytes,
-                                s.o.budget))
-      {
-        run_state_clear (&s);
-        return EXIT_ERROR;
-      }
-  }
-  s.target = gs_image_new (s.width, s.height, &error);
+  /* The result is tiled: rendered and written band by band. */
+  s.target = gs_image_new_tiled (s.width, s.height,
+                                 gs_image_working_format (s.o.linear), &error);
   if (s.target == NULL)
     {
       gs_print_error ("%s", error->message);
@@ -1177,7 +1144,6 @@ command_run (int    argc,
       run_state_clear (&s);
       return EXIT_ERROR;
     }
-  prefill_target (s.target, s.input);
 
   s.binding = sl_binding_new (s.program);
   sl_binding_set_auto_mips (s.binding, true);
@@ -1196,11 +1162,20 @@ command_run (int    argc,
   /* A run-time limit (loop cap, instruction budget) is a warning: the
    * pixels are written, so they are probed and saved like any others. */
   if (ok)
-    ok = gs_render_image (s.binding, s.target,
-                          s.o.jobs != JOBS_UNSET
-                          ? s.o.jobs : (int) g_get_num_processors (),
-                          diags)
-         || sl_diagnostics_error_count (diags) == 0;
+    {
+      GsRenderJob job = {
+        .binding = s.binding, .input = s.input,
+        .format = gs_image_working_format (s.o.linear),
+        /* Discarded pixels keep the input, as in the GEGL op. */
+        .prefill = TRUE, .budget = s.o.budget, .held = s.held,
+        .n_threads = s.o.jobs != JOBS_UNSET ? s.o.jobs : (int) g_get_num_processors (),
+        .name = s.o.file,
+      };
+
+      for (int slot = 0; slot < SL_MAX_SLOTS; slot++)
+        job.textures[slot] = s.slot_bound[slot] ? &s.textures[slot] : NULL;
+      ok = gs_render (&job, s.target, diags) || sl_diagnostics_error_count (diags) == 0;
+    }
   print_diagnostics (diags);
   if (!ok && sl_diagnostics_error_count (diags) == 0)
     gs_print_error (_("rendering '%s' failed"), s.o.file);
@@ -1212,7 +1187,7 @@ command_run (int    argc,
     }
 
   for (int i = 0; i < s.n_probes; i++)
-    print_probe (s.target, &s.probes[i]);
+    print_probe (s.target, gs_image_working_format (s.o.linear), &s.probes[i]);
   fflush (stdout);
 
   status = EXIT_OK;

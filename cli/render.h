@@ -1,5 +1,6 @@
-/* render — runs a prepared SlBinding or SlEffectRun over a whole GsImage
- * on several threads.  Kept apart from main.c so the threading has one small home. */
+/* render — threaded rendering of an image band by band, by a prepared
+ * SlBinding or SlEffectRun.  Kept apart from main.c so the threading has
+ * one small home. */
 #ifndef GS_RENDER_H
 #define GS_RENDER_H
 
@@ -10,21 +11,51 @@
 
 G_BEGIN_DECLS
 
-/* Renders every pixel of @target (whose size is the binding's viewport)
- * with up to @n_threads threads.  Returns FALSE when any part of the run
- * failed; the diagnostics of all threads are appended to @diags. */
-gboolean gs_render_image (const SlBinding *binding,
-                          GsImage         *target,
-                          int              n_threads,
-                          SlDiagnostics   *diags);
+typedef struct
+{
+  /* What runs: a prepared binding, or a prepared effect run (whose input
+   * the caller set before preparing it, to the placeholder
+   * gs_render_placeholder() fills in, or to its whole input). */
+  const SlBinding *binding;
+  SlEffectRun     *run;
+  /* The image unbound samplers read (whole or tiled), or NULL when the
+   * caller bound what they read itself.  Read as @format, the format the
+   * result is written in. */
+  const GsImage   *input;
+  const Babl      *format;
+  /* Per slot, the caller's own texture, or NULL for @input. */
+  const SlTexture *textures[SL_MAX_SLOTS];
+  /* A pixel the shader discards keeps the input (else it stays zero). */
+  gboolean         prefill;
+  /* The render's memory budget and the bytes the caller holds for it: a
+   * whole copy of a tiled input, needed when the reads cannot be
+   * bounded, must fit in what is left. */
+  gsize            budget;
+  gsize            held;
+  int              n_threads;
+  /* Names the render in the diagnostics of its own (the file run). */
+  const char      *name;
+} GsRenderJob;
 
-/* The same for a prepared effect run over a target of its viewport's
- * size.  A band that only hit a run-time limit still wrote its pixels:
- * FALSE with no error diagnostic means the image is complete. */
-gboolean gs_render_effect (SlEffectRun     *run,
-                           GsImage         *target,
-                           int              n_threads,
-                           SlDiagnostics   *diags);
+/* Renders every pixel of @target (whole or tiled; its size is the
+ * viewport) with up to @job->n_threads threads.  Where the program's
+ * reads are bounded (sl_binding_get_sample_reach(), or an effect that
+ * renders locally) and the input has the viewport's size, each band reads
+ * just its part of the input, so a tiled input and result never exist
+ * whole in memory; otherwise the input is read whole once, within the
+ * budget.  Returns FALSE when any part of the run failed; the diagnostics
+ * of all threads are appended to @diags (a run-time limit alone is a
+ * warning: the pixels are written). */
+gboolean gs_render (const GsRenderJob *job,
+                    GsImage           *target,
+                    SlDiagnostics     *diags);
+
+/* An effect run's input until gs_render() sets the real one: one
+ * transparent texel standing for a @width×@height image. */
+void     gs_render_placeholder (SlTexture *texture,
+                                float      texel[4],
+                                int        width,
+                                int        height);
 
 G_END_DECLS
 

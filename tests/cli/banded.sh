@@ -93,8 +93,12 @@ GEGL_CACHE_SIZE=64 python3 peak.py "$CLI" run shift-big.hlsl -i big.png -j 2 \
   --memory-budget 8M -o big-out.png > peak
 read status peak_mib < peak
 [ "$status" = 0 ] || fail "the 4000×3000 render failed (exit $status)"
-[ "$peak_mib" -lt $((base_mib + 100)) ] ||
-  fail "the 4000×3000 render peaked at $peak_mib MiB, $base_mib MiB for 8×8; its whole images would take 366 MiB"
+# Under AddressSanitizer freed memory waits in its quarantine (256 MiB),
+# GEGL's included, so the peak says nothing there.
+if [ -z "${ASAN_OPTIONS:-}" ]; then
+  [ "$peak_mib" -lt $((base_mib + 100)) ] ||
+    fail "the 4000×3000 render peaked at $peak_mib MiB, $base_mib MiB for 8×8; its whole images would take 366 MiB"
+fi
 run_cli 0 run identity.hlsl -i big.png -p 3999,0 -p 5,2959
 sed 's/^3999 0 /3999 0 /; s/^5 2959 /0 2999 /' out > big-want
 run_cli 0 run identity.hlsl -i big-out.png -p 3999,0 -p 0,2999

@@ -88,8 +88,9 @@ out_of_memory (const RenderJob *job,
                int              width,
                int              height)
 {
-  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, job->job->name, 0, 0, NULL,
-                      _("out of memory for a %d×%d band"), width, height);
+  sl_diagnostics_add (diags, SL_SEVERITY_ERROR, job->job->name, 0, 0,
+                      SL_CODE_HOST_OUT_OF_MEMORY, _("out of memory for a %d×%d band"),
+                      width, height);
 }
 
 /* The part of the input band (0, @y, width, @rows) reads, within the
@@ -318,7 +319,8 @@ hold_whole_input (const GsRenderJob *spec,
         {
           char *need = gs_format_bytes (bytes), *have = gs_format_bytes (left);
 
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, spec->name, 0, 0, NULL,
+          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, spec->name, 0, 0,
+                              SL_CODE_HOST_MEMORY_BUDGET,
                               _("the shader's reads cannot be bounded, so it needs its whole "
                                 "%d×%d input: %s, over what the memory budget leaves, %s "
                                 "(--memory-budget, %s)"),
@@ -331,8 +333,8 @@ hold_whole_input (const GsRenderJob *spec,
       *whole = gs_image_to_whole (input, spec->format, G_MAXSIZE, &error);
       if (*whole == NULL)
         {
-          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, spec->name, 0, 0, NULL,
-                              "%s", error->message);
+          sl_diagnostics_add (diags, SL_SEVERITY_ERROR, spec->name, 0, 0,
+                              SL_CODE_HOST_OUT_OF_MEMORY, "%s", error->message);
           g_error_free (error);
           return FALSE;
         }
@@ -384,7 +386,8 @@ fit_band_buffers (RenderJob     *job,
     {
       char *need = gs_format_bytes (per_worker), *have = gs_format_bytes (left);
 
-      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, spec->name, 0, 0, NULL,
+      sl_diagnostics_add (diags, SL_SEVERITY_ERROR, spec->name, 0, 0,
+                          SL_CODE_HOST_MEMORY_BUDGET,
                           _("a band of %d rows and the %d rows its reads reach around it "
                             "need %s, over what the memory budget leaves, %s "
                             "(--memory-budget, %s)"),

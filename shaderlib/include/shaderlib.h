@@ -68,6 +68,8 @@ typedef struct
 #define SL_CODE_HOST_COMPILE     "E-HOST-COMPILE"  /* a compile failed silently */
 #define SL_CODE_HOST_INPUT       "E-HOST-INPUT"    /* the host has no usable input */
 #define SL_CODE_HOST_PREPARE     "E-HOST-PREPARE"  /* a prepare failed silently */
+#define SL_CODE_HOST_MEMORY_BUDGET "E-HOST-MEMORY-BUDGET" /* over the render's budget */
+#define SL_CODE_HOST_OUT_OF_MEMORY "E-HOST-OUT-OF-MEMORY" /* an allocation failed */
 /* Internal errors (a bug in shaderlib, never an answer to the input) have
  * codes that begin with this. */
 #define SL_CODE_INTERNAL_PREFIX  "E-INTERNAL-"

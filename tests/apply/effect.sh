@@ -88,16 +88,19 @@ $(cat errlog)"
   [ -f out-$f/in1.png ] && [ -f out-$f/in2.png ] || fail "$f: the images were not written"
 done
 # One memory budget per image's render, as for `run`.  The input and the
-# result are tiled and rendered band by band, so they do not count: a
-# shader whose reads are bounded renders within 1 KiB (in1.png is 24×16,
-# 6 KiB as float), and gives what it gives within the default budget.
-# One whose reads cannot be bounded needs its whole input, refused with
-# its figures over the budget and rendered within it; so is an effect's
-# own target; a budget that is no size is a usage error, from the option
-# or the environment.
-run_cli 0 apply invert.hlsl --memory-budget 1K in1.png -o budget1
+# result are tiled and rendered band by band, so only a band counts: a
+# shader whose reads are bounded renders within 4 KiB (in1.png is 24×16,
+# 6 KiB as float, so the whole input and result would take 12 KiB), and
+# gives what it gives within the default budget; not even a band of two
+# rows with its margin fits in 1 KiB.  One whose reads cannot be bounded
+# needs its whole input, refused with its figures over the budget and
+# rendered within it; so is an effect's own target; a budget that is no
+# size is a usage error, from the option or the environment.
+run_cli 0 apply invert.hlsl --memory-budget 4K in1.png -o budget1
 run_cli 0 apply invert.hlsl in1.png -o budget1-ref
 same_pixels budget1/in1.png budget1-ref/in1.png
+run_cli 1 apply invert.hlsl --memory-budget 1K in1.png -o budget1b
+expect_grep errlog "in1.png: rendering failed: invert.hlsl: error: a band of 2 rows and the 2 rows its reads reach around it need 3 KiB, over what the memory budget leaves, 1 KiB (--memory-budget, GEGL_SHADERS_MEMORY_BUDGET)"
 cat > lookup.hlsl <<'HLSL'
 sampler2D s0;
 float4 main(float2 uv : TEXCOORD0) : COLOR { return tex2D(s0, tex2D(s0, uv).gr); }

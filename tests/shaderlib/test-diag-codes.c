@@ -233,6 +233,8 @@ test_public_codes_in_table (void)
     { SL_CODE_HOST_COMPILE, SL_SEVERITY_ERROR },
     { SL_CODE_HOST_INPUT, SL_SEVERITY_ERROR },
     { SL_CODE_HOST_PREPARE, SL_SEVERITY_ERROR },
+    { SL_CODE_HOST_MEMORY_BUDGET, SL_SEVERITY_ERROR },
+    { SL_CODE_HOST_OUT_OF_MEMORY, SL_SEVERITY_ERROR },
   };
   SlDiagnostics *diags = sl_diagnostics_new ();
   for (guint i = 0; i < G_N_ELEMENTS (codes); i++)

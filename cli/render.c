@@ -63,25 +63,6 @@ typedef struct
   gboolean       ok;
 } Worker;
 
-typedef struct
-{
-  float *pixels;
-  gsize  n_floats;
-} Buffer;
-
-static float *
-buffer_reserve (Buffer *buffer,
-                gsize   n_pixels)
-{
-  if (buffer->n_floats < n_pixels * 4)
-    {
-      g_free (buffer->pixels);
-      buffer->pixels = g_try_malloc_n (n_pixels, 4 * sizeof (float));
-      buffer->n_floats = buffer->pixels ? n_pixels * 4 : 0;
-    }
-  return buffer->pixels;
-}
-
 static void
 out_of_memory (const RenderJob *job,
                SlDiagnostics   *diags,
@@ -132,8 +113,8 @@ fetch_rect (const RenderJob *job,
 static gboolean
 render_band (RenderJob     *job,
              SlScratch     *scratch,
-             Buffer        *in,
-             Buffer        *out,
+             GsBandBuffer  *in,
+             GsBandBuffer  *out,
              int            y,
              int            rows,
              SlDiagnostics *diags)
@@ -152,7 +133,7 @@ render_band (RenderJob     *job,
   if (job->banded)
     {
       fetch_rect (job, y, rows, &src_x, &src_y, &src_w, &src_h);
-      if (! buffer_reserve (in, (gsize) src_w * src_h))
+      if (! gs_band_buffer_reserve (in, (gsize) src_w * src_h))
         {
           out_of_memory (job, diags, src_w, src_h);
           return FALSE;
@@ -169,7 +150,7 @@ render_band (RenderJob     *job,
 
   if (job->target->pixels != NULL)
     dst = job->target->pixels + (gsize) y * width * 4;
-  else if ((dst = buffer_reserve (out, (gsize) width * rows)) == NULL)
+  else if ((dst = gs_band_buffer_reserve (out, (gsize) width * rows)) == NULL)
     {
       out_of_memory (job, diags, width, rows);
       return FALSE;
@@ -214,7 +195,7 @@ worker_run (gpointer data)
   Worker    *worker = data;
   RenderJob *job = worker->job;
   SlScratch *scratch = sl_scratch_new ();
-  Buffer     in = { NULL, 0 }, out = { NULL, 0 };
+  GsBandBuffer in = { NULL, 0 }, out = { NULL, 0 };
 
   for (;;)
     {

@@ -161,6 +161,27 @@ gs_image_io_capture_end (void)
 /* GsImage                                                             */
 /* ------------------------------------------------------------------ */
 
+/* Whole or tiled, an image has a positive size within the limit. */
+static gboolean
+size_allowed (int      width,
+              int      height,
+              GError **error)
+{
+  if (width <= 0 || height <= 0)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_FORMAT,
+                   _("invalid image size %d×%d"), width, height);
+      return FALSE;
+    }
+  if ((guint64) width * (guint64) height > GS_IMAGE_MAX_PIXELS)
+    {
+      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
+                   _("image of %d×%d pixels is too large"), width, height);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 GsImage *
 gs_image_new (int      width,
               int      height,
@@ -169,18 +190,8 @@ gs_image_new (int      width,
   GsImage *image;
   float   *pixels;
 
-  if (width <= 0 || height <= 0)
-    {
-      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_FORMAT,
-                   _("invalid image size %d×%d"), width, height);
-      return NULL;
-    }
-  if ((guint64) width * (guint64) height > GS_IMAGE_MAX_PIXELS)
-    {
-      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
-                   _("image of %d×%d pixels is too large"), width, height);
-      return NULL;
-    }
+  if (! size_allowed (width, height, error))
+    return NULL;
   pixels = g_try_malloc0_n ((gsize) width * (gsize) height, 4 * sizeof (float));
   if (pixels == NULL)
     {
@@ -215,18 +226,8 @@ gs_image_new_tiled (int          width,
   GsImage      *image;
   const Babl   *space = babl_format_get_space (format);
 
-  if (width <= 0 || height <= 0)
-    {
-      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_FORMAT,
-                   _("invalid image size %d×%d"), width, height);
-      return NULL;
-    }
-  if ((guint64) width * (guint64) height > GS_IMAGE_MAX_PIXELS)
-    {
-      g_set_error (error, GS_IMAGE_IO_ERROR, GS_IMAGE_IO_ERROR_TOO_LARGE,
-                   _("image of %d×%d pixels is too large"), width, height);
-      return NULL;
-    }
+  if (! size_allowed (width, height, error))
+    return NULL;
   image = g_new0 (GsImage, 1);
   image->width = width;
   image->height = height;
@@ -277,6 +278,19 @@ gs_image_write_rect (GsImage     *image,
   for (int r = 0; r < height; r++)
     memcpy (image->pixels + ((gsize) (y + r) * image->width + x) * 4,
             src + (gsize) r * width * 4, (gsize) width * 4 * sizeof (float));
+}
+
+float *
+gs_band_buffer_reserve (GsBandBuffer *buffer,
+                        gsize         n_pixels)
+{
+  if (buffer->n_floats < n_pixels * 4)
+    {
+      g_free (buffer->pixels);
+      buffer->pixels = g_try_malloc_n (n_pixels, 4 * sizeof (float));
+      buffer->n_floats = buffer->pixels ? n_pixels * 4 : 0;
+    }
+  return buffer->pixels;
 }
 
 GsImage *

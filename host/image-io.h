@@ -104,6 +104,18 @@ GsImage    *gs_image_to_whole  (const GsImage *image,
                                 gsize          max_bytes,
                                 GError       **error);
 
+/* A float RGBA buffer a worker reuses from band to band: it grows to
+ * the largest band, with g_try_* (NULL when that memory cannot be had:
+ * a band's size may come from the image). */
+typedef struct
+{
+  float *pixels;
+  gsize  n_floats;
+} GsBandBuffer;
+
+float      *gs_band_buffer_reserve (GsBandBuffer *buffer,
+                                    gsize         n_pixels);
+
 /* The working format of the CLI: perceptual or linear float RGBA, sRGB. */
 const Babl *gs_image_working_format (gboolean linear);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "image-io.h"
 #include "memory-budget.h"
 #include "pixel-fetch.h"
 
@@ -30,25 +31,6 @@ typedef struct
   gboolean             failed;
   gchar               *failure;
 } Shared;
-
-typedef struct
-{
-  gfloat *pixels;
-  gsize   n_floats;
-} Buffer;
-
-static gfloat *
-buffer_reserve (Buffer *buffer,
-                gsize   n_pixels)
-{
-  if (buffer->n_floats < n_pixels * 4)
-    {
-      g_free (buffer->pixels);
-      buffer->pixels   = g_try_malloc_n (n_pixels, 4 * sizeof (gfloat));
-      buffer->n_floats = buffer->pixels ? n_pixels * 4 : 0;
-    }
-  return buffer->pixels;
-}
 
 static gint
 band_height (const GsRenderJob   *job,
@@ -91,8 +73,8 @@ render_worker (const GeglRectangle *area,
   const GsRenderJob *job     = shared->job;
   SlScratch         *scratch = sl_scratch_new ();
   SlDiagnostics     *diags   = sl_diagnostics_new ();
-  Buffer             in      = { NULL, 0 };
-  Buffer             out     = { NULL, 0 };
+  GsBandBuffer       in      = { NULL, 0 };
+  GsBandBuffer       out     = { NULL, 0 };
   const SlTexture   *textures[SL_MAX_SLOTS];
   SlTexture          band_texture;
   gint               rows    = band_height (job, area);
@@ -131,7 +113,7 @@ render_worker (const GeglRectangle *area,
               fetch.height += 2;
             }
           gegl_rectangle_intersect (&fetch, &fetch, &job->viewport);
-          source = buffer_reserve (&in, (gsize) fetch.width * fetch.height);
+          source = gs_band_buffer_reserve (&in, (gsize) fetch.width * fetch.height);
           if (! source)
             {
               g_warning ("shader: out of memory for a %d×%d band",
@@ -158,7 +140,7 @@ render_worker (const GeglRectangle *area,
                          : job->bounded ? &band_texture
                          : shared->whole_texture_p;
 
-      dst = buffer_reserve (&out, (gsize) band.width * band.height);
+      dst = gs_band_buffer_reserve (&out, (gsize) band.width * band.height);
       if (! dst)
         {
           g_warning ("shader: out of memory for a %d×%d band",

@@ -1090,7 +1090,7 @@ render (Apply   *a,
     sl_binding_set_params_string (binding, a->params, diags);
   /* Every sampler reads the image, as in the GEGL op: until each band
    * brings its part, through a placeholder of its size. */
-  gs_render_placeholder (&placeholder, texel, input->width, input->height);
+  gs_texture_placeholder (&placeholder, texel, input->width, input->height);
   gs_bind_samplers (binding, a->program, &placeholder, NULL);
   ok = sl_binding_prepare (binding, diags);
   if (ok)

@@ -506,7 +506,7 @@ gs_effect_run (const GsEffectArgs *a)
   else
     /* Until render.c gives the run its input (each band's part, or the
      * whole image when the effect does not render locally). */
-    gs_render_placeholder (&in_tex, blank, width, height);
+    gs_texture_placeholder (&in_tex, blank, width, height);
   sl_effect_run_set_input (run, &in_tex);
 
   /* Image textures: --texture NAME=IMG first, then source = "…". */

@@ -237,7 +237,7 @@ gs_effect_filter_render (GsEffectFilter *filter,
     return NULL;
   /* render.c gives the run its input: each band's part, or the whole
    * image when the effect does not render locally. */
-  gs_render_placeholder (&texture, texel, input->width, input->height);
+  gs_texture_placeholder (&texture, texel, input->width, input->height);
   sl_effect_run_set_input (run, &texture);
   /* The textures are the filter's, shared by every run, but each run
    * counts them as its own, as `run` counts its images. */

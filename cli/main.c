@@ -1025,10 +1025,10 @@ bind_textures (RunState *s)
    * sampling reach is measured in its texels); without an input image
    * they read that single texel: the same as sampling an empty canvas. */
   if (s->input != NULL)
-    gs_render_placeholder (&s->blank_texture, s->blank_texel,
+    gs_texture_placeholder (&s->blank_texture, s->blank_texel,
                            s->input->width, s->input->height);
   else
-    gs_render_placeholder (&s->blank_texture, s->blank_texel, 1, 1);
+    gs_texture_placeholder (&s->blank_texture, s->blank_texel, 1, 1);
 
   for (int slot = 0; slot < SL_MAX_SLOTS; slot++)
     overrides[slot] = s->slot_bound[slot] ? &s->textures[slot] : NULL;

@@ -289,11 +289,7 @@ hold_whole_input (const GsRenderJob *spec,
       if (spec->run != NULL)
         {
           /* The library counts its own buffers on top of the copy. */
-          gsize host = 0, budget = sl_effect_run_get_memory_budget (spec->run, &host);
-
-          sl_effect_run_set_memory_budget (spec->run, budget,
-                                           host > G_MAXSIZE - bytes ? G_MAXSIZE : host + bytes);
-          if (! sl_effect_run_check_memory (spec->run, diags))
+          if (! gs_effect_run_hold (spec->run, bytes, diags))
             return FALSE;
         }
       else if (bytes > left)
@@ -471,16 +467,4 @@ gs_render (const GsRenderJob *spec,
   g_free (threads);
   gs_image_free (whole);
   return ok;
-}
-
-void
-gs_render_placeholder (SlTexture *texture,
-                       float      texel[4],
-                       int        width,
-                       int        height)
-{
-  memset (texel, 0, 4 * sizeof (float));
-  sl_texture_init_2d (texture, width, height, 0, texel);
-  texture->window_width = 1;
-  texture->window_height = 1;
 }

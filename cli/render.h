@@ -14,8 +14,8 @@ G_BEGIN_DECLS
 typedef struct
 {
   /* What runs: a prepared binding, or a prepared effect run (whose input
-   * the caller set before preparing it, to the placeholder
-   * gs_render_placeholder() fills in, or to its whole input). */
+   * the caller set before preparing it, to gs_texture_placeholder()'s
+   * stand-in, or to its whole input). */
   const SlBinding *binding;
   SlEffectRun     *run;
   /* The image unbound samplers read (whole or tiled), or NULL when the
@@ -49,13 +49,6 @@ typedef struct
 gboolean gs_render (const GsRenderJob *job,
                     GsImage           *target,
                     SlDiagnostics     *diags);
-
-/* An effect run's input until gs_render() sets the real one: one
- * transparent texel standing for a @width×@height image. */
-void     gs_render_placeholder (SlTexture *texture,
-                                float      texel[4],
-                                int        width,
-                                int        height);
 
 G_END_DECLS
 

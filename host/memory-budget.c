@@ -86,3 +86,16 @@ gs_format_bytes (gsize bytes)
   return g_strdup_printf ("%" G_GSIZE_FORMAT " MiB",
                           (bytes >> 20) + ((bytes & 0xfffff) != 0));
 }
+
+gboolean
+gs_effect_run_hold (SlEffectRun   *run,
+                    gsize          bytes,
+                    SlDiagnostics *diags)
+{
+  gsize host   = 0;
+  gsize budget = sl_effect_run_get_memory_budget (run, &host);
+
+  sl_effect_run_set_memory_budget (run, budget,
+                                   host > G_MAXSIZE - bytes ? G_MAXSIZE : host + bytes);
+  return sl_effect_run_check_memory (run, diags);
+}

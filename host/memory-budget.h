@@ -5,6 +5,8 @@
 
 #include <glib.h>
 
+#include "shaderlib.h"
+
 G_BEGIN_DECLS
 
 /* The environment variable every host reads (the CLI's --memory-budget
@@ -26,6 +28,13 @@ gboolean gs_memory_budget_from_env (gsize *bytes);
 /* The bytes of a @width×@height float RGBA image, saturating. */
 gsize    gs_image_bytes         (gint64 width,
                                  gint64 height);
+
+/* Adds @bytes (a whole input the host reads for @run) to what the host
+ * holds for the run, and checks the run's budget again: FALSE, with the
+ * library's located error in @diags, when it no longer fits. */
+gboolean gs_effect_run_hold     (SlEffectRun   *run,
+                                 gsize          bytes,
+                                 SlDiagnostics *diags);
 
 /* @bytes for a message: whole MiB rounded up (KiB below one MiB). */
 gchar   *gs_format_bytes        (gsize bytes);

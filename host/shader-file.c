@@ -110,6 +110,18 @@ gs_annotation_number (const SlParam *param,
 }
 
 void
+gs_texture_placeholder (SlTexture *texture,
+                        gfloat     texel[4],
+                        gint       width,
+                        gint       height)
+{
+  memset (texel, 0, 4 * sizeof (gfloat));
+  sl_texture_init_2d (texture, MAX (width, 1), MAX (height, 1), 4, texel);
+  texture->window_width  = 1;
+  texture->window_height = 1;
+}
+
+void
 gs_bind_samplers (SlBinding              *binding,
                   const SlProgram        *program,
                   const SlTexture        *input,

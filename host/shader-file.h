@@ -37,6 +37,15 @@ gboolean            gs_annotation_number (const SlParam *param,
                                           const gchar   *name,
                                           gdouble       *value);
 
+/* What the samplers that read the input see until the host hands each
+ * render its real pixels: one transparent texel (@texel, zeroed here)
+ * standing for a @width×@height image, a window of one texel, so the
+ * binding's sampling reach is measured in the image's texels. */
+void                gs_texture_placeholder (SlTexture *texture,
+                                            gfloat     texel[4],
+                                            gint       width,
+                                            gint       height);
+
 /* Binds the images a draw samples: slot 0 and every sampler's slot read
  * @input, except the slots @overrides (SL_MAX_SLOTS entries, may be NULL)
  * gives an image of their own: an aux pad, an image-file texture, the

@@ -39,6 +39,7 @@
 #include "memory-budget.h"
 #include "pixel-fetch.h"
 #include "render-area.h"
+#include "shader-file.h"
 
 /* Rows copied at a time when passing the input through. */
 #define PASS_BAND_PIXELS 65536
@@ -76,12 +77,8 @@ static void
 init_placeholder (GsDraw *draw,
                   gint    pad)
 {
-  sl_texture_init_2d (&draw->placeholder[pad],
-                      MAX (draw->pad_rect[pad].width, 1),
-                      MAX (draw->pad_rect[pad].height, 1), 4,
-                      draw->placeholder_texel);
-  draw->placeholder[pad].window_width  = 1;
-  draw->placeholder[pad].window_height = 1;
+  gs_texture_placeholder (&draw->placeholder[pad], draw->placeholder_texel,
+                          draw->pad_rect[pad].width, draw->pad_rect[pad].height);
 }
 
 GsDraw *
@@ -274,15 +271,9 @@ gs_draw_prepare_effect (GsDraw        *draw,
   /* The whole input, read once per draw (fetch_whole), counts too. */
   if (! draw->bounded)
     {
-      gsize host   = 0;
-      gsize budget = sl_effect_run_get_memory_budget (run, &host);
-      gsize whole  = gs_image_bytes (draw->viewport.width,
-                                     draw->viewport.height);
-
-      sl_effect_run_set_memory_budget (run, budget,
-                                       host > G_MAXSIZE - whole ? G_MAXSIZE
-                                                                : host + whole);
-      if (! sl_effect_run_check_memory (run, diags))
+      if (! gs_effect_run_hold (run, gs_image_bytes (draw->viewport.width,
+                                                     draw->viewport.height),
+                                diags))
         {
           g_clear_pointer (&draw->run, sl_effect_run_free);
           return FALSE;

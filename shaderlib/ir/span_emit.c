@@ -315,16 +315,39 @@ sl_span_emit (const SlIr *ir)
         }
     }
 
-  /* Which values are TEXCOORDn components, unchanged (0 x, 1 y). */
+  /* Which values are TEXCOORDn components (0 x, 1 y), unchanged or plus
+   * a constant in one float addition: texcoord_add[v] holds the
+   * constant's bits (0 for none).  a - k is a + (-k) to the bit. */
   int8_t *texcoord_of = g_new (int8_t, n_values);
+  uint32_t *texcoord_add = g_new0 (uint32_t, n_values);
   for (guint v = 0; v < n_values; v++)    /* g_new gives NULL for 0 */
     texcoord_of[v] = -1;
   for (guint i = 0; i < n_insns; i++)
     {
       const SlInsn *in = sl_ir_insn (ir, i);
-      if (in->op == SL_OP_INPUT && in->imm < SL_INPUT_COLOR
-          && sl_ir_value (ir, in->dst[0])->cls == SL_VALUE_TEMP)
+      if (in->n_dst < 1 || sl_ir_value (ir, in->dst[0])->cls != SL_VALUE_TEMP)
+        continue;
+      if (in->op == SL_OP_INPUT && in->imm < SL_INPUT_COLOR)
         texcoord_of[in->dst[0]] = in->imm & 3;
+      else if ((in->op == SL_OP_ADD || in->op == SL_OP_SUB) && in->n_src == 2)
+        {
+          uint32_t a = in->src[0], b = in->src[1];
+          const SlValue *va = sl_ir_value (ir, a), *vb = sl_ir_value (ir, b);
+          if (in->op == SL_OP_ADD && va->cls == SL_VALUE_CONST)
+            {
+              uint32_t t = a;
+              a = b;
+              b = t;
+              const SlValue *vt = va;
+              va = vb;
+              vb = vt;
+            }
+          if (vb->cls != SL_VALUE_CONST || vb->kind != SL_KIND_FLOAT
+              || texcoord_of[a] < 0 || texcoord_add[a] != 0)
+            continue;
+          texcoord_of[in->dst[0]] = texcoord_of[a];
+          texcoord_add[in->dst[0]] = in->op == SL_OP_SUB ? vb->bits ^ 0x80000000u : vb->bits;
+        }
     }
 
   /* Constants and variables get fixed registers. */
@@ -453,6 +476,9 @@ sl_span_emit (const SlIr *ir)
                          && in->sample.mode != SL_SAMPLE_COMPARE
                          && !in->sample.offset[0] && !in->sample.offset[1]
                          && texcoord_of[in->src[0]] == 0 && texcoord_of[in->src[1]] == 1;
+            if (s.at_pixel)
+              for (int k = 0; k < 2; k++)
+                memcpy (&s.pixel_add[k], &texcoord_add[in->src[k]], sizeof (float));
             for (int k = 0; k < in->n_src; k++)
               s.src[k] = reg_for_src (&e, in->src[k]);
             for (int k = 0; k < 4; k++)
@@ -578,6 +604,7 @@ sl_span_emit (const SlIr *ir)
   g_free (e.n_uses);
   g_free (def_at);
   g_free (texcoord_of);
+  g_free (texcoord_add);
   g_free (loop_of);
   g_free (loop_end);
   g_free (loop_parent);

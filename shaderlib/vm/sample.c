@@ -780,43 +780,94 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
     memcpy (out[k]->f, acc[k], sizeof acc[k]);
 }
 
-/* A sample whose coordinates are the pixel's own TEXCOORD.xy reads texel
- * (x, y) exactly when the texture has the viewport's size: the texel
- * centre snapping (file comment) lands every filter on that texel, and
- * with one level (or no mip filter) no LOD can pick another.  The span
- * must lie inside the viewport, where no address mode applies.  Returns
- * false, having done nothing, when any condition fails. */
+/* The whole number of texels n that a constant @add added to a
+ * normalised coordinate over @size texels moves by, when @add is n / size
+ * to within 2^-24 and no more than 1 (whole_texels then returns true).
+ *
+ * Why the general path then reads texel i + n at every pixel i, exactly:
+ * with W = size and u = fl((i + 0.5) / W) the pixel's TEXCOORD, the
+ * coordinate fl(u + add) · W - 1/2 differs from i + n by at most
+ * W 2^-24 (u's rounding) + W 2^-24 (add against n / W) + W 2^-24 (the
+ * sum's rounding, |sum| < 2) + 2 W 2^-24 (the product's) = 5 W 2^-24,
+ * and subtracting 1/2 is exact.  The bilinear snapping tolerance is at
+ * least 8 W 2^-24 (W / 2^21), so the fraction snaps to 0 on texel i + n;
+ * point filtering floors i + n + 1/2 ± 5 W 2^-24 to i + n.  W <= 2^16
+ * keeps the bound far below half a texel. */
+static bool
+whole_texels (float add, int size, int *n)
+{
+  *n = 0;
+  if (add == 0.0f)
+    return true;
+  if (!(fabsf (add) <= 1.0f) || size > 65536)
+    return false;
+  double t = (double) add * size;        /* exact: 24 × 17 bits */
+  double k = nearbyint (t);
+  if (fabs (t - k) > size * 0x1p-24)
+    return false;
+  *n = (int) k;
+  return true;
+}
+
+/* A sample whose coordinates are the pixel's own TEXCOORD.xy plus whole
+ * texels (nx, ny) reads texel (x + nx, y + ny) exactly when the texture
+ * has the viewport's size: the texel-centre snapping (file comment and
+ * whole_texels) lands every filter on that texel, and with one level (or
+ * no mip filter) no LOD can pick another.  Texels past the texture's edge
+ * are addressed as the general path addresses them.  The span must lie
+ * inside the viewport.  Returns false, having done nothing, when any
+ * condition fails. */
 bool
 SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
-                               int x0, int y0,
+                               const float add[2], int x0, int y0,
                                int viewport_width, int viewport_height, SlReg *out[4])
 {
+  int nx, ny;
   if (!tex || !tex->levels[0].texels || tex->kind != SL_TEXTURE_2D || ss->srgb
       || (tex->n_levels > 1 && ss->mip_filter != SL_FILTER_NONE)
       || tex->levels[0].width != viewport_width || tex->levels[0].height != viewport_height
-      || x0 < 0 || y0 < 0 || x0 + SL_SPAN_COLS > viewport_width || y0 + 2 > viewport_height)
+      || x0 < 0 || y0 < 0 || x0 + SL_SPAN_COLS > viewport_width || y0 + 2 > viewport_height
+      || !whole_texels (add[0], viewport_width, &nx)
+      || !whole_texels (add[1], viewport_height, &ny))
     return false;
   LevelView v;
   level_view (&v, tex, ss, 0);
   for (int r = 0; r < 2; r++)
     {
-      int y = y0 + r;
+      int o = r * SL_SPAN_COLS;
+      int y = y0 + r + ny;
+      if (y < 0 || y >= v.h)
+        y = address (y, v.h, ss->address_v);
+      if (y < 0)
+        {
+          for (int k = 0; k < 4; k++)
+            for (int c = 0; c < SL_SPAN_COLS; c++)
+              out[k]->f[o + c] = ss->border_color[k];
+          continue;
+        }
       y = y < v.wy0 ? v.wy0 : (y > v.wy1 ? v.wy1 : y);
       const float *row = v.lv->texels + (size_t) (y - v.wy0) * v.lv->row_stride;
-      if (x0 >= v.wx0 && x0 + SL_SPAN_COLS - 1 <= v.wx1)
+      int xs = x0 + nx;
+      if (xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1)
         {
-          const float *p = row + (size_t) (x0 - v.wx0) * 4;
-          int o = r * SL_SPAN_COLS;
+          const float *p = row + (size_t) (xs - v.wx0) * 4;
           sl_rgba_split (p, SL_SPAN_COLS, out[0]->f + o, out[1]->f + o, out[2]->f + o,
                          out[3]->f + o);
           continue;
         }
       for (int c = 0; c < SL_SPAN_COLS; c++)
         {
-          int x = x0 + c;
-          x = x < v.wx0 ? v.wx0 : (x > v.wx1 ? v.wx1 : x);
+          int x = xs + c;
+          if (x < 0 || x >= v.w)
+            x = address (x, v.w, ss->address_u);
+          const float *t = ss->border_color;
+          if (x >= 0)
+            {
+              x = x < v.wx0 ? v.wx0 : (x > v.wx1 ? v.wx1 : x);
+              t = row + (size_t) (x - v.wx0) * 4;
+            }
           for (int k = 0; k < 4; k++)
-            out[k]->f[r * SL_SPAN_COLS + c] = row[(size_t) (x - v.wx0) * 4 + k];
+            out[k]->f[o + c] = t[k];
         }
     }
   return true;

@@ -98,6 +98,9 @@ sl_span_program_dump (const SlSpanProgram *prog)
           for (int k = 0; k < s->n_src; k++)
             g_string_append_printf (out, ", r%u", s->src[k]);
           g_string_append_printf (out, " (t%d, s%d)", s->texture, s->sampler);
+          if (s->at_pixel)
+            g_string_append_printf (out, " at pixel + (%.9g, %.9g)",
+                                    s->pixel_add[0], s->pixel_add[1]);
         }
       else if (in->op == SL_VM_OP_MOVM || in->op == SL_VM_OP_DDX || in->op == SL_VM_OP_DDY)
         g_string_append_printf (out, " r%u, r%u", in->dst, in->a);

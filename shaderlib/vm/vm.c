@@ -482,7 +482,7 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
               }
             if (s->at_pixel
                 && SL_LEVEL (sl_sample_at_pixel) (env->textures[s->texture], ss,
-                                                  x0, y0, env->viewport_width,
+                                                  s->pixel_add, x0, y0, env->viewport_width,
                                                   env->viewport_height, outs))
               break;
             SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs);

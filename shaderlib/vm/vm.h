@@ -111,9 +111,12 @@ typedef struct
   uint8_t  sampler;         /* slot in SlVmEnv.samplers */
   uint8_t  dim;             /* SlTextureKind the shader declared */
   int8_t   offset[3];       /* texel offsets, added before addressing */
-  /* The coordinates are TEXCOORDn.xy unchanged: at run time, when the
-   * texture matches the viewport, every lane reads its own texel. */
+  /* The coordinates are TEXCOORDn.xy plus the constants pixel_add (often
+   * 0) in one float addition each: at run time, when the texture matches
+   * the viewport and the constants are whole texels, every lane reads the
+   * texel that far from its own (sl_sample_at_pixel). */
   bool     at_pixel;
+  float    pixel_add[2];
 } SlVmSample;
 
 typedef struct
@@ -248,7 +251,7 @@ bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *e
   void sl_sample_span_##sfx (const SlTexture *tex, const SlSamplerState *state, \
                              const SlVmSample *s, const SlReg *const *src, SlReg *out[4]); \
   bool sl_sample_at_pixel_##sfx (const SlTexture *tex, const SlSamplerState *state, \
-                                 int x0, int y0, \
+                                 const float add[2], int x0, int y0, \
                                  int viewport_width, int viewport_height, SlReg *out[4]);
 SL_VM_DECLARE_LEVEL (v0)
 SL_VM_DECLARE_LEVEL (v2)

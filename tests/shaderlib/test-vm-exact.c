@@ -114,6 +114,26 @@ static const char math_src[] =
   "  return float4(l, smoothstep(0.2, 0.8, c.a) + step(0.5, uv.x));\n"
   "}\n";
 
+/* Reads a whole number of texels from the pixel (for a 203×67 viewport),
+ * summed the ways blurs sum them: plain adds, weighted by a constant, by
+ * the texel's own alpha, one component into another, one component
+ * alone, reaching past the edges. */
+static const char taps_src[] =
+  "sampler2D s : register(s0);\n"
+  "float4 main(float2 uv : TEXCOORD0) : COLOR0 {\n"
+  "  float4 sum = tex2D(s, uv);\n"
+  "  sum += tex2D(s, uv + float2(1.0 / 203.0, 0));\n"
+  "  float4 b = tex2D(s, uv - float2(2.0 / 203.0, 1.0 / 67.0));\n"
+  "  sum.rgb += b.rgb * b.a;\n"
+  "  sum.a += b.a;\n"
+  "  sum += tex2D(s, uv + float2(0, 3.0 / 67.0)) * 0.25;\n"
+  "  float4 d = tex2D(s, uv + float2(-40.0 / 203.0, 0));\n"
+  "  sum.xy += d.zw;\n"
+  "  float e = tex2D(s, uv + float2(5.0 / 203.0, -70.0 / 67.0)).g;\n"
+  "  float4 f = tex2D(s, uv + float2(150.0 / 203.0, 2.0 / 67.0));\n"
+  "  return sum * 0.2 + e + f * f.a;\n"
+  "}\n";
+
 /* Sampler states the cases may pick (sl_binding_set_sampler). */
 enum { S_POINT_WRAP, S_LINEAR_MIRROR, S_LINEAR_BORDER, S_POINT_BORDER, S_LINEAR_MIP, N_SAMPLERS };
 
@@ -206,6 +226,22 @@ static Case cases[] = {
     G_GUINT64_CONSTANT (0x9b14f09fc009b56c) },
   { "math", NULL, math_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0x564d5976d4c116bb) },
+  { "taps", NULL, taps_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0xdf17199abd16e2ab) },
+  { "taps-special", NULL, taps_src, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0x67400a849d82b79b) },
+  { "taps-border", NULL, taps_src, 203, 67, 0, 0, TEX_SMOOTH, S_LINEAR_BORDER, false, false, 1,
+    16, FULL, G_GUINT64_CONSTANT (0x0335d34b7b3d9309) },
+  { "taps-point-wrap", NULL, taps_src, 203, 67, 0, 0, TEX_SPECIAL, S_POINT_WRAP, false, false, 1,
+    16, FULL, G_GUINT64_CONSTANT (0x9e725035f0139c1f) },
+  { "taps-mirror", NULL, taps_src, 203, 67, 0, 0, TEX_SMOOTH, S_LINEAR_MIRROR, false, false, 1,
+    16, FULL, G_GUINT64_CONSTANT (0x84e5e5a769c58e2e) },
+  { "taps-window", NULL, taps_src, 203, 67, 0, 0, TEX_SMOOTH, -1, true, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0x97c434c26fee47bb) },
+  { "taps-rect", NULL, taps_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 0,
+    { 61, 2, 140, 7 }, G_GUINT64_CONSTANT (0xde66389b668bef39) },
+  { "taps-minified", NULL, taps_src, 203, 67, 211, 70, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0x82543b4bc1b8cef5) },
 };
 
 static float

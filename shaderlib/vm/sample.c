@@ -847,12 +847,28 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
         }
       y = y < v.wy0 ? v.wy0 : (y > v.wy1 ? v.wy1 : y);
       const float *row = v.lv->texels + (size_t) (y - v.wy0) * v.lv->row_stride;
+      float *restrict ch[4] = { out[0]->f + o, out[1]->f + o, out[2]->f + o, out[3]->f + o };
       int xs = x0 + nx;
-      if (xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1)
+      if (ss->address_u == SL_ADDRESS_CLAMP
+          || (xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1))
         {
-          const float *p = row + (size_t) (xs - v.wx0) * 4;
-          sl_rgba_split (p, SL_SPAN_COLS, out[0]->f + o, out[1]->f + o, out[2]->f + o,
-                         out[3]->f + o);
+          /* Columns left of the window repeat its first texel, those
+           * right of it its last (clamping: the window lies inside the
+           * texture, so that is clamping to both); the rest, usually all,
+           * is one run. */
+          int left = CLAMP (v.wx0 - xs, 0, SL_SPAN_COLS);
+          int right = CLAMP (v.wx1 - xs + 1, left, SL_SPAN_COLS);
+          const float *first = row, *last = row + (size_t) (v.wx1 - v.wx0) * 4;
+          for (int k = 0; k < 4; k++)
+            {
+              for (int c = 0; c < left; c++)
+                ch[k][c] = first[k];
+              for (int c = right; c < SL_SPAN_COLS; c++)
+                ch[k][c] = last[k];
+            }
+          if (right > left)
+            sl_rgba_split (row + (size_t) (xs + left - v.wx0) * 4, right - left,
+                           ch[0] + left, ch[1] + left, ch[2] + left, ch[3] + left);
           continue;
         }
       for (int c = 0; c < SL_SPAN_COLS; c++)
@@ -867,7 +883,7 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
               t = row + (size_t) (x - v.wx0) * 4;
             }
           for (int k = 0; k < 4; k++)
-            out[k]->f[o + c] = t[k];
+            ch[k][c] = t[k];
         }
     }
   return true;

@@ -580,6 +580,7 @@ sl_span_emit (const SlIr *ir)
   prog->const_regs = (uint32_t *) g_array_free (const_regs, FALSE);
   prog->const_bits = (uint32_t *) g_array_free (const_bits, FALSE);
   prog->max_depth = max_depth;
+  sl_span_program_fuse (prog);
   prog->cost_before = g_new (uint32_t, prog->n_code + 1);
   prog->cost_before[0] = 0;
   for (int i = 0; i < prog->n_code; i++)

@@ -45,6 +45,12 @@ static const int8_t op_n_srcs[SL_VM_OP_COUNT] = {
 #undef SL_OP
 };
 
+int
+sl_vm_op_n_srcs (unsigned op)
+{
+  return op < SL_VM_OP_COUNT ? op_n_srcs[op] : -1;
+}
+
 void
 sl_span_program_free (SlSpanProgram *prog)
 {
@@ -101,6 +107,29 @@ sl_span_program_dump (const SlSpanProgram *prog)
           if (s->at_pixel)
             g_string_append_printf (out, " at pixel + (%.9g, %.9g)",
                                     s->pixel_add[0], s->pixel_add[1]);
+          if (s->relative)
+            g_string_append_printf (out, " relative %s%s", s->relative & 1 ? "x" : "",
+                                    s->relative & 2 ? "y" : "");
+          for (int k = 0; k < 4; k++)
+            {
+              const char *t = (const char *[]) { "t.x", "t.y", "t.z", "t.w" }[k];
+              switch (s->acc_mode[k])
+                {
+                case SL_VM_ACC_ADD:
+                  g_string_append_printf (out, "; r%u = r%u + %s", s->dst[k], s->acc_src[k], t);
+                  break;
+                case SL_VM_ACC_MAD_IMM:
+                  g_string_append_printf (out, "; r%u = %s * #%08x + r%u", s->dst[k], t,
+                                          s->acc_weight[k], s->acc_src[k]);
+                  break;
+                case SL_VM_ACC_MAD_COMP:
+                  g_string_append_printf (out, "; r%u = %s * t.%c + r%u", s->dst[k], t,
+                                          "xyzw"[s->acc_comp[k] & 3], s->acc_src[k]);
+                  break;
+                default:
+                  break;
+                }
+            }
         }
       else if (in->op == SL_VM_OP_MOVM || in->op == SL_VM_OP_DDX || in->op == SL_VM_OP_DDY)
         g_string_append_printf (out, " r%u, r%u", in->dst, in->a);

@@ -290,6 +290,43 @@ pow_lanes (float *restrict d, const float *restrict a, const float *restrict b, 
     }
 }
 
+/* The sums a fused read does (span_fuse.c): each the scalar op its
+ * instruction was, on the same operands, in the instructions' order. */
+static void
+accumulate (const SlVmSample *s, SlReg *R, const SlReg texel[4])
+{
+  for (int n = 0; n < s->n_acc; n++)
+    {
+      int k = s->acc_order[n] & 3;
+      float *restrict d = R[s->dst[k]].f;
+      const float *restrict acc = R[s->acc_src[k]].f;
+      const float *restrict t = texel[k].f;
+      switch (s->acc_mode[k])
+        {
+        case SL_VM_ACC_ADD:
+          for (int i = 0; i < SL_SPAN; i++)
+            d[i] = sl_scalar_ADD (acc[i], t[i]);
+          break;
+        case SL_VM_ACC_MAD_IMM:
+          {
+            const float w = sl_u2f (s->acc_weight[k]);
+            for (int i = 0; i < SL_SPAN; i++)
+              d[i] = sl_scalar_MAD (t[i], w, acc[i]);
+          }
+          break;
+        case SL_VM_ACC_MAD_COMP:
+          {
+            const float *restrict w = texel[s->acc_comp[k] & 3].f;
+            for (int i = 0; i < SL_SPAN; i++)
+              d[i] = sl_scalar_MAD (t[i], w[i], acc[i]);
+          }
+          break;
+        default:
+          break;
+        }
+    }
+}
+
 /* Runs the program over the span at (x0, y0), whose first column is
  * column @col of the call's column tables. */
 static unsigned
@@ -466,13 +503,12 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
         case SL_VM_OP_SAMPLE:
           {
             const SlVmSample *s = &prog->samples[in->imm];
-            const SlReg *srcs[SL_VM_SAMPLE_MAX_SRC];
-            for (int k = 0; k < s->n_src; k++)
-              srcs[k] = &R[s->src[k]];
             SlReg *outs[4];
-            SlReg junk[4];    /* one each: the samplers write through restrict */
+            /* One each: the samplers write through restrict.  A fused
+             * read lands here and is summed into its destinations. */
+            SlReg texel[4];
             for (int k = 0; k < 4; k++)
-              outs[k] = s->dst[k] != SL_VM_NONE ? &R[s->dst[k]] : &junk[k];
+              outs[k] = s->dst[k] != SL_VM_NONE && !s->fused ? &R[s->dst[k]] : &texel[k];
             SlSamplerState def;
             const SlSamplerState *ss = env->samplers[s->sampler];
             if (!ss)
@@ -480,12 +516,27 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                 sl_sampler_state_init_default (&def);
                 ss = &def;
               }
-            if (s->at_pixel
-                && SL_LEVEL (sl_sample_at_pixel) (env->textures[s->texture], ss,
-                                                  s->pixel_add, x0, y0, env->viewport_width,
-                                                  env->viewport_height, outs))
-              break;
-            SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs);
+            if (!s->at_pixel
+                || !SL_LEVEL (sl_sample_at_pixel) (env->textures[s->texture], ss,
+                                                   s->pixel_add, x0, y0, env->viewport_width,
+                                                   env->viewport_height, outs))
+              {
+                const SlReg *srcs[SL_VM_SAMPLE_MAX_SRC];
+                SlReg coords[2];
+                for (int k = 0; k < s->n_src; k++)
+                  srcs[k] = &R[s->src[k]];
+                for (int k = 0; k < 2; k++)
+                  if (s->relative & (1u << k))
+                    {
+                      /* The ADD span_fuse.c dropped. */
+                      for (int i = 0; i < SL_SPAN; i++)
+                        coords[k].f[i] = sl_scalar_ADD (srcs[k]->f[i], s->pixel_add[k]);
+                      srcs[k] = &coords[k];
+                    }
+                SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs);
+              }
+            if (s->fused)
+              accumulate (s, R, texel);
           }
           break;
         case SL_VM_OP_TEXSIZE:

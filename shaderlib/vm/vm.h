@@ -99,6 +99,16 @@ typedef enum
 /* A destination component nobody reads. */
 #define SL_VM_NONE 0xffffffffu
 
+/* What a fused read does with each component t of its texel (span_fuse.c:
+ * the sums blurs make of their reads, done as the read lands). */
+typedef enum
+{
+  SL_VM_ACC_NONE,     /* dst = t (or nothing, for SL_VM_NONE) */
+  SL_VM_ACC_ADD,      /* dst = acc + t */
+  SL_VM_ACC_MAD_IMM,  /* dst = t * weight + acc (MAD's two roundings) */
+  SL_VM_ACC_MAD_COMP  /* dst = t * (component comp of the same texel) + acc */
+} SlVmAccMode;
+
 /* One texture read (SAMPLE) or size query (TEXSIZE, which uses dst,
  * src[0] = level and texture only). */
 typedef struct
@@ -117,6 +127,17 @@ typedef struct
    * texel that far from its own (sl_sample_at_pixel). */
   bool     at_pixel;
   float    pixel_add[2];
+  /* Bit c set: src[c] is the TEXCOORD component itself, and the read's
+   * coordinate is fl(src[c] + pixel_add[c]), which the VM computes only
+   * when it cannot take the direct path (span_fuse.c dropped the ADD). */
+  uint8_t  relative;
+  bool     fused;             /* some component has an SlVmAccMode */
+  uint8_t  n_acc;             /* how many; they run in acc_order */
+  uint8_t  acc_order[4];      /* components, in the order of their sums */
+  uint8_t  acc_mode[4];       /* SlVmAccMode per component */
+  uint8_t  acc_comp[4];       /* SL_VM_ACC_MAD_COMP: the weighing component */
+  uint32_t acc_src[4];        /* the register added to */
+  uint32_t acc_weight[4];     /* SL_VM_ACC_MAD_IMM: the weight's bits */
 } SlVmSample;
 
 typedef struct
@@ -214,6 +235,13 @@ enum
  * and printing them needs nothing but this format (span_program.c). */
 void  sl_span_program_free (SlSpanProgram *prog);
 char *sl_span_program_dump (const SlSpanProgram *prog);
+/* Register operands a table-driven op reads (a, b, c in that order, less
+ * those a variant makes immediates count too); -1 for SPECIAL ops. */
+int   sl_vm_op_n_srcs      (unsigned op);
+/* Folds, in straight-line programs, the adds, multiply-adds and
+ * coordinate offsets around texture reads into the reads
+ * (span_fuse.c).  Results do not change by a bit. */
+void  sl_span_program_fuse (SlSpanProgram *prog);
 
 void sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog);
 void sl_vm_state_reserve_columns (SlVmState *state, int n_columns);

@@ -1,0 +1,375 @@
+/* Fusing texture reads with the arithmetic around them.
+ *
+ * A blur is mostly reads and sums: each tap costs an ADD (or SUB) placing
+ * the coordinate, the SAMPLE, then one ADD or MAD per component adding
+ * the texel to a running sum.  Each of those is a dispatch and a pass over
+ * the span's registers, together several times the read itself once the
+ * read is a copy of one texel (sl_sample_at_pixel).  This pass, run on the
+ * span program the emitter made, folds them into the SAMPLE:
+ *
+ *  - sums: a component t of the texel whose only readers are one ADD
+ *    (acc + t), or one MAD (t * constant + acc, or t * another component
+ *    of the same texel + acc), and which dies there, is added by the read
+ *    itself, straight into that instruction's destination
+ *    (SlVmSample.acc_*, in the instructions' order), and the
+ *    instruction goes;
+ *  - coordinates: an ADD or SUB of a constant to a TEXCOORD component
+ *    whose only readers are reads at the pixel (SlVmSample.at_pixel) with
+ *    that very offset goes too; the reads take the TEXCOORD register and
+ *    add the constant themselves if they leave the direct path
+ *    (SlVmSample.relative).
+ *
+ * Both keep every result bit: the VM computes the same IEEE operations on
+ * the same operands (a sum's operands swap only where the operation
+ * commutes exactly), only earlier, which is allowed because nothing in
+ * between reads what they write or writes what they read.  Only
+ * straight-line programs are fused (no lane masks, so every instruction
+ * runs on every lane), and every question is answered within a window of
+ * instructions, so the pass stays linear in the program's length. */
+#include "vm/vm.h"
+
+#include <string.h>
+
+enum { READS = 1, WRITES = 2 };
+
+/* How far past a read its consumers and the end of its registers' lives
+ * are looked for. */
+#define WINDOW 64
+
+/* How @in accesses register @r. */
+static unsigned
+access (const SlSpanProgram *prog, const SlVmInsn *in, uint32_t r)
+{
+  unsigned how = 0;
+  if (in->op == SL_VM_OP_SAMPLE || in->op == SL_VM_OP_TEXSIZE)
+    {
+      const SlVmSample *s = &prog->samples[in->imm];
+      int n_src = in->op == SL_VM_OP_TEXSIZE ? 1 : s->n_src;
+      for (int k = 0; k < n_src; k++)
+        if (s->src[k] == r)
+          how |= READS;
+      for (int k = 0; k < 4; k++)
+        {
+          if (s->acc_mode[k] != SL_VM_ACC_NONE && s->acc_src[k] == r)
+            how |= READS;
+          if (s->dst[k] == r)
+            how |= WRITES;
+        }
+      return how;
+    }
+  int n = sl_vm_op_n_srcs (in->op);
+  if (n >= 0)
+    {
+      if (in->a == r)
+        how |= READS;
+      if (n >= 2 && in->variant == SL_VM_REGS && in->b == r)
+        how |= READS;
+      if (n >= 3 && in->variant != SL_VM_KBC && in->c == r)
+        how |= READS;
+      return how | (in->dst == r ? WRITES : 0);
+    }
+  switch (in->op)
+    {
+    case SL_VM_OP_INPUT: case SL_VM_OP_LOADC:
+      return in->dst == r ? WRITES : 0;
+    case SL_VM_OP_OUTPUT:
+      return in->a == r ? READS : 0;
+    case SL_VM_OP_MOVM:
+      return (in->a == r || in->dst == r ? READS : 0) | (in->dst == r ? WRITES : 0);
+    default:
+      /* LOADCI, DDX, DDY, and anything else: every field may be read. */
+      how = in->a == r || in->b == r || in->c == r ? READS : 0;
+      return how | (in->dst == r ? WRITES : 0);
+    }
+}
+
+/* The component of the read at @pc whose texel register @r is, while it
+ * still holds that texel (live[k]), or -1. */
+static int
+component_of (const uint32_t t[4], const bool live[4], uint32_t r)
+{
+  for (int k = 0; k < 4; k++)
+    if (live[k] && t[k] == r)
+      return k;
+  return -1;
+}
+
+typedef struct
+{
+  int      pc;        /* the consuming instruction, -1: none */
+  uint8_t  mode;      /* SlVmAccMode */
+  uint8_t  comp;
+  uint32_t src, weight, dst;
+} Consumer;
+
+/* Reads @in as the sum that consumes component k of a texel (t, live):
+ * returns k and fills @c, or -1 when @in is anything else. */
+static int
+as_consumer (const SlVmInsn *in, const uint32_t t[4], const bool live[4], Consumer *c)
+{
+  if (in->op == SL_VM_OP_ADD && in->variant == SL_VM_REGS)
+    {
+      int ka = component_of (t, live, in->a), kb = component_of (t, live, in->b);
+      if ((ka < 0) == (kb < 0))
+        return -1;
+      *c = (Consumer) { .mode = SL_VM_ACC_ADD, .src = ka >= 0 ? in->b : in->a,
+                        .dst = in->dst };
+      return ka >= 0 ? ka : kb;
+    }
+  if (in->op == SL_VM_OP_MAD && in->variant != SL_VM_KBC)
+    {
+      int ka = component_of (t, live, in->a);
+      if (ka < 0 || component_of (t, live, in->c) >= 0)
+        return -1;
+      if (in->variant == SL_VM_KB)
+        {
+          *c = (Consumer) { .mode = SL_VM_ACC_MAD_IMM, .weight = in->imm, .src = in->c,
+                            .dst = in->dst };
+          return ka;
+        }
+      int kb = component_of (t, live, in->b);
+      if (kb < 0)
+        return -1;
+      *c = (Consumer) { .mode = SL_VM_ACC_MAD_COMP, .comp = (uint8_t) kb, .src = in->c,
+                        .dst = in->dst };
+      return ka;
+    }
+  return -1;
+}
+
+/* Whether any instruction in (from, to) other than the consumers accesses
+ * @r as @how asks. */
+static bool
+touched_between (const SlSpanProgram *prog, const bool *gone, const Consumer cons[4],
+                 int from, int to, uint32_t r, unsigned how)
+{
+  for (int j = from + 1; j < to; j++)
+    {
+      if (gone[j])
+        continue;
+      bool is_consumer = false;
+      for (int k = 0; k < 4; k++)
+        is_consumer |= cons[k].pc == j;
+      if (!is_consumer && (access (prog, &prog->code[j], r) & how))
+        return true;
+    }
+  return false;
+}
+
+/* Fuses the read at @pc with the sums of its components, when every one
+ * of its components that is read at all is read by such a sum alone. */
+static void
+fuse_sums (SlSpanProgram *prog, bool *gone, int pc)
+{
+  SlVmSample *s = &prog->samples[prog->code[pc].imm];
+  if (s->fused || s->mode == SL_VM_SAMPLE_LOAD)
+    return;
+  uint32_t t[4];
+  bool live[4];
+  int n_live = 0;
+  for (int k = 0; k < 4; k++)
+    {
+      t[k] = s->dst[k];
+      live[k] = t[k] != SL_VM_NONE;
+      n_live += live[k];
+      for (int j = 0; j < k; j++)
+        if (live[k] && live[j] && t[j] == t[k])
+          return;
+    }
+  Consumer cons[4];
+  for (int k = 0; k < 4; k++)
+    cons[k] = (Consumer) { .pc = -1 };
+  int end = MIN (prog->n_code, pc + 1 + WINDOW);
+  int j;
+  for (j = pc + 1; j < end && n_live > 0; j++)
+    {
+      if (gone[j])
+        continue;
+      const SlVmInsn *in = &prog->code[j];
+      bool reads = false;
+      for (int k = 0; k < 4; k++)
+        reads |= live[k] && (access (prog, in, t[k]) & READS);
+      if (reads)
+        {
+          Consumer c;
+          int k = as_consumer (in, t, live, &c);
+          if (k < 0 || cons[k].pc >= 0)
+            return;           /* read otherwise, or summed twice */
+          c.pc = j;
+          cons[k] = c;
+        }
+      for (int k = 0; k < 4; k++)
+        if (live[k] && (access (prog, in, t[k]) & WRITES))
+          {
+            live[k] = false;
+            n_live--;
+          }
+    }
+  if (n_live > 0 && j < prog->n_code)
+    return;                   /* the texel may still be read past the window */
+
+  int n_cons = 0;
+  for (int k = 0; k < 4; k++)
+    {
+      if (cons[k].pc < 0)
+        continue;
+      n_cons++;
+      /* A weighing component must have been the texel's then, too: its
+       * register is still live at the consumer unless written before. */
+      for (int i = 0; i < 4; i++)
+        {
+          if (i == k || cons[i].pc < 0)
+            continue;
+          /* Destinations are distinct, and no sum reads another's result:
+           * the fused read adds in the sums' order, so a sum may only
+           * overwrite what an earlier one has read. */
+          if (cons[i].dst == cons[k].dst
+              || (cons[i].dst == cons[k].src && cons[i].pc < cons[k].pc))
+            return;
+        }
+      /* Hoisting the sum to the read: nothing in between may change what
+       * it adds to, or see or change its destination early. */
+      if (touched_between (prog, gone, cons, pc, cons[k].pc, cons[k].src, WRITES)
+          || touched_between (prog, gone, cons, pc, cons[k].pc, cons[k].dst, READS | WRITES))
+        return;
+      /* Nor may the read's own coordinates be its destination when the
+       * read is redone on the general path after the sum: it is not (the
+       * VM reads the coordinates first), but a destination that is the
+       * register of a component still to be summed would be. */
+      for (int i = 0; i < 4; i++)
+        if (cons[i].pc >= 0 && i != k && t[i] == cons[k].dst && cons[i].pc > cons[k].pc)
+          return;
+    }
+  if (n_cons == 0)
+    return;
+  /* The VM's sums may use restrict: the emitter never gives an
+   * instruction a destination that is also its source. */
+  for (int k = 0; k < 4; k++)
+    if (cons[k].pc >= 0 && cons[k].dst == cons[k].src)
+      return;
+
+  int n_ordered = 0;
+  for (int at = pc + 1; at < prog->n_code && n_ordered < n_cons; at++)
+    for (int k = 0; k < 4; k++)
+      if (cons[k].pc == at)
+        s->acc_order[n_ordered++] = (uint8_t) k;
+  for (int k = 0; k < 4; k++)
+    {
+      if (cons[k].pc < 0)
+        {
+          s->dst[k] = SL_VM_NONE;   /* read by nobody */
+          continue;
+        }
+      s->dst[k] = cons[k].dst;
+      s->acc_mode[k] = cons[k].mode;
+      s->acc_comp[k] = cons[k].comp;
+      s->acc_src[k] = cons[k].src;
+      s->acc_weight[k] = cons[k].weight;
+      gone[cons[k].pc] = true;
+    }
+  s->n_acc = (uint8_t) n_cons;
+  s->fused = true;
+}
+
+/* The TEXCOORD component (0 or 1) register @r holds at @pc, or -1. */
+static int
+texcoord_in (const SlSpanProgram *prog, const bool *gone, int pc, uint32_t r)
+{
+  for (int j = pc - 1; j >= 0; j--)
+    {
+      if (gone[j])
+        continue;
+      const SlVmInsn *in = &prog->code[j];
+      if (!(access (prog, in, r) & WRITES))
+        continue;
+      if (in->op == SL_VM_OP_INPUT && in->imm < SL_VM_INPUT_COLOR && (in->imm & 3) < 2)
+        return (int) (in->imm & 3);
+      return -1;
+    }
+  return -1;
+}
+
+/* Drops the ADD or SUB of a constant to a TEXCOORD component at @pc when
+ * its only readers are reads at the pixel offset by that constant. */
+static void
+fold_coordinate (SlSpanProgram *prog, bool *gone, int pc)
+{
+  const SlVmInsn *in = &prog->code[pc];
+  if ((in->op != SL_VM_OP_ADD && in->op != SL_VM_OP_SUB) || in->variant != SL_VM_KB
+      || in->a == in->dst)
+    return;
+  int axis = texcoord_in (prog, gone, pc, in->a);
+  if (axis < 0)
+    return;
+  uint32_t add = in->op == SL_VM_OP_SUB ? in->imm ^ 0x80000000u : in->imm;
+  int readers[WINDOW];
+  int n_readers = 0;
+  int end = MIN (prog->n_code, pc + 1 + WINDOW);
+  int j;
+  for (j = pc + 1; j < end; j++)
+    {
+      if (gone[j])
+        continue;
+      const SlVmInsn *r = &prog->code[j];
+      unsigned how = access (prog, r, in->dst);
+      if (how & READS)
+        {
+          if (r->op != SL_VM_OP_SAMPLE)
+            return;
+          const SlVmSample *s = &prog->samples[r->imm];
+          uint32_t bits;
+          memcpy (&bits, &s->pixel_add[axis], sizeof bits);
+          if (!s->at_pixel || bits != add)
+            return;
+          for (int k = 0; k < s->n_src; k++)
+            if ((s->src[k] == in->dst) != (k == axis))
+              return;           /* read as something else too */
+          for (int k = 0; k < 4; k++)
+            if (s->acc_mode[k] != SL_VM_ACC_NONE && s->acc_src[k] == in->dst)
+              return;
+          readers[n_readers++] = j;
+        }
+      if (how & WRITES)
+        break;
+      if (access (prog, r, in->a) & WRITES)
+        {
+          /* The TEXCOORD register changes: later readers would need the
+           * value it had here. */
+          for (int k = j + 1; k < end; k++)
+            if (!gone[k] && (access (prog, &prog->code[k], in->dst) & READS))
+              return;
+          break;
+        }
+    }
+  if (j == end && end < prog->n_code)
+    return;                   /* read again past the window, maybe */
+  if (n_readers == 0)
+    return;
+  for (int k = 0; k < n_readers; k++)
+    {
+      SlVmSample *s = &prog->samples[prog->code[readers[k]].imm];
+      s->src[axis] = in->a;
+      s->relative |= (uint8_t) (1u << axis);
+    }
+  gone[pc] = true;
+}
+
+void
+sl_span_program_fuse (SlSpanProgram *prog)
+{
+  if (!prog->straight || prog->n_code == 0)
+    return;
+  bool *gone = g_new0 (bool, prog->n_code);
+  for (int pc = 0; pc < prog->n_code; pc++)
+    if (!gone[pc] && prog->code[pc].op == SL_VM_OP_SAMPLE)
+      fuse_sums (prog, gone, pc);
+  for (int pc = 0; pc < prog->n_code; pc++)
+    if (!gone[pc])
+      fold_coordinate (prog, gone, pc);
+  int n = 0;
+  for (int pc = 0; pc < prog->n_code; pc++)
+    if (!gone[pc])
+      prog->code[n++] = prog->code[pc];
+  prog->n_code = n;
+  g_free (gone);
+}

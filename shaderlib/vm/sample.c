@@ -817,12 +817,154 @@ whole_texels (float add, int size, int *n)
  * are addressed as the general path addresses them.  The span must lie
  * inside the viewport.  Returns false, having done nothing, when any
  * condition fails. */
+/* One row of a fused read at the pixel (SlVmSums), straight from its
+ * run of SL_SPAN_COLS texels: each machine vector of texels is split
+ * into components in registers and summed into the destinations there,
+ * never stored as texels.  The sums are vm.c's accumulate(), the same
+ * IEEE operations on the same operands (no contraction: shaderlib is
+ * built with -ffp-contract=off). */
+#if defined(__AVX512F__)
+typedef __m512 SumVec;
+#define SUM_LANES 16
+#define sum_load _mm512_loadu_ps
+#define sum_store _mm512_storeu_ps
+#define sum_add _mm512_add_ps
+#define sum_mul _mm512_mul_ps
+#define sum_set1 _mm512_set1_ps
+static inline void
+sum_split (const float *q, SumVec t[4])
+{
+  const __m512i lo = _mm512_setr_epi32 (0, 4, 8, 12, 16, 20, 24, 28,
+                                        1, 5, 9, 13, 17, 21, 25, 29);
+  const __m512i hi = _mm512_setr_epi32 (2, 6, 10, 14, 18, 22, 26, 30,
+                                        3, 7, 11, 15, 19, 23, 27, 31);
+  __m512 z0 = _mm512_loadu_ps (q), z1 = _mm512_loadu_ps (q + 16);
+  __m512 z2 = _mm512_loadu_ps (q + 32), z3 = _mm512_loadu_ps (q + 48);
+  __m512 rg0 = _mm512_permutex2var_ps (z0, lo, z1), ba0 = _mm512_permutex2var_ps (z0, hi, z1);
+  __m512 rg1 = _mm512_permutex2var_ps (z2, lo, z3), ba1 = _mm512_permutex2var_ps (z2, hi, z3);
+  t[0] = _mm512_shuffle_f32x4 (rg0, rg1, 0x44);
+  t[1] = _mm512_shuffle_f32x4 (rg0, rg1, 0xee);
+  t[2] = _mm512_shuffle_f32x4 (ba0, ba1, 0x44);
+  t[3] = _mm512_shuffle_f32x4 (ba0, ba1, 0xee);
+}
+#elif defined(__AVX__)
+typedef __m256 SumVec;
+#define SUM_LANES 8
+#define sum_load _mm256_loadu_ps
+#define sum_store _mm256_storeu_ps
+#define sum_add _mm256_add_ps
+#define sum_mul _mm256_mul_ps
+#define sum_set1 _mm256_set1_ps
+static inline void
+sum_split (const float *q, SumVec t[4])
+{
+  __m256 m0 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 0)),
+                                    _mm_loadu_ps (q + 16), 1);
+  __m256 m1 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 4)),
+                                    _mm_loadu_ps (q + 20), 1);
+  __m256 m2 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 8)),
+                                    _mm_loadu_ps (q + 24), 1);
+  __m256 m3 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 12)),
+                                    _mm_loadu_ps (q + 28), 1);
+  __m256 t0 = _mm256_unpacklo_ps (m0, m1), t1 = _mm256_unpacklo_ps (m2, m3);
+  __m256 t2 = _mm256_unpackhi_ps (m0, m1), t3 = _mm256_unpackhi_ps (m2, m3);
+  t[0] = _mm256_shuffle_ps (t0, t1, 0x44);
+  t[1] = _mm256_shuffle_ps (t0, t1, 0xee);
+  t[2] = _mm256_shuffle_ps (t2, t3, 0x44);
+  t[3] = _mm256_shuffle_ps (t2, t3, 0xee);
+}
+#elif defined(__SSE2__)
+typedef __m128 SumVec;
+#define SUM_LANES 4
+#define sum_load _mm_loadu_ps
+#define sum_store _mm_storeu_ps
+#define sum_add _mm_add_ps
+#define sum_mul _mm_mul_ps
+#define sum_set1 _mm_set1_ps
+static inline void
+sum_split (const float *q, SumVec t[4])
+{
+  __m128 m0 = _mm_loadu_ps (q), m1 = _mm_loadu_ps (q + 4);
+  __m128 m2 = _mm_loadu_ps (q + 8), m3 = _mm_loadu_ps (q + 12);
+  _MM_TRANSPOSE4_PS (m0, m1, m2, m3);
+  t[0] = m0;
+  t[1] = m1;
+  t[2] = m2;
+  t[3] = m3;
+}
+#endif
+
+#ifdef SUM_LANES
+/* The shapes of SlVmSumsShape; others return false. */
+static bool
+sum_run (const float *p, const SlVmSums *sums, int o)
+{
+  float *d0 = sums->dst[0] + o, *d1 = sums->dst[1] + o;
+  float *d2 = sums->dst[2] + o, *d3 = sums->dst[3] + o;
+  const float *a0 = sums->acc[0] + o, *a1 = sums->acc[1] + o;
+  const float *a2 = sums->acc[2] + o, *a3 = sums->acc[3] + o;
+  SumVec t[4];
+  switch (sums->shape)
+    {
+    case SL_VM_SUMS_ADD4:
+      for (int c = 0; c < SL_SPAN_COLS; c += SUM_LANES)
+        {
+          sum_split (p + 4 * c, t);
+          sum_store (d0 + c, sum_add (sum_load (a0 + c), t[0]));
+          sum_store (d1 + c, sum_add (sum_load (a1 + c), t[1]));
+          sum_store (d2 + c, sum_add (sum_load (a2 + c), t[2]));
+          sum_store (d3 + c, sum_add (sum_load (a3 + c), t[3]));
+        }
+      return true;
+    case SL_VM_SUMS_WEIGHTED4:
+      {
+        const SumVec w = sum_set1 (sums->weight[0]);
+        for (int c = 0; c < SL_SPAN_COLS; c += SUM_LANES)
+          {
+            sum_split (p + 4 * c, t);
+            sum_store (d0 + c, sum_add (sum_mul (t[0], w), sum_load (a0 + c)));
+            sum_store (d1 + c, sum_add (sum_mul (t[1], w), sum_load (a1 + c)));
+            sum_store (d2 + c, sum_add (sum_mul (t[2], w), sum_load (a2 + c)));
+            sum_store (d3 + c, sum_add (sum_mul (t[3], w), sum_load (a3 + c)));
+          }
+      }
+      return true;
+    case SL_VM_SUMS_PREMULTIPLIED:
+      for (int c = 0; c < SL_SPAN_COLS; c += SUM_LANES)
+        {
+          sum_split (p + 4 * c, t);
+          sum_store (d0 + c, sum_add (sum_mul (t[0], t[3]), sum_load (a0 + c)));
+          sum_store (d1 + c, sum_add (sum_mul (t[1], t[3]), sum_load (a1 + c)));
+          sum_store (d2 + c, sum_add (sum_mul (t[2], t[3]), sum_load (a2 + c)));
+          sum_store (d3 + c, sum_add (sum_load (a3 + c), t[3]));
+        }
+      return true;
+    default:
+      return false;
+    }
+}
+#else
+static bool
+sum_run (const float *p, const SlVmSums *sums, int o)
+{
+  (void) p;
+  (void) sums;
+  (void) o;
+  return false;
+}
+#endif
+
+/* ... and @sums (may be NULL): a fused read's sums, which it does itself
+ * in the rows it reads as one run (bit r of *summed_rows); the other rows'
+ * texels land in @out for the caller to sum. */
 bool
 SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
                                const float add[2], int x0, int y0,
-                               int viewport_width, int viewport_height, SlReg *out[4])
+                               int viewport_width, int viewport_height, SlReg *out[4],
+                               const SlVmSums *sums, unsigned *summed_rows)
 {
   int nx, ny;
+  *summed_rows = 0;
   if (!tex || !tex->levels[0].texels || tex->kind != SL_TEXTURE_2D || ss->srgb
       || (tex->n_levels > 1 && ss->mip_filter != SL_FILTER_NONE)
       || tex->levels[0].width != viewport_width || tex->levels[0].height != viewport_height
@@ -849,6 +991,12 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
       const float *row = v.lv->texels + (size_t) (y - v.wy0) * v.lv->row_stride;
       float *restrict ch[4] = { out[0]->f + o, out[1]->f + o, out[2]->f + o, out[3]->f + o };
       int xs = x0 + nx;
+      if (sums && xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1
+          && sum_run (row + (size_t) (xs - v.wx0) * 4, sums, o))
+        {
+          *summed_rows |= 1u << r;
+          continue;
+        }
       if (ss->address_u == SL_ADDRESS_CLAMP
           || (xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1))
         {

@@ -293,35 +293,68 @@ pow_lanes (float *restrict d, const float *restrict a, const float *restrict b, 
 /* The sums a fused read does (span_fuse.c): each the scalar op its
  * instruction was, on the same operands, in the instructions' order. */
 static void
-accumulate (const SlVmSample *s, SlReg *R, const SlReg texel[4])
+resolve_sums (const SlVmSample *s, SlReg *R, SlVmSums *sums)
 {
+  sums->n = s->n_acc;
   for (int n = 0; n < s->n_acc; n++)
     {
       int k = s->acc_order[n] & 3;
-      float *restrict d = R[s->dst[k]].f;
-      const float *restrict acc = R[s->acc_src[k]].f;
-      const float *restrict t = texel[k].f;
-      switch (s->acc_mode[k])
+      sums->mode[n] = s->acc_mode[k];
+      sums->comp[n] = (uint8_t) k;
+      sums->wcomp[n] = s->acc_comp[k];
+      sums->weight[n] = sl_u2f (s->acc_weight[k]);
+      sums->dst[n] = R[s->dst[k]].f;
+      sums->acc[n] = R[s->acc_src[k]].f;
+    }
+  bool in_order = sums->n == 4;
+  for (int n = 0; n < sums->n; n++)
+    in_order &= sums->comp[n] == n;
+  sums->shape = SL_VM_SUMS_OTHER;
+  if (!in_order)
+    return;
+  const uint8_t *m = sums->mode;
+  if (m[0] == SL_VM_ACC_ADD && m[1] == SL_VM_ACC_ADD && m[2] == SL_VM_ACC_ADD
+      && m[3] == SL_VM_ACC_ADD)
+    sums->shape = SL_VM_SUMS_ADD4;
+  else if (m[0] == SL_VM_ACC_MAD_IMM && m[1] == SL_VM_ACC_MAD_IMM && m[2] == SL_VM_ACC_MAD_IMM
+           && m[3] == SL_VM_ACC_MAD_IMM
+           && s->acc_weight[0] == s->acc_weight[1] && s->acc_weight[0] == s->acc_weight[2]
+           && s->acc_weight[0] == s->acc_weight[3])
+    sums->shape = SL_VM_SUMS_WEIGHTED4;
+  else if (m[0] == SL_VM_ACC_MAD_COMP && m[1] == SL_VM_ACC_MAD_COMP
+           && m[2] == SL_VM_ACC_MAD_COMP && m[3] == SL_VM_ACC_ADD
+           && sums->wcomp[0] == 3 && sums->wcomp[1] == 3 && sums->wcomp[2] == 3)
+    sums->shape = SL_VM_SUMS_PREMULTIPLIED;
+}
+
+/* Lanes [from, to) of the sums, from texels landed in @texel. */
+static void
+accumulate (const SlVmSums *sums, const SlReg texel[4], int from, int to)
+{
+  for (int n = 0; n < sums->n; n++)
+    {
+      float *restrict d = sums->dst[n];
+      const float *restrict acc = sums->acc[n];
+      const float *restrict t = texel[sums->comp[n]].f;
+      switch (sums->mode[n])
         {
         case SL_VM_ACC_ADD:
-          for (int i = 0; i < SL_SPAN; i++)
+          for (int i = from; i < to; i++)
             d[i] = sl_scalar_ADD (acc[i], t[i]);
           break;
         case SL_VM_ACC_MAD_IMM:
           {
-            const float w = sl_u2f (s->acc_weight[k]);
-            for (int i = 0; i < SL_SPAN; i++)
+            const float w = sums->weight[n];
+            for (int i = from; i < to; i++)
               d[i] = sl_scalar_MAD (t[i], w, acc[i]);
           }
           break;
-        case SL_VM_ACC_MAD_COMP:
+        default:
           {
-            const float *restrict w = texel[s->acc_comp[k] & 3].f;
-            for (int i = 0; i < SL_SPAN; i++)
+            const float *restrict w = texel[sums->wcomp[n] & 3].f;
+            for (int i = from; i < to; i++)
               d[i] = sl_scalar_MAD (t[i], w[i], acc[i]);
           }
-          break;
-        default:
           break;
         }
     }
@@ -516,10 +549,15 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                 sl_sampler_state_init_default (&def);
                 ss = &def;
               }
+            SlVmSums sums;
+            if (s->fused)
+              resolve_sums (s, R, &sums);
+            unsigned summed_rows = 0;
             if (!s->at_pixel
                 || !SL_LEVEL (sl_sample_at_pixel) (env->textures[s->texture], ss,
                                                    s->pixel_add, x0, y0, env->viewport_width,
-                                                   env->viewport_height, outs))
+                                                   env->viewport_height, outs,
+                                                   s->fused ? &sums : NULL, &summed_rows))
               {
                 const SlReg *srcs[SL_VM_SAMPLE_MAX_SRC];
                 SlReg coords[2];
@@ -536,7 +574,9 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                 SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs);
               }
             if (s->fused)
-              accumulate (s, R, texel);
+              for (int r = 0; r < 2; r++)
+                if (!(summed_rows & (1u << r)))
+                  accumulate (&sums, texel, r * SL_SPAN_COLS, (r + 1) * SL_SPAN_COLS);
           }
           break;
         case SL_VM_OP_TEXSIZE:

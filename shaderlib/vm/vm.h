@@ -173,6 +173,27 @@ typedef struct
  * body: without it a one-instruction loop ran 4 million times per span. */
 #define SL_VM_LOOP_COST 8
 
+/* The sums of a fused read (SlVmSample.acc_*) with their registers
+ * resolved, in the order they run: dst[j] = acc[j] + t[comp[j]], or
+ * t[comp[j]] * (weight[j] or t[wcomp[j]]) + acc[j]. */
+typedef enum
+{
+  SL_VM_SUMS_OTHER,
+  SL_VM_SUMS_ADD4,            /* dst[k] = acc[k] + t[k], k = 0..3 in order */
+  SL_VM_SUMS_WEIGHTED4,       /* dst[k] = t[k] * weight[0] + acc[k] */
+  SL_VM_SUMS_PREMULTIPLIED    /* dst[k] = t[k] * t[3] + acc[k] (k < 3), dst[3] = acc[3] + t[3] */
+} SlVmSumsShape;
+
+typedef struct
+{
+  int          n;
+  uint8_t      shape;         /* SlVmSumsShape: the common sums, run as such */
+  uint8_t      mode[4], comp[4], wcomp[4];
+  float        weight[4];
+  float       *dst[4];
+  const float *acc[4];
+} SlVmSums;
+
 /* An instruction as one render call runs it: its dispatch key and the
  * addresses of its registers in that call's register file, so the
  * interpreter does no address arithmetic per instruction and span. */
@@ -280,7 +301,8 @@ bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *e
                              const SlVmSample *s, const SlReg *const *src, SlReg *out[4]); \
   bool sl_sample_at_pixel_##sfx (const SlTexture *tex, const SlSamplerState *state, \
                                  const float add[2], int x0, int y0, \
-                                 int viewport_width, int viewport_height, SlReg *out[4]);
+                                 int viewport_width, int viewport_height, SlReg *out[4], \
+                                 const SlVmSums *sums, unsigned *summed_rows);
 SL_VM_DECLARE_LEVEL (v0)
 SL_VM_DECLARE_LEVEL (v2)
 SL_VM_DECLARE_LEVEL (v3)

@@ -782,7 +782,8 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
 
 /* The whole number of texels n that a constant @add added to a
  * normalised coordinate over @size texels moves by, when @add is n / size
- * to within 2^-24 and no more than 1 (whole_texels then returns true).
+ * to within 2^-24 and no more than 1 (sl_vm_whole_texels then returns
+ * true).
  *
  * Why the general path then reads texel i + n at every pixel i, exactly:
  * with W = size and u = fl((i + 0.5) / W) the pixel's TEXCOORD, the
@@ -793,27 +794,30 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
  * least 8 W 2^-24 (W / 2^21), so the fraction snaps to 0 on texel i + n;
  * point filtering floors i + n + 1/2 ± 5 W 2^-24 to i + n.  W <= 2^16
  * keeps the bound far below half a texel. */
-static bool
-whole_texels (float add, int size, int *n)
+#if SL_VM_LEVEL == 0
+bool
+sl_vm_whole_texels (float add, int size, int32_t *n)
 {
   *n = 0;
   if (add == 0.0f)
     return true;
+  *n = SL_VM_NOT_WHOLE;
   if (!(fabsf (add) <= 1.0f) || size > 65536)
     return false;
   double t = (double) add * size;        /* exact: 24 × 17 bits */
   double k = nearbyint (t);
   if (fabs (t - k) > size * 0x1p-24)
     return false;
-  *n = (int) k;
+  *n = (int32_t) k;
   return true;
 }
+#endif
 
 /* A sample whose coordinates are the pixel's own TEXCOORD.xy plus whole
  * texels (nx, ny) reads texel (x + nx, y + ny) exactly when the texture
  * has the viewport's size: the texel-centre snapping (file comment and
- * whole_texels) lands every filter on that texel, and with one level (or
- * no mip filter) no LOD can pick another.  Texels past the texture's edge
+ * sl_vm_whole_texels) lands every filter on that texel, and with one
+ * level (or no mip filter) no LOD can pick another.  Texels past the texture's edge
  * are addressed as the general path addresses them.  The span must lie
  * inside the viewport.  Returns false, having done nothing, when any
  * condition fails. */
@@ -959,18 +963,17 @@ sum_run (const float *p, const SlVmSums *sums, int o)
  * texels land in @out for the caller to sum. */
 bool
 SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
-                               const float add[2], int x0, int y0,
+                               const int32_t offset[2], int x0, int y0,
                                int viewport_width, int viewport_height, SlReg *out[4],
                                const SlVmSums *sums, unsigned *summed_rows)
 {
-  int nx, ny;
+  int nx = offset[0], ny = offset[1];
   *summed_rows = 0;
   if (!tex || !tex->levels[0].texels || tex->kind != SL_TEXTURE_2D || ss->srgb
       || (tex->n_levels > 1 && ss->mip_filter != SL_FILTER_NONE)
       || tex->levels[0].width != viewport_width || tex->levels[0].height != viewport_height
       || x0 < 0 || y0 < 0 || x0 + SL_SPAN_COLS > viewport_width || y0 + 2 > viewport_height
-      || !whole_texels (add[0], viewport_width, &nx)
-      || !whole_texels (add[1], viewport_height, &ny))
+      || nx == SL_VM_NOT_WHOLE || ny == SL_VM_NOT_WHOLE)
     return false;
   LevelView v;
   level_view (&v, tex, ss, 0);

@@ -156,6 +156,31 @@ touched_between (const SlSpanProgram *prog, const bool *gone, const Consumer con
   return false;
 }
 
+/* Which of the sums the VM runs straight from the texels (SlVmSumsShape)
+ * the fused read @s makes. */
+static uint8_t
+sums_shape (const SlVmSample *s)
+{
+  if (s->n_acc != 4)
+    return SL_VM_SUMS_OTHER;
+  for (int n = 0; n < 4; n++)
+    if (s->acc_order[n] != n)
+      return SL_VM_SUMS_OTHER;
+  const uint8_t *m = s->acc_mode;
+  const uint32_t *w = s->acc_weight;
+  if (m[0] == SL_VM_ACC_ADD && m[1] == SL_VM_ACC_ADD && m[2] == SL_VM_ACC_ADD
+      && m[3] == SL_VM_ACC_ADD)
+    return SL_VM_SUMS_ADD4;
+  if (m[0] == SL_VM_ACC_MAD_IMM && m[1] == SL_VM_ACC_MAD_IMM && m[2] == SL_VM_ACC_MAD_IMM
+      && m[3] == SL_VM_ACC_MAD_IMM && w[0] == w[1] && w[0] == w[2] && w[0] == w[3])
+    return SL_VM_SUMS_WEIGHTED4;
+  if (m[0] == SL_VM_ACC_MAD_COMP && m[1] == SL_VM_ACC_MAD_COMP && m[2] == SL_VM_ACC_MAD_COMP
+      && m[3] == SL_VM_ACC_ADD && s->acc_comp[0] == 3 && s->acc_comp[1] == 3
+      && s->acc_comp[2] == 3)
+    return SL_VM_SUMS_PREMULTIPLIED;
+  return SL_VM_SUMS_OTHER;
+}
+
 /* Fuses the read at @pc with the sums of its components, when every one
  * of its components that is read at all is read by such a sum alone. */
 static void
@@ -269,6 +294,7 @@ fuse_sums (SlSpanProgram *prog, bool *gone, int pc)
     }
   s->n_acc = (uint8_t) n_cons;
   s->fused = true;
+  s->sums_shape = sums_shape (s);
 }
 
 /* The TEXCOORD component (0 or 1) register @r holds at @pc, or -1. */

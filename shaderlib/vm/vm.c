@@ -99,6 +99,12 @@ sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog)
       state->n_steps = prog->n_code;
       state->steps = g_new (SlVmStep, state->n_steps);
     }
+  if (state->n_texel_offsets < prog->n_samples)
+    {
+      g_free (state->texel_offsets);
+      state->n_texel_offsets = prog->n_samples;
+      state->texel_offsets = g_malloc_n (state->n_texel_offsets, sizeof (int32_t[2]));
+    }
   if (state->block && state->n_regs >= prog->n_regs && state->stack_size >= need_stack)
     return;
   uint32_t n_regs = MAX (state->n_regs, prog->n_regs);
@@ -131,6 +137,7 @@ void
 sl_vm_state_clear (SlVmState *state)
 {
   g_free (state->steps);
+  g_free (state->texel_offsets);
   g_free (state->column_px);
   g_free (state->block);
   g_free (state->iterations);
@@ -306,25 +313,7 @@ resolve_sums (const SlVmSample *s, SlReg *R, SlVmSums *sums)
       sums->dst[n] = R[s->dst[k]].f;
       sums->acc[n] = R[s->acc_src[k]].f;
     }
-  bool in_order = sums->n == 4;
-  for (int n = 0; n < sums->n; n++)
-    in_order &= sums->comp[n] == n;
-  sums->shape = SL_VM_SUMS_OTHER;
-  if (!in_order)
-    return;
-  const uint8_t *m = sums->mode;
-  if (m[0] == SL_VM_ACC_ADD && m[1] == SL_VM_ACC_ADD && m[2] == SL_VM_ACC_ADD
-      && m[3] == SL_VM_ACC_ADD)
-    sums->shape = SL_VM_SUMS_ADD4;
-  else if (m[0] == SL_VM_ACC_MAD_IMM && m[1] == SL_VM_ACC_MAD_IMM && m[2] == SL_VM_ACC_MAD_IMM
-           && m[3] == SL_VM_ACC_MAD_IMM
-           && s->acc_weight[0] == s->acc_weight[1] && s->acc_weight[0] == s->acc_weight[2]
-           && s->acc_weight[0] == s->acc_weight[3])
-    sums->shape = SL_VM_SUMS_WEIGHTED4;
-  else if (m[0] == SL_VM_ACC_MAD_COMP && m[1] == SL_VM_ACC_MAD_COMP
-           && m[2] == SL_VM_ACC_MAD_COMP && m[3] == SL_VM_ACC_ADD
-           && sums->wcomp[0] == 3 && sums->wcomp[1] == 3 && sums->wcomp[2] == 3)
-    sums->shape = SL_VM_SUMS_PREMULTIPLIED;
+  sums->shape = s->sums_shape;
 }
 
 /* Lanes [from, to) of the sums, from texels landed in @texel. */
@@ -555,7 +544,8 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
             unsigned summed_rows = 0;
             if (!s->at_pixel
                 || !SL_LEVEL (sl_sample_at_pixel) (env->textures[s->texture], ss,
-                                                   s->pixel_add, x0, y0, env->viewport_width,
+                                                   st->texel_offsets[in->imm], x0, y0,
+                                                   env->viewport_width,
                                                    env->viewport_height, outs,
                                                    s->fused ? &sums : NULL, &summed_rows))
               {
@@ -793,6 +783,16 @@ SL_LEVEL (sl_vm_render) (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv
     return true;
   sl_vm_state_reserve (st, prog);
   load_constants (st, prog);
+  for (int i = 0; i < prog->n_samples; i++)
+    {
+      const SlVmSample *s = &prog->samples[i];
+      for (int k = 0; k < 2; k++)
+        if (!s->at_pixel
+            || !sl_vm_whole_texels (s->pixel_add[k],
+                                    k ? env->viewport_height : env->viewport_width,
+                                    &st->texel_offsets[i][k]))
+          st->texel_offsets[i][k] = SL_VM_NOT_WHOLE;
+    }
   for (int pc = 0; pc < prog->n_code; pc++)
     {
       const SlVmInsn *in = &prog->code[pc];

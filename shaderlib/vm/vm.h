@@ -133,6 +133,7 @@ typedef struct
   uint8_t  relative;
   bool     fused;             /* some component has an SlVmAccMode */
   uint8_t  n_acc;             /* how many; they run in acc_order */
+  uint8_t  sums_shape;        /* SlVmSumsShape of those sums */
   uint8_t  acc_order[4];      /* components, in the order of their sums */
   uint8_t  acc_mode[4];       /* SlVmAccMode per component */
   uint8_t  acc_comp[4];       /* SL_VM_ACC_MAD_COMP: the weighing component */
@@ -224,6 +225,10 @@ typedef struct
   int      n_columns;
   SlVmStep *steps;      /* the program decoded for these registers */
   int      n_steps;
+  /* Per SlVmSample of the program, for the viewport of the last render
+   * call: the whole texels its pixel_add moves by, or SL_VM_NOT_WHOLE. */
+  int32_t (*texel_offsets)[2];
+  int      n_texel_offsets;
   unsigned stopped;     /* SL_VM_STOPPED_* of the last sl_vm_render() */
   void    *block;       /* one 64-byte aligned allocation holding all of them */
 } SlVmState;
@@ -259,6 +264,11 @@ char *sl_span_program_dump (const SlSpanProgram *prog);
 /* Register operands a table-driven op reads (a, b, c in that order, less
  * those a variant makes immediates count too); -1 for SPECIAL ops. */
 int   sl_vm_op_n_srcs      (unsigned op);
+/* The whole number of texels *n a constant added to a normalised
+ * coordinate over @size texels moves by, for the direct path of reads at
+ * the pixel (sample.c says when and why); false when it is not one. */
+#define SL_VM_NOT_WHOLE INT32_MIN
+bool  sl_vm_whole_texels   (float add, int size, int32_t *n);
 /* Folds, in straight-line programs, the adds, multiply-adds and
  * coordinate offsets around texture reads into the reads
  * (span_fuse.c).  Results do not change by a bit. */
@@ -300,7 +310,7 @@ bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *e
   void sl_sample_span_##sfx (const SlTexture *tex, const SlSamplerState *state, \
                              const SlVmSample *s, const SlReg *const *src, SlReg *out[4]); \
   bool sl_sample_at_pixel_##sfx (const SlTexture *tex, const SlSamplerState *state, \
-                                 const float add[2], int x0, int y0, \
+                                 const int32_t offset[2], int x0, int y0, \
                                  int viewport_width, int viewport_height, SlReg *out[4], \
                                  const SlVmSums *sums, unsigned *summed_rows);
 SL_VM_DECLARE_LEVEL (v0)

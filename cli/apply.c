@@ -65,6 +65,7 @@
 #include "memory-budget.h"
 #include "filter-path.h"
 #include "shader-file.h"
+#include "host-values.h"
 #include "icc-file.h"
 #include "icc-embed.h"
 #include "colour-convert.h"
@@ -359,8 +360,13 @@ compile_filter (const char *path)
   options.length = length;
   options.filename = path;
   options.language = SL_LANGUAGE_AUTO;
+  /* ReShade's size macros, as the GEGL op defines them. */
+  char *with_host = gs_host_source (path, source, length, &options.length, &options.defines);
+  if (with_host != NULL)
+    options.source = with_host;
   diags = sl_diagnostics_new ();
   program = sl_compile (&options, diags);
+  g_free (with_host);
   text = sl_diagnostics_format (diags);
   if (text != NULL)
     fputs (text, stderr);
@@ -1086,6 +1092,8 @@ render (Apply   *a,
   binding = sl_binding_new (a->program);
   sl_binding_set_auto_mips (binding, true);
   sl_binding_set_viewport (binding, input->width, input->height);
+  /* Host values first, so that a NAME=VALUE naming one still wins. */
+  gs_host_values_set (binding, input->width, input->height, 0, diags);
   if (a->params != NULL)
     sl_binding_set_params_string (binding, a->params, diags);
   /* Every sampler reads the image, as in the GEGL op: until each band

@@ -37,6 +37,7 @@
 #include "apply.h"
 #include "effect-cli.h"
 #include "shader-file.h"
+#include "host-values.h"
 #include "memory-budget.h"
 #include "image-io.h"
 
@@ -446,8 +447,25 @@ compile_file (const char    *path,
   options.defines = (const char *const *) o->defines;
   options.flags = o->compile_flags | (o->any_path ? SL_COMPILE_ANY_PATH : 0);
 
+  /* ReShade's size macros, as the GEGL op defines them; -D comes after. */
+  const char *const *host_defines;
+  char *with_host = gs_host_source (path, source, length, &options.length, &host_defines);
+  GPtrArray *defines = g_ptr_array_new ();
+  if (with_host != NULL)
+    {
+      options.source = with_host;
+      for (int i = 0; host_defines[i] != NULL; i++)
+        g_ptr_array_add (defines, (gpointer) host_defines[i]);
+      for (int i = 0; o->defines != NULL && o->defines[i] != NULL; i++)
+        g_ptr_array_add (defines, o->defines[i]);
+      g_ptr_array_add (defines, NULL);
+      options.defines = (const char *const *) defines->pdata;
+    }
+
   diags = sl_diagnostics_new ();
   program = sl_compile (&options, diags);
+  g_ptr_array_free (defines, TRUE);
+  g_free (with_host);
   print_diagnostics (diags);
   if (program == NULL && sl_diagnostics_error_count (diags) == 0)
     gs_print_error (_("%s: compilation failed without a diagnostic"), path);
@@ -1148,6 +1166,15 @@ command_run (int    argc,
   s.binding = sl_binding_new (s.program);
   sl_binding_set_auto_mips (s.binding, true);
   sl_binding_set_viewport (s.binding, s.width, s.height);
+  /* The image's size and a pixel's, as the GEGL op fills them (the size
+   * the output is rendered at, as BUFFER_* for effect files); first, so
+   * that --set of one still wins. */
+  {
+    SlDiagnostics *host_diags = sl_diagnostics_new ();
+    gs_host_values_set (s.binding, s.width, s.height, 0, host_diags);
+    print_diagnostics (host_diags);
+    sl_diagnostics_free (host_diags);
+  }
   status = apply_params (s.binding, &s.o);
   if (status < 0)
     status = bind_textures (&s);

@@ -11,6 +11,7 @@
 
 #include "shaderlib.h"
 #include "draw.h"
+#include "host-values.h"
 
 #define MAX_PADS          GS_MAX_PADS
 #define MAX_FILE_TEXTURES 8
@@ -26,14 +27,6 @@ typedef enum
   PROP_KIND_CHOICE,
   PROP_KIND_SEED
 } PropKind;
-
-typedef enum
-{
-  HOST_NONE,
-  HOST_SIZE,           /* image size in pixels */
-  HOST_PIXEL_SIZE,     /* 1 / image size */
-  HOST_SEED
-} HostKind;
 
 typedef enum
 {
@@ -55,7 +48,7 @@ typedef struct
 typedef struct
 {
   gchar     *param;
-  HostKind   kind;
+  GsHostKind kind;
 } HostDesc;
 
 /* A sampler whose texture names an image file: a file-path property

@@ -425,15 +425,15 @@ build_draw (ShaderClassData     *data,
         /* The full-resolution image's sizes at every level: an offset of
          * n pixels then reaches the same image position in a reduced
          * preview as in the final render. */
-        case HOST_SIZE:
+        case GS_HOST_SIZE:
           v[0] = (gfloat) bboxes[0].width;
           v[1] = (gfloat) bboxes[0].height;
           break;
-        case HOST_PIXEL_SIZE:
+        case GS_HOST_PIXEL_SIZE:
           v[0] = 1.0f / (gfloat) bboxes[0].width;
           v[1] = 1.0f / (gfloat) bboxes[0].height;
           break;
-        case HOST_SEED:
+        case GS_HOST_SEED:
           v[0] = v[1] = (gfloat) seed;
           break;
         default:

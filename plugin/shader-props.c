@@ -77,35 +77,6 @@ property_name (const gchar *param,
   return base;
 }
 
-static HostKind
-host_kind (const SlParam *param)
-{
-  const gchar *sem = param->semantic;
-  gint         n   = param->rows * param->columns;
-
-  if (sem)
-    {
-      if (! g_ascii_strcasecmp (sem, "VIEWPORTPIXELSIZE") ||
-          ! g_ascii_strcasecmp (sem, "IMAGESIZE"))
-        return HOST_SIZE;
-      if (! g_ascii_strcasecmp (sem, "PIXELSIZE") ||
-          ! g_ascii_strcasecmp (sem, "INVVIEWPORTSIZE"))
-        return HOST_PIXEL_SIZE;
-      if (! g_ascii_strcasecmp (sem, "SEED") ||
-          ! g_ascii_strcasecmp (sem, "RANDOM"))
-        return HOST_SEED;
-    }
-  if (n == 2 && (! g_ascii_strcasecmp (param->name, "ImageSize") ||
-                 ! strcmp (param->name, "BUFFER_SIZE") ||
-                 ! strcmp (param->name, "gs_host_size")))
-    return HOST_SIZE;
-  if (n == 2 && ! g_ascii_strcasecmp (param->name, "PixelSize"))
-    return HOST_PIXEL_SIZE;
-  if (n == 1 && ! g_ascii_strcasecmp (param->name, "seed"))
-    return HOST_SEED;
-  return HOST_NONE;
-}
-
 static gboolean
 wants_color (const SlParam *param)
 {
@@ -238,16 +209,16 @@ plan_properties (ShaderClassData *data)
                    i < sl_program_get_n_params (data->program); i++)
     {
       const SlParam *param = sl_program_get_param (data->program, i);
-      HostKind       host  = host_kind (param);
+      GsHostKind     host  = gs_host_kind (param);
       PropDesc       desc  = { 0 };
       gint           n     = param->rows * param->columns;
 
-      if (host != HOST_NONE)
+      if (host != GS_HOST_NONE)
         {
           HostDesc h = { g_strdup (param->name), host };
 
           g_array_append_val (data->hosts, h);
-          if (host == HOST_SEED && ! data->prop_seed)
+          if (host == GS_HOST_SEED && ! data->prop_seed)
             data->prop_seed = id++;
           continue;
         }

@@ -38,18 +38,6 @@
  * data they were built from instead of compiling every shader again. */
 static GHashTable *known_classes;
 
-/* ReShade's size macros name a hidden uniform the plugin fills in; the
- * declaration goes in front of the file and a #line puts the file's own
- * lines back where they were. */
-static const gchar *const reshade_defines[] =
-{
-  "BUFFER_WIDTH=(gs_host_size.x)",
-  "BUFFER_HEIGHT=(gs_host_size.y)",
-  "BUFFER_RCP_WIDTH=(1.0/gs_host_size.x)",
-  "BUFFER_RCP_HEIGHT=(1.0/gs_host_size.y)",
-  NULL
-};
-
 /* Diagnostics name files relative to the shader's folder (op-error.c). */
 static gchar *
 format_for_dialog (SlDiagnostics *diags,
@@ -74,7 +62,6 @@ compile_file (ShaderClassData *data,
   gchar            *dir   = g_path_get_dirname (data->path);
   const gchar      *includes[] = { dir, NULL };
   gchar            *text  = NULL;
-  SlLanguage        language = sl_detect_language (contents, length);
 
   memset (&options, 0, sizeof options);
   options.source       = contents;
@@ -85,18 +72,11 @@ compile_file (ShaderClassData *data,
   options.language     = SL_LANGUAGE_AUTO;
   options.include_dirs = includes;
 
-  if (language == SL_LANGUAGE_HLSL &&
-      g_strstr_len (contents, length, "BUFFER_") != NULL)
-    {
-      gchar *quoted = g_strescape (data->path, NULL);
-
-      text = g_strdup_printf ("float2 gs_host_size;\n#line 1 \"%s\"\n%.*s",
-                              quoted, (int) length, contents);
-      g_free (quoted);
-      options.source  = text;
-      options.length  = strlen (text);
-      options.defines = reshade_defines;
-    }
+  /* ReShade's size macros name a hidden host value (host-values.h). */
+  text = gs_host_source (data->path, contents, length, &options.length,
+                         &options.defines);
+  if (text)
+    options.source = text;
 
   data->program = sl_compile (&options, diags);
   if (! data->program && sl_diagnostics_error_count (diags) == 0)

@@ -92,6 +92,7 @@ property_boolean (has_errors, _("Has errors"), FALSE)
 #include "shaderlib.h"
 #include "draw.h"
 #include "shader-file.h"
+#include "host-values.h"
 
 #define SHADER_RUN_FORMAT "R'G'B'A float"
 
@@ -173,6 +174,7 @@ update_program (State          *state,
   SlDiagnostics    *diags;
   SlCompileOptions  options;
   gchar            *contents = NULL;
+  gchar            *with_host = NULL;
   gsize             length   = 0;
 
   if (state->compiled &&
@@ -227,8 +229,14 @@ update_program (State          *state,
       options.language    = SL_LANGUAGE_AUTO;
       options.entry_point = (o->entry && o->entry[0]) ? o->entry : NULL;
       options.profile     = (o->profile && o->profile[0]) ? o->profile : NULL;
+      /* ReShade's size macros name a hidden host value. */
+      with_host = gs_host_source (options.filename, contents, length,
+                                  &options.length, &options.defines);
+      if (with_host)
+        options.source = with_host;
 
       state->program = sl_compile (&options, diags);
+      g_free (with_host);
       if (! state->program && sl_diagnostics_error_count (diags) == 0)
         sl_diagnostics_add (diags, SL_SEVERITY_ERROR, options.filename, 0, 0,
                             SL_CODE_HOST_COMPILE, "%s",
@@ -255,7 +263,10 @@ build_draw (SlProgram           *program,
   gboolean   ok      = TRUE;
 
   gs_bind_samplers (binding, program, &draw->placeholder[0], NULL);
-  if (params && params[0])
+  /* The full-resolution image's sizes at every level, as the shader ops
+   * fill them; first, so that params naming one still win. */
+  ok = gs_host_values_set (binding, bbox->width, bbox->height, 0, diags);
+  if (ok && params && params[0])
     ok = sl_binding_set_params_string (binding, params, diags);
   gs_draw_prepare (draw, ok, TRUE, diags);
   if (! draw->binding && sl_diagnostics_error_count (diags) == 0)

@@ -48,4 +48,23 @@ for profile in ps_2_0 ps_3_0 ps_4_0 ps_5_0; do
   expect_file_eq out "0 0 0 0.25 0 1"
 done
 
+# Host values (README "Host values"): the CLI fills them as the GEGL op
+# does, from the size the output is rendered at; ReShade's size macros
+# compile in a per-file shader; --set of one still wins.
+run_cli 0 check host-values.hlsl
+run_cli 0 run host-values.hlsl --size 200x50 -p 0,0 -p 199,49
+expect_file_eq out "0 0 0.200000003 0.0500000007 0.5 0.219999999
+199 49 0.200000003 0.0500000007 0.5 0.219999999"
+run_cli 0 run host-values.hlsl -i in.ppm -p 1,0
+expect_file_eq out "1 0 0.00200000009 0.00100000005 50 1.00199997"
+run_cli 0 run host-values.hlsl --size 200x50 -p 0,0 --set ImageSize=500,250
+expect_file_eq out "0 0 0.5 0.25 0.5 0.219999999"
+# apply: each image's own size.
+make_ppm wide.ppm 4 1  0 0 0  0 0 0  0 0 0  0 0 0
+run_cli 0 apply host-values.hlsl in.ppm wide.ppm -o host-out -f pfm
+run_cli 0 run identity.hlsl -i host-out/in.pfm -p 0,0
+expect_file_eq out "0 0 0.00200000009 0.00100000005 50 1"
+run_cli 0 run identity.hlsl -i host-out/wide.pfm -p 3,0
+expect_file_eq out "3 0 0.00400000019 0.00100000005 25 1"
+
 echo ok

@@ -275,6 +275,40 @@ test_identity (void)
   g_free (in);
 }
 
+/* Host values as the shader ops and the CLI fill them: the image's
+ * size, a pixel's, and ReShade's size macros in a per-file shader. */
+static void
+test_host_values (void)
+{
+  gfloat     *in    = make_pixels (small_rect.width, small_rect.height);
+  GeglBuffer *input = make_buffer (&small_rect, in);
+  Graph       g     = make_graph (input);
+  gfloat     *out;
+  gchar      *error;
+
+  gegl_node_set (g.shader, "source",
+                 "float2 PixelSize : PIXELSIZE;\n"
+                 "float2 ImageSize;\n"
+                 "float4 main (float2 uv : TEXCOORD0) : COLOR\n"
+                 "{ return float4 (ImageSize, PixelSize.x * BUFFER_WIDTH,"
+                 " BUFFER_RCP_HEIGHT * 23.0); }\n", NULL);
+  out = render (&g, &small_rect);
+  error = get_error (&g);
+  g_assert_cmpstr (error, ==, "");
+  g_free (error);
+  for (gint i = 0; i < small_rect.width * small_rect.height; i++)
+    {
+      g_assert_cmpfloat (out[4 * i + 0], ==, 37.0f);
+      g_assert_cmpfloat (out[4 * i + 1], ==, 23.0f);
+      g_assert_cmpfloat_with_epsilon (out[4 * i + 2], 1.0f, 1e-6f);
+      g_assert_cmpfloat_with_epsilon (out[4 * i + 3], 1.0f, 1e-6f);
+    }
+  g_free (out);
+  g_object_unref (g.graph);
+  g_object_unref (input);
+  g_free (in);
+}
+
 static void
 test_invert_and_swap (void)
 {
@@ -927,6 +961,7 @@ main (int    argc,
 
   g_test_add_func ("/shader-run/registered", test_registered);
   g_test_add_func ("/shader-run/identity", test_identity);
+  g_test_add_func ("/shader-run/host-values", test_host_values);
   g_test_add_func ("/shader-run/invert-and-swap", test_invert_and_swap);
   g_test_add_func ("/shader-run/discard-keeps-input", test_discard_keeps_input);
   g_test_add_func ("/shader-run/params", test_params);

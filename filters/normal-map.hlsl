@@ -14,6 +14,9 @@ bool invert_y <string UIName = "Invert Y";> = false;
 /// <summary>Treat dark as high instead of bright as high.</summary>
 bool invert_height <string UIName = "Invert height";> = false;
 
+// One pixel of the image, filled in by the host (README "Host values").
+float2 PixelSize : PIXELSIZE;
+
 float height (float2 uv)
 {
   float h = dot (tex2D (input, uv).rgb, float3 (0.2126, 0.7152, 0.0722));
@@ -22,7 +25,9 @@ float height (float2 uv)
 
 float4 main (float2 uv : TEXCOORD0) : COLOR
 {
-  float2 px = float2 (ddx (uv.x), ddy (uv.y)) * sample_spacing;
+  // A constant once the parameters are known: at a whole number of
+  // pixels every tap is one texel, which the VM copies directly.
+  float2 px = PixelSize * sample_spacing;
   // Sobel gradient of the height.
   float tl = height (uv + float2 (-px.x, -px.y)), t = height (uv + float2 (0, -px.y));
   float tr = height (uv + float2 ( px.x, -px.y)), l = height (uv + float2 (-px.x, 0));

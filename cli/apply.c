@@ -1093,7 +1093,7 @@ render (Apply   *a,
   sl_binding_set_auto_mips (binding, true);
   sl_binding_set_viewport (binding, input->width, input->height);
   /* Host values first, so that a NAME=VALUE naming one still wins. */
-  gs_host_values_set (binding, input->width, input->height, 0, diags);
+  gs_host_values_set (binding, input->width, input->height, NULL, diags);
   if (a->params != NULL)
     sl_binding_set_params_string (binding, a->params, diags);
   /* Every sampler reads the image, as in the GEGL op: until each band

@@ -1171,7 +1171,7 @@ command_run (int    argc,
    * that --set of one still wins. */
   {
     SlDiagnostics *host_diags = sl_diagnostics_new ();
-    gs_host_values_set (s.binding, s.width, s.height, 0, host_diags);
+    gs_host_values_set (s.binding, s.width, s.height, NULL, host_diags);
     print_diagnostics (host_diags);
     sl_diagnostics_free (host_diags);
   }

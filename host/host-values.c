@@ -72,7 +72,7 @@ gboolean
 gs_host_values_set (SlBinding     *binding,
                     gint           width,
                     gint           height,
-                    guint          seed,
+                    const guint   *seed,
                     SlDiagnostics *diags)
 {
   SlProgram *program = sl_binding_get_program (binding);
@@ -93,7 +93,9 @@ gs_host_values_set (SlBinding     *binding,
           v[1] = 1.0f / (gfloat) MAX (height, 1);
           break;
         case GS_HOST_SEED:
-          v[0] = v[1] = (gfloat) seed;
+          if (seed == NULL)
+            continue;
+          v[0] = v[1] = (gfloat) *seed;
           break;
         default:
           continue;

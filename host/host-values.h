@@ -38,12 +38,14 @@ gchar              *gs_host_source      (const gchar          *path,
 
 /* Sets every host value @binding's program declares: sizes from the
  * full-resolution image's @width × @height (so an offset of n pixels
- * lands in the same place in a reduced preview), seeds to @seed.  FALSE
- * with @diags filled when the binding refuses one. */
+ * lands in the same place in a reduced preview), seeds to *@seed, or to
+ * the shader's own default when @seed is NULL (hosts without a seed
+ * property: the value is then an ordinary parameter).  FALSE with @diags
+ * filled when the binding refuses one. */
 gboolean            gs_host_values_set  (SlBinding            *binding,
                                          gint                  width,
                                          gint                  height,
-                                         guint                 seed,
+                                         const guint          *seed,
                                          SlDiagnostics        *diags);
 
 G_END_DECLS

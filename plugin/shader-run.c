@@ -265,7 +265,7 @@ build_draw (SlProgram           *program,
   gs_bind_samplers (binding, program, &draw->placeholder[0], NULL);
   /* The full-resolution image's sizes at every level, as the shader ops
    * fill them; first, so that params naming one still win. */
-  ok = gs_host_values_set (binding, bbox->width, bbox->height, 0, diags);
+  ok = gs_host_values_set (binding, bbox->width, bbox->height, NULL, diags);
   if (ok && params && params[0])
     ok = sl_binding_set_params_string (binding, params, diags);
   gs_draw_prepare (draw, ok, TRUE, diags);

@@ -144,9 +144,12 @@ def module_path(module_dir):
 def run_once(env, size, spec):
     """(wall, cpu, peak MiB) of one op in a process of its own."""
     w, h = SIZES[size]
+    # In the module folder, a temporary one: GEGL 0.4.42 takes
+    # GEGL_SWAP=RAM for a folder name and creates it in the working
+    # directory.
     proc = subprocess.Popen([PYTHON, '-c', CHILD, str(w), str(h), spec],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True)
+                            text=True, cwd=env['GEGL_PATH'])
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)

@@ -35,6 +35,46 @@
 #pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
 #endif
 
+#if defined(__AVX__)
+/* The components of the eight pixels at @q, one register each. */
+static inline void
+sl_rgba_split8 (const float *q, __m256 c[4])
+{
+  /* Pixel k in the low half and 4+k in the high half of register k: a
+   * transpose within each half then leaves each component of the eight
+   * pixels in order. */
+  __m256 m0 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 0)),
+                                    _mm_loadu_ps (q + 16), 1);
+  __m256 m1 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 4)),
+                                    _mm_loadu_ps (q + 20), 1);
+  __m256 m2 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 8)),
+                                    _mm_loadu_ps (q + 24), 1);
+  __m256 m3 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 12)),
+                                    _mm_loadu_ps (q + 28), 1);
+  __m256 t0 = _mm256_unpacklo_ps (m0, m1), t1 = _mm256_unpacklo_ps (m2, m3);
+  __m256 t2 = _mm256_unpackhi_ps (m0, m1), t3 = _mm256_unpackhi_ps (m2, m3);
+  c[0] = _mm256_shuffle_ps (t0, t1, 0x44);
+  c[1] = _mm256_shuffle_ps (t0, t1, 0xee);
+  c[2] = _mm256_shuffle_ps (t2, t3, 0x44);
+  c[3] = _mm256_shuffle_ps (t2, t3, 0xee);
+}
+#endif
+
+#if defined(__SSE2__)
+/* The components of the four pixels at @q, one register each. */
+static inline void
+sl_rgba_split4 (const float *q, __m128 c[4])
+{
+  __m128 m0 = _mm_loadu_ps (q), m1 = _mm_loadu_ps (q + 4);
+  __m128 m2 = _mm_loadu_ps (q + 8), m3 = _mm_loadu_ps (q + 12);
+  _MM_TRANSPOSE4_PS (m0, m1, m2, m3);
+  c[0] = m0;
+  c[1] = m1;
+  c[2] = m2;
+  c[3] = m3;
+}
+#endif
+
 /* r[i], g[i], b[i], a[i] = p[4i], p[4i+1], p[4i+2], p[4i+3] for i < n. */
 static inline void
 sl_rgba_split (const float *restrict p, size_t n, float *restrict r, float *restrict g,
@@ -44,36 +84,23 @@ sl_rgba_split (const float *restrict p, size_t n, float *restrict r, float *rest
 #if defined(__AVX__)
   for (; i + 8 <= n; i += 8)
     {
-      /* Pixel i+k in the low half and i+4+k in the high half of register
-       * k: a transpose within each half then leaves each component of
-       * the eight pixels in order. */
-      const float *q = p + 4 * i;
-      __m256 m0 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 0)),
-                                        _mm_loadu_ps (q + 16), 1);
-      __m256 m1 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 4)),
-                                        _mm_loadu_ps (q + 20), 1);
-      __m256 m2 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 8)),
-                                        _mm_loadu_ps (q + 24), 1);
-      __m256 m3 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 12)),
-                                        _mm_loadu_ps (q + 28), 1);
-      __m256 t0 = _mm256_unpacklo_ps (m0, m1), t1 = _mm256_unpacklo_ps (m2, m3);
-      __m256 t2 = _mm256_unpackhi_ps (m0, m1), t3 = _mm256_unpackhi_ps (m2, m3);
-      _mm256_storeu_ps (r + i, _mm256_shuffle_ps (t0, t1, 0x44));
-      _mm256_storeu_ps (g + i, _mm256_shuffle_ps (t0, t1, 0xee));
-      _mm256_storeu_ps (b + i, _mm256_shuffle_ps (t2, t3, 0x44));
-      _mm256_storeu_ps (a + i, _mm256_shuffle_ps (t2, t3, 0xee));
+      __m256 c[4];
+      sl_rgba_split8 (p + 4 * i, c);
+      _mm256_storeu_ps (r + i, c[0]);
+      _mm256_storeu_ps (g + i, c[1]);
+      _mm256_storeu_ps (b + i, c[2]);
+      _mm256_storeu_ps (a + i, c[3]);
     }
 #endif
 #if defined(__SSE2__)
   for (; i + 4 <= n; i += 4)
     {
-      __m128 m0 = _mm_loadu_ps (p + 4 * i), m1 = _mm_loadu_ps (p + 4 * i + 4);
-      __m128 m2 = _mm_loadu_ps (p + 4 * i + 8), m3 = _mm_loadu_ps (p + 4 * i + 12);
-      _MM_TRANSPOSE4_PS (m0, m1, m2, m3);
-      _mm_storeu_ps (r + i, m0);
-      _mm_storeu_ps (g + i, m1);
-      _mm_storeu_ps (b + i, m2);
-      _mm_storeu_ps (a + i, m3);
+      __m128 c[4];
+      sl_rgba_split4 (p + 4 * i, c);
+      _mm_storeu_ps (r + i, c[0]);
+      _mm_storeu_ps (g + i, c[1]);
+      _mm_storeu_ps (b + i, c[2]);
+      _mm_storeu_ps (a + i, c[3]);
     }
 #endif
   for (; i < n; i++)

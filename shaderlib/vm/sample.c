@@ -859,24 +859,7 @@ typedef __m256 SumVec;
 #define sum_add _mm256_add_ps
 #define sum_mul _mm256_mul_ps
 #define sum_set1 _mm256_set1_ps
-static inline void
-sum_split (const float *q, SumVec t[4])
-{
-  __m256 m0 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 0)),
-                                    _mm_loadu_ps (q + 16), 1);
-  __m256 m1 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 4)),
-                                    _mm_loadu_ps (q + 20), 1);
-  __m256 m2 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 8)),
-                                    _mm_loadu_ps (q + 24), 1);
-  __m256 m3 = _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm_loadu_ps (q + 12)),
-                                    _mm_loadu_ps (q + 28), 1);
-  __m256 t0 = _mm256_unpacklo_ps (m0, m1), t1 = _mm256_unpacklo_ps (m2, m3);
-  __m256 t2 = _mm256_unpackhi_ps (m0, m1), t3 = _mm256_unpackhi_ps (m2, m3);
-  t[0] = _mm256_shuffle_ps (t0, t1, 0x44);
-  t[1] = _mm256_shuffle_ps (t0, t1, 0xee);
-  t[2] = _mm256_shuffle_ps (t2, t3, 0x44);
-  t[3] = _mm256_shuffle_ps (t2, t3, 0xee);
-}
+#define sum_split sl_rgba_split8
 #elif defined(__SSE2__)
 typedef __m128 SumVec;
 #define SUM_LANES 4
@@ -885,17 +868,7 @@ typedef __m128 SumVec;
 #define sum_add _mm_add_ps
 #define sum_mul _mm_mul_ps
 #define sum_set1 _mm_set1_ps
-static inline void
-sum_split (const float *q, SumVec t[4])
-{
-  __m128 m0 = _mm_loadu_ps (q), m1 = _mm_loadu_ps (q + 4);
-  __m128 m2 = _mm_loadu_ps (q + 8), m3 = _mm_loadu_ps (q + 12);
-  _MM_TRANSPOSE4_PS (m0, m1, m2, m3);
-  t[0] = m0;
-  t[1] = m1;
-  t[2] = m2;
-  t[3] = m3;
-}
+#define sum_split sl_rgba_split4
 #endif
 
 #ifdef SUM_LANES

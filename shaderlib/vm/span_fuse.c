@@ -297,34 +297,35 @@ fuse_sums (SlSpanProgram *prog, bool *gone, int pc)
   s->sums_shape = sums_shape (s);
 }
 
-/* The TEXCOORD component (0 or 1) register @r holds at @pc, or -1. */
-static int
-texcoord_in (const SlSpanProgram *prog, const bool *gone, int pc, uint32_t r)
+/* Keeps @axis_of (per register: the TEXCOORD component, 0 or 1, it
+ * holds, or -1) up to date past the instruction @in. */
+static void
+track_texcoords (const SlSpanProgram *prog, const SlVmInsn *in, int8_t *axis_of)
 {
-  for (int j = pc - 1; j >= 0; j--)
+  if (in->op == SL_VM_OP_SAMPLE || in->op == SL_VM_OP_TEXSIZE)
     {
-      if (gone[j])
-        continue;
-      const SlVmInsn *in = &prog->code[j];
-      if (!(access (prog, in, r) & WRITES))
-        continue;
-      if (in->op == SL_VM_OP_INPUT && in->imm < SL_VM_INPUT_COLOR && (in->imm & 3) < 2)
-        return (int) (in->imm & 3);
-      return -1;
+      const SlVmSample *s = &prog->samples[in->imm];
+      for (int k = 0; k < 4; k++)
+        if (s->dst[k] != SL_VM_NONE)
+          axis_of[s->dst[k]] = -1;
+      return;
     }
-  return -1;
+  if (in->op == SL_VM_OP_OUTPUT)
+    return;
+  axis_of[in->dst] = in->op == SL_VM_OP_INPUT && in->imm < SL_VM_INPUT_COLOR
+                     && (in->imm & 3) < 2 ? (int8_t) (in->imm & 3) : -1;
 }
 
 /* Drops the ADD or SUB of a constant to a TEXCOORD component at @pc when
  * its only readers are reads at the pixel offset by that constant. */
 static void
-fold_coordinate (SlSpanProgram *prog, bool *gone, int pc)
+fold_coordinate (SlSpanProgram *prog, bool *gone, int pc, const int8_t *axis_of)
 {
   const SlVmInsn *in = &prog->code[pc];
   if ((in->op != SL_VM_OP_ADD && in->op != SL_VM_OP_SUB) || in->variant != SL_VM_KB
       || in->a == in->dst)
     return;
-  int axis = texcoord_in (prog, gone, pc, in->a);
+  int axis = axis_of[in->a];
   if (axis < 0)
     return;
   uint32_t add = in->op == SL_VM_OP_SUB ? in->imm ^ 0x80000000u : in->imm;
@@ -389,9 +390,16 @@ sl_span_program_fuse (SlSpanProgram *prog)
   for (int pc = 0; pc < prog->n_code; pc++)
     if (!gone[pc] && prog->code[pc].op == SL_VM_OP_SAMPLE)
       fuse_sums (prog, gone, pc);
+  int8_t *axis_of = g_new (int8_t, prog->n_regs);
+  memset (axis_of, -1, prog->n_regs);
   for (int pc = 0; pc < prog->n_code; pc++)
     if (!gone[pc])
-      fold_coordinate (prog, gone, pc);
+      {
+        fold_coordinate (prog, gone, pc, axis_of);
+        if (!gone[pc])
+          track_texcoords (prog, &prog->code[pc], axis_of);
+      }
+  g_free (axis_of);
   int n = 0;
   for (int pc = 0; pc < prog->n_code; pc++)
     if (!gone[pc])

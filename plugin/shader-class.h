@@ -45,12 +45,6 @@ typedef struct
   guint     n_props;      /* 2 for VEC */
 } PropDesc;
 
-typedef struct
-{
-  gchar     *param;
-  GsHostKind kind;
-} HostDesc;
-
 /* A sampler whose texture names an image file: a file-path property
  * instead of a pad. */
 typedef struct
@@ -81,7 +75,6 @@ typedef struct
   gint         n_pads;       /* image inputs: 1..3 */
   gint         pad_slot[MAX_PADS];
   GArray      *props;        /* PropDesc */
-  GArray      *hosts;        /* HostDesc */
   guint        n_props;      /* installed property ids 1..n_props */
   guint        prop_error;
   guint        prop_has_errors;

@@ -415,31 +415,15 @@ build_draw (ShaderClassData     *data,
       ok = sl_binding_set_param (binding, c->name, c->v, c->n, diags);
     }
 
-  for (guint i = 0; ok && i < data->hosts->len; i++)
+  /* The full-resolution image's sizes at every level: an offset of n
+   * pixels then reaches the same image position in a reduced preview as
+   * in the final render. */
+  if (ok)
     {
-      HostDesc *h = &g_array_index (data->hosts, HostDesc, i);
-      gfloat    v[2];
+      guint seed_value = (guint) seed;
 
-      switch (h->kind)
-        {
-        /* The full-resolution image's sizes at every level: an offset of
-         * n pixels then reaches the same image position in a reduced
-         * preview as in the final render. */
-        case GS_HOST_SIZE:
-          v[0] = (gfloat) bboxes[0].width;
-          v[1] = (gfloat) bboxes[0].height;
-          break;
-        case GS_HOST_PIXEL_SIZE:
-          v[0] = 1.0f / (gfloat) bboxes[0].width;
-          v[1] = 1.0f / (gfloat) bboxes[0].height;
-          break;
-        case GS_HOST_SEED:
-          v[0] = v[1] = (gfloat) seed;
-          break;
-        default:
-          continue;
-        }
-      ok = sl_binding_set_param (binding, h->param, v, 2, diags);
+      ok = gs_host_values_set (binding, bboxes[0].width, bboxes[0].height,
+                               &seed_value, diags);
     }
 
   /* The reach is measured in texels of slot 0, which only describes the

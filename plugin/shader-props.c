@@ -198,7 +198,6 @@ plan_properties (ShaderClassData *data)
   guint id = 1;
 
   data->props = g_array_new (FALSE, TRUE, sizeof (PropDesc));
-  data->hosts = g_array_new (FALSE, TRUE, sizeof (HostDesc));
   data->prop_error  = id++;
   data->prop_has_errors = id++;
   data->prop_linear = id++;
@@ -213,11 +212,10 @@ plan_properties (ShaderClassData *data)
       PropDesc       desc  = { 0 };
       gint           n     = param->rows * param->columns;
 
+      /* Host values (gs_host_values_set at render time) are not
+       * properties, but a seed is the op's "seed". */
       if (host != GS_HOST_NONE)
         {
-          HostDesc h = { g_strdup (param->name), host };
-
-          g_array_append_val (data->hosts, h);
           if (host == GS_HOST_SEED && ! data->prop_seed)
             data->prop_seed = id++;
           continue;

@@ -895,6 +895,8 @@ sl_effect_run_set_host_values (SlEffectRun *run, const SlEffectHostValues *value
 void
 sl_effect_run_set_input (SlEffectRun *run, const SlTexture *input)
 {
+  /* The passes copy windows of their input: it must be one array. */
+  g_return_if_fail (input->tiles == NULL);
   run->input = *input;
   run->have_input = true;
   run->executed = false;

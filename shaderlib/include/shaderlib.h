@@ -323,6 +323,16 @@ typedef struct
    * the window return the nearest texel inside it.  Hosts use this to hand
    * a tile plus its sampling margin instead of the whole image. */
   int            window_x, window_y, window_width, window_height;
+  /* Optional tiles, for level 0 of a 2D texture without a window: when
+   * tiles is set, levels[0].texels is NULL and level 0 lies in tiles of
+   * tile_width×tile_height texels (powers of two), each row-major and
+   * packed.  With gx = x + tile_x and gy = y + tile_y, texel (x, y) is
+   * texel (gx % tile_width, gy % tile_height) of
+   * tiles[(gy / tile_height) * tiles_across + gx / tile_width].  Hosts
+   * use this to read an image where it already lies (a GeglBuffer's
+   * tiles) instead of copying it.  Effect runs take untiled inputs. */
+  const float *const *tiles;
+  int            tile_width, tile_height, tile_x, tile_y, tiles_across;
 } SlTexture;
 
 /* Fills a single-level 2D texture view over caller-owned pixels. */
@@ -331,6 +341,20 @@ void sl_texture_init_2d (SlTexture   *texture,
                          int          height,
                          size_t       row_stride,
                          const float *texels);
+
+/* Fills a single-level 2D texture view over caller-owned tiles (see
+ * SlTexture.tiles).  Returns false, leaving @texture empty, unless the
+ * tile sizes are powers of two and 0 <= tile_x < tile_width,
+ * 0 <= tile_y < tile_height. */
+bool sl_texture_init_tiled (SlTexture          *texture,
+                            int                 width,
+                            int                 height,
+                            int                 tile_width,
+                            int                 tile_height,
+                            int                 tile_x,
+                            int                 tile_y,
+                            int                 tiles_across,
+                            const float *const *tiles);
 
 /* ------------------------------------------------------------------ */
 /* Binding and rendering                                               */

@@ -9,6 +9,8 @@
  * runtime beside the VM, which samples the levels it is given. */
 #include "vm/mips.h"
 
+#include <string.h>
+
 struct SlVmMipCache
 {
   GMutex     lock;
@@ -17,7 +19,7 @@ struct SlVmMipCache
 
 typedef struct
 {
-  const float *texels;     /* key: the host's level 0 */
+  const void  *texels;     /* key: the host's level 0 (texels or tiles) */
   int          width, height;
   size_t       row_stride;
   SlTexture    texture;    /* level 0 the host's, the rest in storage */
@@ -32,6 +34,23 @@ mip_chain_free (gpointer p)
   g_free (m);
 }
 
+/* Copies row @y of a tiled level 0 (SlTexture.tiles) to @dst. */
+static void
+tiled_row (const SlTexture *tex, int y, float *dst)
+{
+  int gy = y + tex->tile_y;
+  const float *const *tiles = tex->tiles + (size_t) (gy / tex->tile_height) * tex->tiles_across;
+  size_t in_tile = (size_t) (gy % tex->tile_height) * tex->tile_width;
+  for (int x = 0; x < tex->levels[0].width;)
+    {
+      int gx = x + tex->tile_x;
+      int n = MIN (tex->tile_width - gx % tex->tile_width, tex->levels[0].width - x);
+      memcpy (dst + (size_t) x * 4, tiles[gx / tex->tile_width] + (in_tile + gx % tex->tile_width) * 4,
+              (size_t) n * 4 * sizeof (float));
+      x += n;
+    }
+}
+
 /* Each level is the box average of 2×2 texels of the one above; an odd
  * width or height drops the last column or row (floor sizes, as D3D). */
 static MipChain *
@@ -39,7 +58,7 @@ mip_chain_build (const SlTexture *src)
 {
   MipChain *m = g_new0 (MipChain, 1);
   const SlTextureLevel *l0 = &src->levels[0];
-  m->texels = l0->texels;
+  m->texels = l0->texels ? (const void *) l0->texels : (const void *) src->tiles;
   m->width = l0->width;
   m->height = l0->height;
   m->row_stride = l0->row_stride;
@@ -54,6 +73,8 @@ mip_chain_build (const SlTexture *src)
     }
   m->storage = g_new (float, MAX (total, 1));
   float *dst = m->storage;
+  /* Two rows of a tiled level 0, gathered for the level below it. */
+  float *rows = src->tiles ? g_new (float, (size_t) l0->width * 8) : NULL;
   for (int i = 1; i < n; i++)
     {
       const SlTextureLevel *up = &m->texture.levels[i - 1];
@@ -62,8 +83,22 @@ mip_chain_build (const SlTexture *src)
       int dx = up->width > 1 ? 1 : 0, dy = up->height > 1 ? 1 : 0;
       for (int y = 0; y < h; y++)
         {
-          const float *r0 = up->texels + (size_t) (y << dy) * up->row_stride;
-          const float *r1 = r0 + (size_t) dy * up->row_stride;
+          const float *r0, *r1;
+          if (i == 1 && rows)
+            {
+              r0 = rows;
+              r1 = rows + (size_t) up->width * 4;
+              tiled_row (src, y << dy, rows);
+              if (dy)
+                tiled_row (src, (y << dy) + 1, rows + (size_t) up->width * 4);
+              else
+                r1 = r0;
+            }
+          else
+            {
+              r0 = up->texels + (size_t) (y << dy) * up->row_stride;
+              r1 = r0 + (size_t) dy * up->row_stride;
+            }
           float *o = dst + (size_t) y * w * 4;
           for (int x = 0; x < w; x++)
             {
@@ -79,6 +114,7 @@ mip_chain_build (const SlTexture *src)
       };
       dst += (size_t) w * h * 4;
     }
+  g_free (rows);
   m->texture.n_levels = n;
   return m;
 }
@@ -120,7 +156,7 @@ sl_vm_mip_cache_get (SlVmMipCache *cache, const SlTexture *tex)
                      || tex->window_width < tex->levels[0].width
                      || tex->window_height < tex->levels[0].height);
   if (!tex || tex->n_levels != 1 || tex->kind != SL_TEXTURE_2D || partial
-      || !tex->levels[0].texels || (tex->levels[0].width <= 1 && tex->levels[0].height <= 1))
+      || (!tex->levels[0].texels && !tex->tiles) || (tex->levels[0].width <= 1 && tex->levels[0].height <= 1))
     return tex;
   const SlTextureLevel *l0 = &tex->levels[0];
   const SlTexture *res = NULL;
@@ -128,7 +164,8 @@ sl_vm_mip_cache_get (SlVmMipCache *cache, const SlTexture *tex)
   for (guint i = 0; i < cache->chains->len && !res; i++)
     {
       MipChain *m = g_ptr_array_index (cache->chains, i);
-      if (m->texels == l0->texels && m->width == l0->width && m->height == l0->height
+      const void *key = l0->texels ? (const void *) l0->texels : (const void *) tex->tiles;
+      if (m->texels == key && m->width == l0->width && m->height == l0->height
           && m->row_stride == l0->row_stride)
         res = &m->texture;
     }

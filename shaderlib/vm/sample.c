@@ -52,6 +52,33 @@ sl_texture_init_2d (SlTexture *t, int width, int height, size_t row_stride,
     .texels = texels,
   };
 }
+
+static bool
+power_of_two (int n)
+{
+  return n > 0 && (n & (n - 1)) == 0;
+}
+
+bool
+sl_texture_init_tiled (SlTexture *t, int width, int height, int tile_width, int tile_height,
+                       int tile_x, int tile_y, int tiles_across, const float *const *tiles)
+{
+  memset (t, 0, sizeof *t);
+  if (!power_of_two (tile_width) || !power_of_two (tile_height) || tile_x < 0
+      || tile_x >= tile_width || tile_y < 0 || tile_y >= tile_height || !tiles
+      || tiles_across < 1)
+    return false;
+  t->kind = SL_TEXTURE_2D;
+  t->n_levels = 1;
+  t->levels[0] = (SlTextureLevel) { .width = width, .height = height, .depth = 1 };
+  t->tiles = tiles;
+  t->tile_width = tile_width;
+  t->tile_height = tile_height;
+  t->tile_x = tile_x;
+  t->tile_y = tile_y;
+  t->tiles_across = tiles_across;
+  return true;
+}
 #endif
 
 /* Maps texel index i of a dimension of n texels by the address mode;
@@ -114,7 +141,21 @@ typedef struct
   int                   w, h, d;
   /* window (level 0 only) */
   int                   wx0, wy0, wx1, wy1;
+  /* level 0 in tiles (SlTexture.tiles): shifts and masks of the tile
+   * size, and where texel (0, 0) lies in the tile grid */
+  const float *const   *tiles;
+  int                   tile_shift_x, tile_shift_y, tile_mask_x, tile_mask_y;
+  int                   tile_x, tile_y, tiles_across;
 } LevelView;
+
+static int
+log2_int (int n)
+{
+  int k = 0;
+  while ((1 << k) < n)
+    k++;
+  return k;
+}
 
 static void
 level_view (LevelView *v, const SlTexture *tex, const SlSamplerState *ss, int level)
@@ -145,6 +186,28 @@ level_view (LevelView *v, const SlTexture *tex, const SlSamplerState *ss, int le
       v->wx1 = v->w - 1;
       v->wy1 = v->h - 1;
     }
+  v->tiles = level == 0 ? tex->tiles : NULL;
+  if (v->tiles)
+    {
+      v->tile_shift_x = log2_int (tex->tile_width);
+      v->tile_shift_y = log2_int (tex->tile_height);
+      v->tile_mask_x = tex->tile_width - 1;
+      v->tile_mask_y = tex->tile_height - 1;
+      v->tile_x = tex->tile_x;
+      v->tile_y = tex->tile_y;
+      v->tiles_across = tex->tiles_across;
+    }
+}
+
+/* Texel (x, y) of a tiled level 0, 0 <= x < w, 0 <= y < h. */
+static inline const float *
+tiled_texel (const LevelView *v, int x, int y)
+{
+  int gx = x + v->tile_x, gy = y + v->tile_y;
+  const float *tile = v->tiles[(size_t) (gy >> v->tile_shift_y) * (size_t) v->tiles_across
+                               + (size_t) (gx >> v->tile_shift_x)];
+  return tile + (((size_t) (gy & v->tile_mask_y) << v->tile_shift_x)
+                 + (size_t) (gx & v->tile_mask_x)) * 4;
 }
 
 /* Reads texel (x, y, z) after addressing; x/y/z < 0 mean border. */
@@ -164,9 +227,10 @@ texel (const LevelView *v, int x, int y, int z, float out[4])
    * the last one present. */
   if (z >= v->d)
     z = v->d - 1;
-  const float *p = v->lv->texels + (size_t) z * v->lv->slice_stride
-                   + (size_t) (y - v->wy0) * v->lv->row_stride
-                   + (size_t) (x - v->wx0) * 4;
+  const float *p = v->tiles ? tiled_texel (v, x, y)
+                   : v->lv->texels + (size_t) z * v->lv->slice_stride
+                     + (size_t) (y - v->wy0) * v->lv->row_stride
+                     + (size_t) (x - v->wx0) * 4;
   for (int k = 0; k < 4; k++)
     out[k] = p[k];
   if (v->ss->srgb)
@@ -393,6 +457,27 @@ corner_offsets (Offsets off, const int32_t *xi, const int32_t *yi, const LevelVi
              : (ptrdiff_t) (yi[i] - wy0) * stride + (ptrdiff_t) (xi[i] - wx0) * 4;
 }
 
+/* The texels at one corner of every lane's footprint (xi, yi after
+ * addressing; -1 for border) in structure-of-arrays form. */
+static void
+gather_corner (const LevelView *v, const int32_t *xi, const int32_t *yi, Offsets off,
+               Quad4 t)
+{
+  if (!v->tiles)
+    {
+      corner_offsets (off, xi, yi, v);
+      gather (v->lv->texels, off, v->ss->border_color, t);
+      return;
+    }
+  for (int i = 0; i < SL_SPAN; i++)
+    {
+      const float *p = (xi[i] | yi[i]) < 0 ? v->ss->border_color
+                                           : tiled_texel (v, xi[i], yi[i]);
+      for (int k = 0; k < 4; k++)
+        t[k][i] = p[k];
+    }
+}
+
 /* floorf for |t| <= 2^23 (what safe_coord leaves), in operations every
  * x86-64 CPU vectorises: baseline SSE2 has no rounding instruction, and
  * GCC leaves loops that call floorf scalar there.  It differs from floorf
@@ -421,8 +506,7 @@ point_2d_span (const LevelView *v, const SlSamplerState *ss, float du, float dv,
   address_span (y0, v->h, v->wy0, v->wy1, ss->address_v);
   alignas (64) Offsets off;
   alignas (64) Quad4 t;
-  corner_offsets (off, x0, y0, v);
-  gather (v->lv->texels, off, ss->border_color, t);
+  gather_corner (v, x0, y0, off, t);
   for (int k = 0; k < 4; k++)
     memcpy (out[k]->f, t[k], sizeof t[k]);
 }
@@ -538,7 +622,8 @@ row_shape (const Footprint *fp, int r, const LevelView *v)
    * to both (address_span). */
   rs.clamped = !inside && v->ss->address_u == SL_ADDRESS_CLAMP
                && v->ss->address_v == SL_ADDRESS_CLAMP;
-  rs.regular = !bad && (inside || rs.clamped);
+  /* Runs of texels are read from one array: not from tiles. */
+  rs.regular = !bad && (inside || rs.clamped) && !v->tiles;
   return rs;
 }
 
@@ -709,8 +794,6 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
   level_view (&v, tex, ss, 0);
   float fw = (float) v.w, fh = (float) v.h;
   float du = (float) s->offset[0] / fw, dv = (float) s->offset[1] / fh;
-  const float *base = v.lv->texels;
-  const float *border = ss->border_color;
 
   if (ss->mag_filter == SL_FILTER_POINT)
     {
@@ -743,8 +826,7 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
 
   alignas (64) Offsets off;
   alignas (64) Quad4 acc;
-  corner_offsets (off, x0, y0, &v);
-  gather (base, off, border, acc);
+  gather_corner (&v, x0, y0, off, acc);
   if (!any_frac)
     {
       /* Every lane sits on a texel centre (identity reads). */
@@ -767,8 +849,7 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
   const float *wxs[3] = { fp.fx, fp.gx, fp.fx }, *wys[3] = { fp.gy, fp.fy, fp.fy };
   for (int n = 0; n < 3; n++)
     {
-      corner_offsets (off, cx[n], cy[n], &v);
-      gather (base, off, border, t);
+      gather_corner (&v, cx[n], cy[n], off, t);
       const float *wx = wxs[n], *wy = wys[n];
       for (int i = 0; i < SL_SPAN; i++)
         wgt[i] = wx[i] * wy[i];
@@ -1017,7 +1098,7 @@ void
 SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
                            const SlVmSample *s, const SlReg *const *src, SlReg *out[4])
 {
-  if (!tex || tex->n_levels < 1 || !tex->levels[0].texels)
+  if (!tex || tex->n_levels < 1 || (!tex->levels[0].texels && !tex->tiles))
     {
       for (int k = 0; k < 4; k++)
         for (int i = 0; i < SL_SPAN; i++)

@@ -18,6 +18,8 @@
 
 #include <string.h>
 
+#include <gegl-buffer-backend.h>
+
 /* 8 or 16 for straight-alpha perceptual integer formats, else 0. */
 static gint
 perceptual_int_bits (const Babl *format)
@@ -115,4 +117,99 @@ gs_pixel_fetch_parallel (GeglBuffer          *buffer,
   gegl_parallel_distribute_range (rect->height,
                                   (gdouble) pixels_per_thread / rect->width,
                                   fetch_rows, &job);
+}
+
+struct GsBufferTiles
+{
+  GeglTile     **tiles;
+  const gfloat **texels;
+  gint           n_tiles;
+};
+
+/* Floor division: tile indices of negative coordinates. */
+static gint
+tile_index (gint coordinate,
+            gint size)
+{
+  return coordinate >= 0 ? coordinate / size
+                         : -((-coordinate + size - 1) / size);
+}
+
+GsBufferTiles *
+gs_buffer_tiles_borrow (GeglBuffer          *buffer,
+                        const GeglRectangle *rect,
+                        const Babl          *format,
+                        SlTexture           *texture)
+{
+  GsBufferTiles *borrowed;
+  gint           tile_width, tile_height, shift_x, shift_y;
+  gint           x0, y0, tx0, ty0, across, down;
+
+  if (rect->width <= 0 || rect->height <= 0 ||
+      gegl_buffer_get_format (buffer) != format ||
+      babl_format_get_bytes_per_pixel (format) != 4 * sizeof (gfloat) ||
+      ! gegl_rectangle_contains (gegl_buffer_get_abyss (buffer), rect))
+    return NULL;
+  g_object_get (buffer,
+                "tile-width",  &tile_width,
+                "tile-height", &tile_height,
+                "shift-x",     &shift_x,
+                "shift-y",     &shift_y,
+                NULL);
+  if (tile_width <= 0 || (tile_width & (tile_width - 1)) ||
+      tile_height <= 0 || (tile_height & (tile_height - 1)))
+    return NULL;
+
+  /* GEGL finds pixel (x, y) in tile ((x + shift_x) / tile_width,
+   * (y + shift_y) / tile_height), rounding down. */
+  x0     = rect->x + shift_x;
+  y0     = rect->y + shift_y;
+  tx0    = tile_index (x0, tile_width);
+  ty0    = tile_index (y0, tile_height);
+  across = tile_index (x0 + rect->width - 1, tile_width) - tx0 + 1;
+  down   = tile_index (y0 + rect->height - 1, tile_height) - ty0 + 1;
+
+  borrowed = g_new0 (GsBufferTiles, 1);
+  borrowed->tiles  = g_new0 (GeglTile *, (gsize) across * down);
+  borrowed->texels = g_new0 (const gfloat *, (gsize) across * down);
+  for (gint ty = 0; ty < down; ty++)
+    for (gint tx = 0; tx < across; tx++)
+      {
+        GeglTile *tile = gegl_buffer_get_tile (buffer, tx0 + tx, ty0 + ty, 0);
+
+        if (! tile)
+          {
+            gs_buffer_tiles_release (borrowed);
+            return NULL;
+          }
+        gegl_tile_read_lock (tile);
+        borrowed->tiles[borrowed->n_tiles++] = tile;
+        borrowed->texels[(gsize) ty * across + tx] =
+          (const gfloat *) gegl_tile_get_data (tile);
+      }
+
+  if (! sl_texture_init_tiled (texture, rect->width, rect->height,
+                               tile_width, tile_height,
+                               x0 - tx0 * tile_width, y0 - ty0 * tile_height,
+                               across, borrowed->texels))
+    {
+      gs_buffer_tiles_release (borrowed);
+      return NULL;
+    }
+  return borrowed;
+}
+
+void
+gs_buffer_tiles_release (GsBufferTiles *borrowed)
+{
+  if (! borrowed)
+    return;
+  for (gint i = 0; i < borrowed->n_tiles; i++)
+    {
+      gegl_tile_read_unlock (borrowed->tiles[i]);
+      gegl_tile_unref (borrowed->tiles[i]);
+    }
+  g_free (borrowed->tiles);
+  g_free (borrowed->texels);
+  g_free (borrowed);
 }

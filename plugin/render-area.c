@@ -23,7 +23,8 @@
 typedef struct
 {
   const GsRenderJob   *job;
-  /* Unbounded shaders: the whole viewport, read once. */
+  /* Unbounded shaders: the whole viewport, read once (whole) or read
+   * where it lies in the input's tiles (whole NULL). */
   const gfloat        *whole;
   SlTexture            whole_texture;
   const SlTexture     *whole_texture_p;
@@ -150,12 +151,17 @@ render_worker (const GeglRectangle *area,
       /* A discarded pixel keeps the input, so the band starts as the
        * input, unless the program writes every pixel whole.  An effect
        * fills the band with its back buffer itself. */
-      for (gint r = 0; ! job->effect && ! sl_binding_writes_every_pixel (job->binding)
-                       && r < band.height; r++)
-        memcpy (dst + (gsize) r * band.width * 4,
-                source + ((gsize) (band.y + r - fetch.y) * fetch.width
-                          + (band.x - fetch.x)) * 4,
-                (gsize) band.width * 4 * sizeof (gfloat));
+      if (job->effect || sl_binding_writes_every_pixel (job->binding))
+        ;
+      else if (source)
+        for (gint r = 0; r < band.height; r++)
+          memcpy (dst + (gsize) r * band.width * 4,
+                  source + ((gsize) (band.y + r - fetch.y) * fetch.width
+                            + (band.x - fetch.x)) * 4,
+                  (gsize) band.width * 4 * sizeof (gfloat));
+      else
+        gs_pixel_fetch (job->input, &band, job->scale, job->format, dst,
+                        GEGL_ABYSS_NONE);
 
       target.pixels     = dst;
       target.row_stride = (gsize) band.width * 4;
@@ -193,8 +199,9 @@ gs_render_area (const GsRenderJob   *job,
                 const GeglRectangle *rect,
                 gchar              **failure)
 {
-  Shared  shared;
-  gfloat *whole = NULL;
+  Shared         shared;
+  gfloat        *whole    = NULL;
+  GsBufferTiles *borrowed = NULL;
 
   memset (&shared, 0, sizeof shared);
   shared.job = job;
@@ -204,6 +211,15 @@ gs_render_area (const GsRenderJob   *job,
     {
       shared.whole           = job->whole->levels[0].texels;
       shared.whole_texture_p = job->whole;
+    }
+  else if (! job->bounded && job->level == 0 &&
+           (borrowed = gs_buffer_tiles_borrow (job->input, &job->viewport,
+                                               job->format,
+                                               &shared.whole_texture)))
+    {
+      /* At full size, in the format the shader reads, the input's own
+       * tiles serve as the texture: no copy of the whole image. */
+      shared.whole_texture_p = &shared.whole_texture;
     }
   else if (! job->bounded)
     {
@@ -253,6 +269,7 @@ gs_render_area (const GsRenderJob   *job,
                                  render_worker, &shared);
 
   g_free (whole);
+  gs_buffer_tiles_release (borrowed);
   g_mutex_clear (&shared.lock);
   if (failure)
     *failure = shared.failed ? (shared.failure ? shared.failure : g_strdup (""))

@@ -940,6 +940,104 @@ test_neighbour_and_threads (void)
   g_free (in);
 }
 
+/* A shader that may read anywhere reads the whole input.  When the input
+ * buffer holds R'G'B'A float at full size, the op reads its tiles where
+ * they lie; in any other format it reads a converted copy.  Both must
+ * give the same bits, whatever the tile size, the buffer's origin and
+ * shift, and with discarded pixels (which keep the input). */
+#define SWIRL_SHADER                                                    \
+  "sampler2D s : register(s0);\n"                                      \
+  "float4 main(float2 uv : TEXCOORD0) : COLOR\n"                       \
+  "{\n"                                                                \
+  "    float2 d = uv - 0.5;\n"                                         \
+  "    float a = 4.0 * length(d), c = cos(a), n = sin(a);\n"           \
+  "    clip(0.45 - length(d));\n"                                      \
+  "    float2 p = 0.5 + float2(d.x * c - d.y * n, d.x * n + d.y * c);\n" \
+  "    return tex2D(s, p * 1.3 - 0.15);\n"                             \
+  "}\n"
+
+static gfloat *
+render_unbounded (GeglBuffer          *input,
+                  const GeglRectangle *rect)
+{
+  Graph   g = make_graph (input);
+  gfloat *out;
+  gchar  *error;
+
+  gegl_node_set (g.shader, "source", SWIRL_SHADER, NULL);
+  out = render (&g, rect);
+  error = get_error (&g);
+  g_assert_cmpstr (error, ==, "");
+  g_free (error);
+  g_object_unref (g.graph);
+  return out;
+}
+
+static void
+test_unbounded_reads (void)
+{
+  const GeglRectangle rect = { -70, 30, 300, 150 };
+  gsize       n       = (gsize) rect.width * rect.height * 4;
+  gfloat     *in      = make_pixels (rect.width, rect.height);
+  GeglBuffer *doubles = gegl_buffer_new (&rect, babl_format ("R'G'B'A double"));
+  GeglBuffer *floats  = make_buffer (&rect, in);
+  GeglBuffer *small_tiles, *parent, *shifted;
+  GeglRectangle moved = { rect.x + 45, rect.y - 27, rect.width, rect.height };
+  gfloat     *want, *out;
+  gsize       centre;
+
+  /* The reference reads a copy: the input is not in the op's format. */
+  gegl_buffer_set (doubles, &rect, 0, babl_format (FORMAT), in,
+                   GEGL_AUTO_ROWSTRIDE);
+  want = render_unbounded (doubles, &rect);
+
+  out = render_unbounded (floats, &rect);
+  assert_same_bits (out, want, n);
+  g_free (out);
+
+  small_tiles = g_object_new (GEGL_TYPE_BUFFER,
+                              "format", babl_format (FORMAT),
+                              "x", rect.x, "y", rect.y,
+                              "width", rect.width, "height", rect.height,
+                              "tile-width", 32, "tile-height", 16,
+                              NULL);
+  gegl_buffer_set (small_tiles, &rect, 0, babl_format (FORMAT), in,
+                   GEGL_AUTO_ROWSTRIDE);
+  out = render_unbounded (small_tiles, &rect);
+  assert_same_bits (out, want, n);
+  g_free (out);
+
+  /* The same pixels 45 right and 27 up in a parent, seen through a
+   * shifted buffer at the original place. */
+  parent = make_buffer (&moved, in);
+  shifted = g_object_new (GEGL_TYPE_BUFFER,
+                          "source", parent,
+                          "shift-x", 45, "shift-y", -27,
+                          "x", rect.x, "y", rect.y,
+                          "width", rect.width, "height", rect.height,
+                          "abyss-x", rect.x, "abyss-y", rect.y,
+                          "abyss-width", rect.width,
+                          "abyss-height", rect.height,
+                          NULL);
+  out = render_unbounded (shifted, &rect);
+  assert_same_bits (out, want, n);
+  g_free (out);
+
+  /* Some pixels were discarded and kept the input, some were not. */
+  g_assert_cmpint (memcmp (want, in, n * sizeof (gfloat)), !=, 0);
+  centre = ((gsize) rect.height / 2 * rect.width + rect.width / 2) * 4;
+  g_assert_cmpint (memcmp (want + centre, in + centre, 4 * sizeof (gfloat)), !=, 0);
+  g_assert_cmpint (memcmp (want, in, 4 * sizeof (gfloat)), ==, 0);
+
+  g_object_unref (shifted);
+  g_object_unref (parent);
+  g_object_unref (small_tiles);
+  g_object_unref (floats);
+  g_object_unref (doubles);
+  g_free (want);
+  g_free (in);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -972,6 +1070,7 @@ main (int    argc,
   g_test_add_func ("/shader-run/no-shader", test_no_shader);
   g_test_add_func ("/shader-run/file", test_file);
   g_test_add_func ("/shader-run/infinite-input", test_infinite_input);
+  g_test_add_func ("/shader-run/unbounded-reads", test_unbounded_reads);
   g_test_add_func ("/shader-run/neighbour-and-threads",
                    test_neighbour_and_threads);
 

@@ -28,6 +28,9 @@ typedef struct
   const gfloat        *whole;
   SlTexture            whole_texture;
   const SlTexture     *whole_texture_p;
+  /* A point shader at full size reads and writes the buffers' tiles in
+   * place (render_in_place). */
+  gboolean             in_place;
   GMutex               lock;
   gboolean             failed;
   gchar               *failure;
@@ -66,6 +69,61 @@ note_failure (Shared        *shared,
   g_mutex_unlock (&shared->lock);
 }
 
+/* A shader that needs only the texel under each pixel
+ * (sl_binding_needs_only_own_texels), at full size, from an input in its
+ * format: GEGL's iterator hands over the tiles themselves (copying only
+ * where they do not line up), the input tile is the texture and the
+ * output tile the target, so no pixel is copied on the way in or out.
+ * The pieces are as small as tiles, but such a program gives each pixel
+ * the same bits whatever rectangle it is rendered in. */
+static void
+render_in_place (Shared              *shared,
+                 const GeglRectangle *area,
+                 SlScratch           *scratch,
+                 SlDiagnostics       *diags)
+{
+  const GsRenderJob  *job = shared->job;
+  GeglBufferIterator *it;
+  const SlTexture    *textures[SL_MAX_SLOTS];
+  SlTexture           tile_texture;
+  gboolean            ok    = TRUE;
+  gboolean            whole = sl_binding_writes_every_pixel (job->binding);
+
+  for (gint slot = 0; slot < SL_MAX_SLOTS; slot++)
+    textures[slot] = job->textures[slot] ? job->textures[slot] : &tile_texture;
+
+  it = gegl_buffer_iterator_new (job->output, area, job->level, job->format,
+                                 GEGL_ACCESS_WRITE, GEGL_ABYSS_NONE, 2);
+  gegl_buffer_iterator_add (it, job->input, area, job->level, job->format,
+                            GEGL_ACCESS_READ, GEGL_ABYSS_NONE);
+  while (gegl_buffer_iterator_next (it))
+    {
+      const GeglRectangle *roi = &it->items[0].roi;
+      gfloat              *out = it->items[0].data;
+      const gfloat        *in  = it->items[1].data;
+      SlTarget             target = { out, (gsize) roi->width * 4 };
+
+      sl_texture_init_2d (&tile_texture, job->viewport.width,
+                          job->viewport.height, (gsize) roi->width * 4, in);
+      tile_texture.window_x      = roi->x - job->viewport.x;
+      tile_texture.window_y      = roi->y - job->viewport.y;
+      tile_texture.window_width  = roi->width;
+      tile_texture.window_height = roi->height;
+      /* A discarded pixel keeps the input. */
+      if (! whole)
+        memcpy (out, in, (gsize) roi->width * roi->height * 4 * sizeof (gfloat));
+      if (ok && ! sl_binding_render (job->binding, scratch,
+                                     roi->x - job->viewport.x,
+                                     roi->y - job->viewport.y,
+                                     roi->width, roi->height,
+                                     textures, &target, 1, diags))
+        {
+          note_failure (shared, diags);
+          ok = FALSE;
+        }
+    }
+}
+
 static void
 render_worker (const GeglRectangle *area,
                gpointer             user_data)
@@ -81,7 +139,10 @@ render_worker (const GeglRectangle *area,
   gint               rows    = band_height (job, area);
   gboolean           ok      = TRUE;
 
-  for (gint y = area->y; y < area->y + area->height; y += rows)
+  if (shared->in_place)
+    render_in_place (shared, area, scratch, diags);
+  for (gint y = area->y; ! shared->in_place && y < area->y + area->height;
+       y += rows)
     {
       GeglRectangle band = { area->x, y, area->width,
                              MIN (rows, area->y + area->height - y) };
@@ -264,6 +325,9 @@ gs_render_area (const GsRenderJob   *job,
       shared.whole_texture_p = &shared.whole_texture;
     }
 
+  shared.in_place = job->bounded && ! job->effect && job->level == 0 &&
+                    sl_binding_needs_only_own_texels (job->binding) &&
+                    gegl_buffer_get_format (job->input) == job->format;
   gegl_parallel_distribute_area (rect, job->pixels_per_thread,
                                  GEGL_SPLIT_STRATEGY_HORIZONTAL,
                                  render_worker, &shared);

@@ -45,6 +45,8 @@ struct SlBinding
   bool             saturate_outputs;
   bool             all_components; /* sl_binding_writes_all_components */
   bool             discards;       /* the specialised program may discard */
+  bool             reach_zero;     /* every read at TEXCOORD0 itself */
+  bool             own_texels;     /* sl_binding_needs_only_own_texels */
   SlVmMipCache    *mips;
   /* SlVmEnv.runaway: a separate word because renders see a const binding;
    * cleared by each prepare. */
@@ -216,6 +218,8 @@ compute_reach (SlBinding *b, const SlIr *ir)
                              sized ? t->levels[0].height : b->height, b->width, b->height);
     }
   b->reach_known = sl_slot_reach_offsets (b->slot_reach, b->bounded_slots, reach);
+  b->reach_zero = b->reach_known && reach[0] == 0 && reach[1] == 0 && reach[2] == 0
+                  && reach[3] == 0;
   if (b->reach_known)
     {
       const SlTexture *t = b->textures[0];
@@ -253,6 +257,7 @@ sl_binding_prepare (SlBinding *b, SlDiagnostics *diags)
   /* A read at another level covers more than the level-0 reach. */
   if (b->auto_mips && b->mip_slots)
     b->reach_known = false;
+  b->own_texels = b->reach_known && b->reach_zero && !sl_ir_takes_derivatives (ir);
   b->span = sl_span_emit (ir);
   sl_ir_free (ir);
   b->prepared = true;
@@ -272,6 +277,12 @@ bool
 sl_binding_writes_all_components (const SlBinding *b)
 {
   return b->prepared && b->all_components;
+}
+
+bool
+sl_binding_needs_only_own_texels (const SlBinding *b)
+{
+  return b->prepared && b->own_texels;
 }
 
 bool

@@ -449,6 +449,12 @@ bool       sl_binding_render       (const SlBinding        *binding,
  * and never discards, so a host need not pre-fill that target.  False
  * before sl_binding_prepare(). */
 bool       sl_binding_writes_every_pixel (const SlBinding *binding);
+/* Whether each pixel reads textures only at its own TEXCOORD0 (no
+ * offset, no other level) and takes no derivative: then a render of a
+ * rectangle from textures of the viewport's size needs only their texels
+ * under that rectangle (a window of exactly it will do).  Valid after
+ * sl_binding_prepare(). */
+bool       sl_binding_needs_only_own_texels (const SlBinding *binding);
 
 /* Names the instruction-set level of the interpreter code that
  * sl_binding_render() runs on this CPU: "baseline", "x86-64-v2",

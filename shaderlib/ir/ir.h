@@ -171,6 +171,9 @@ void      sl_pass_saturate_outputs (SlIr *ir, int target);
 bool      sl_ir_writes_all_components (const SlIr *ir, int target);
 /* Whether @ir may discard a pixel. */
 bool      sl_ir_discards       (const SlIr *ir);
+/* Whether the program takes ddx/ddy of any value (its pixels then
+ * depend on their 2×2 quad's neighbours). */
+bool      sl_ir_takes_derivatives (const SlIr *ir);
 /* Runs fold, copy propagation, CSE and DCE to a fixed point. */
 void      sl_pass_optimise     (SlIr *ir);
 /* The same; with @validate, sl_ir_validate runs after every step and the

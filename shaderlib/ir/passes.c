@@ -90,6 +90,18 @@ sl_ir_writes_all_components (const SlIr *ir, int target)
 }
 
 bool
+sl_ir_takes_derivatives (const SlIr *ir)
+{
+  for (guint i = 0; i < ir->insns->len; i++)
+    {
+      SlOp op = sl_ir_insn (ir, i)->op;
+      if (op == SL_OP_DDX || op == SL_OP_DDY)
+        return true;
+    }
+  return false;
+}
+
+bool
 sl_ir_discards (const SlIr *ir)
 {
   for (guint i = 0; i < ir->insns->len; i++)

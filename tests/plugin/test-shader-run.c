@@ -1038,6 +1038,88 @@ test_unbounded_reads (void)
   g_free (in);
 }
 
+/* A shader that reads only its own pixel renders GEGL's tiles in place
+ * when the input holds the op's format, and bands of copies otherwise.
+ * Both must give the same bits, with discards (the input stays), a
+ * partial write (alpha stays) and tiles that do not line up with the
+ * viewport; a program with derivatives, which needs its quads' texels,
+ * must keep to bands. */
+static void
+test_point_in_place (void)
+{
+  static const gchar *const shaders[] = {
+    "sampler2D s : register(s0);\n"
+    "float4 main(float2 uv : TEXCOORD0) : COLOR\n"
+    "{\n"
+    "    float4 c = tex2D(s, uv);\n"
+    "    clip(c.g - 0.3);\n"
+    "    return float4(step(0.5, c.rgb), c.a);\n"
+    "}\n",
+    "sampler2D s : register(s0);\n"
+    "float3 main(float2 uv : TEXCOORD0) : COLOR\n"
+    "{\n"
+    "    float4 c = tex2D(s, uv);\n"
+    "    return c.bgr * 0.75 + float3(ddx(c.r), ddy(c.g), ddx(uv.y * uv.x) * 100.0);\n"
+    "}\n",
+    "sampler2D s : register(s0);\n"
+    "float3 main(float2 uv : TEXCOORD0) : COLOR\n"
+    "{\n"
+    "    return tex2D(s, uv).bgr * 0.75;\n"
+    "}\n",
+  };
+  const GeglRectangle rect = { -71, 29, 300, 151 };
+  gsize       n       = (gsize) rect.width * rect.height * 4;
+  gfloat     *in      = make_pixels (rect.width, rect.height);
+  GeglBuffer *doubles = gegl_buffer_new (&rect, babl_format ("R'G'B'A double"));
+  GeglBuffer *floats  = make_buffer (&rect, in);
+  GeglBuffer *small_tiles;
+
+  gegl_buffer_set (doubles, &rect, 0, babl_format (FORMAT), in,
+                   GEGL_AUTO_ROWSTRIDE);
+  small_tiles = g_object_new (GEGL_TYPE_BUFFER,
+                              "format", babl_format (FORMAT),
+                              "x", rect.x, "y", rect.y,
+                              "width", rect.width, "height", rect.height,
+                              "tile-width", 32, "tile-height", 16,
+                              NULL);
+  gegl_buffer_set (small_tiles, &rect, 0, babl_format (FORMAT), in,
+                   GEGL_AUTO_ROWSTRIDE);
+  for (guint i = 0; i < G_N_ELEMENTS (shaders); i++)
+    {
+      GeglBuffer *inputs[] = { doubles, floats, small_tiles };
+      gfloat     *want = NULL;
+
+      for (guint k = 0; k < G_N_ELEMENTS (inputs); k++)
+        {
+          Graph   g = make_graph (inputs[k]);
+          gfloat *out;
+          gchar  *error;
+
+          gegl_node_set (g.shader, "source", shaders[i], NULL);
+          out = render (&g, &rect);
+          error = get_error (&g);
+          g_assert_cmpstr (error, ==, "");
+          g_free (error);
+          if (! want)
+            want = out;
+          else
+            {
+              assert_same_bits (out, want, n);
+              g_free (out);
+            }
+          g_object_unref (g.graph);
+        }
+      /* Not the input: the shader ran. */
+      g_assert_cmpint (memcmp (want, in, n * sizeof (gfloat)), !=, 0);
+      g_free (want);
+    }
+
+  g_object_unref (small_tiles);
+  g_object_unref (floats);
+  g_object_unref (doubles);
+  g_free (in);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1071,6 +1153,7 @@ main (int    argc,
   g_test_add_func ("/shader-run/file", test_file);
   g_test_add_func ("/shader-run/infinite-input", test_infinite_input);
   g_test_add_func ("/shader-run/unbounded-reads", test_unbounded_reads);
+  g_test_add_func ("/shader-run/point-in-place", test_point_in_place);
   g_test_add_func ("/shader-run/neighbour-and-threads",
                    test_neighbour_and_threads);
 

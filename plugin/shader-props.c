@@ -520,6 +520,19 @@ gs_shader_install_properties (GObjectClass    *object_class,
     {
       pspec = gegl_param_spec_seed ("seed", _("Random seed"),
                                     _("Seed handed to the shader"), flags);
+      /* The seed the shader declares, as for every other parameter. */
+      for (gint i = 0; i < sl_program_get_n_params (data->program); i++)
+        {
+          const SlParam *param = sl_program_get_param (data->program, i);
+
+          if (gs_host_kind (param) == GS_HOST_SEED)
+            {
+              if (param->default_value && param->default_value[0] > 0.0f)
+                G_PARAM_SPEC_UINT (pspec)->default_value =
+                  (guint) MIN (param->default_value[0], (gfloat) G_MAXINT);
+              break;
+            }
+        }
       g_object_class_install_property (object_class, data->prop_seed, pspec);
     }
 

@@ -233,6 +233,14 @@ out = render(node)
 check(close(out[0], (W / 100.0, H / 100.0, 10.0 / W, 1.0)),
       "BUFFER_WIDTH/HEIGHT/RCP macros")
 
+seed = {p.name: p for p in Gegl.Operation.list_properties("shader:seeded")}["seed"]
+check(seed.default_value == 42, "the seed property defaults to the shader's seed: %d"
+      % seed.default_value)
+g, node = graph("shader:seeded")
+out = render(node)
+check(close(out[2 * W + 9][:1], (0.042,), 1e-6), "an unset seed is the shader's: %r"
+      % (out[2 * W + 9],))
+
 g, node = graph("shader:seeded", {"seed": 1234})
 out = render(node)
 check(close(out[2 * W + 9], (0.234, W / 100.0, H / 100.0, 9.5 / 100.0), 1e-4),

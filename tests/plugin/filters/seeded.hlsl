@@ -1,6 +1,6 @@
 // title: Seeded
 sampler2D s0 : register(s0);
-float seed : SEED;
+float seed : SEED = 42;
 float2 size : VIEWPORTPIXELSIZE;
 float4 main (float2 uv : TEXCOORD0, float2 pos : VPOS) : COLOR
 {

@@ -231,6 +231,129 @@ specialise_operands (const SlIr *ir, const SlInsn *in, SlVmInsn *vi)
     }
 }
 
+static bool
+is_control (SlOp op)
+{
+  switch (op)
+    {
+    case SL_OP_IF: case SL_OP_ELSE: case SL_OP_ENDIF: case SL_OP_LOOP: case SL_OP_ENDLOOP:
+    case SL_OP_BREAK: case SL_OP_CONTINUE: case SL_OP_CONTEND: case SL_OP_DISCARD:
+    case SL_OP_FBEGIN: case SL_OP_FEND: case SL_OP_RETURN:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* The instruction that fuses the SUB, SAT, MUL or MAD at @p with it
+ * (vm.h: the SL_VM_SUB_MAD .. SL_VM_SAT_POWK forms), or -1: the one
+ * reader of its result, in the same block (no control flow between), a
+ * MAD multiplying it by a constant or adding it to a product by a
+ * constant, or a POW of it; the producer's operands unchanged in between
+ * (only variables can change) and none of them the consumer's
+ * destination (the VM's loops take restrict pointers).  The VM then does
+ * the same two operations, so the bits stay. */
+static int
+fused_consumer (const SlIr *ir, const int *n_uses, const int *fused_from, guint p)
+{
+  const SlInsn *in = sl_ir_insn (ir, p);
+  bool swap;
+  SlOp op = (SlOp) in->op;
+  if ((op != SL_OP_SUB && op != SL_OP_SAT && op != SL_OP_MUL && op != SL_OP_MAD)
+      || in->n_dst != 1 || fused_from[p] >= 0
+      || sl_ir_value (ir, in->dst[0])->cls != SL_VALUE_TEMP || n_uses[in->dst[0]] != 1)
+    return -1;
+  uint32_t t = in->dst[0];
+  unsigned own = immediate_srcs (ir, in, &swap);
+  /* A product by a constant, plus a register for MAD. */
+  if ((op == SL_OP_MUL || op == SL_OP_MAD) && (!(own & (swap ? 1u : 2u)) || (own & 4u)))
+    return -1;
+  for (guint j = p + 1; j < ir->insns->len; j++)
+    {
+      const SlInsn *c = sl_ir_insn (ir, j);
+      if (is_control ((SlOp) c->op))
+        return -1;
+      bool reads = false;
+      for (int k = 0; k < c->n_src; k++)
+        reads |= c->src[k] == t;
+      for (int d = 0; d < c->n_dst; d++)
+        for (int k = 0; k < in->n_src; k++)
+          if (c->dst[d] == in->src[k])
+            return -1;
+      if (!reads)
+        continue;
+      if (c->op == SL_OP_MAD)
+        {
+          unsigned mask = immediate_srcs (ir, c, &swap);
+          uint32_t x = swap ? c->src[1] : c->src[0];
+          if (!(mask & (swap ? 1u : 2u)))
+            return -1;
+          if (op == SL_OP_SUB)
+            return x == t && c->src[2] != t && (!(mask & 4u) || (own & 2u)) ? (int) j : -1;
+          if (op == SL_OP_MUL || op == SL_OP_MAD)
+            return c->src[2] == t && x != t && !(mask & 4u) ? (int) j : -1;
+          return -1;
+        }
+      if (c->op == SL_OP_POW && op == SL_OP_SAT && c->src[0] == t && c->src[1] != t)
+        return (int) j;
+      return -1;
+    }
+  return -1;
+}
+
+/* Makes @vi, a MAD or POW emitted for fused_consumer() of @p, read @p's
+ * operands in place of its result. */
+static void
+fuse_producer (const SlIr *ir, Emit *e, const SlInsn *p, SlVmInsn *vi)
+{
+  SlVmInsn pv = { .op = vm_op ((SlOp) p->op) };
+  pv.a = reg_for_src (e, p->src[0]);
+  if (p->n_src > 1)
+    pv.b = reg_for_src (e, p->src[1]);
+  if (p->n_src > 2)
+    pv.c = reg_for_src (e, p->src[2]);
+  specialise_operands (ir, p, &pv);
+  switch ((SlOp) p->op)
+    {
+    case SL_OP_SAT:
+      vi->a = pv.a;
+      vi->variant = vi->variant == SL_VM_KB ? SL_VM_SAT_POWK : SL_VM_SAT_POW;
+      break;
+    case SL_OP_SUB:
+      vi->a = pv.a;
+      if (vi->variant == SL_VM_KBC)
+        {
+          vi->variant = SL_VM_SUBK_MADK;
+          vi->b = pv.imm;
+        }
+      else if (pv.variant == SL_VM_KB)
+        {
+          vi->variant = SL_VM_SUBK_MAD;
+          vi->jump = pv.imm;
+        }
+      else
+        {
+          vi->variant = SL_VM_SUB_MAD;
+          vi->b = pv.b;
+        }
+      break;
+    default:   /* MUL or MAD by a constant: the consumer's addend */
+      vi->b = pv.a;
+      vi->jump = pv.imm;
+      if (p->op == SL_OP_MAD)
+        {
+          vi->variant = SL_VM_MAD_MAD;
+          vi->c = pv.c;
+        }
+      else
+        {
+          vi->variant = SL_VM_MUL_MAD;
+          vi->c = 0;
+        }
+      break;
+    }
+}
+
 static int
 push_code (Emit *e, SlVmInsn vi)
 {
@@ -313,6 +436,27 @@ sl_span_emit (const SlIr *ir)
               last = MAX (last, loop_end[l]);
           e.last_use[v] = MAX (e.last_use[v], last);
         }
+    }
+
+  /* Fused pairs: the producer is not emitted, and its register operands
+   * live on to the consumer, which reads them instead of its result. */
+  int *fused_from = g_new (int, n_insns);   /* consumer → producer, or -1 */
+  bool *fused_away = g_new0 (bool, n_insns); /* producers */
+  for (guint i = 0; i < n_insns; i++)
+    fused_from[i] = -1;
+  for (guint i = 0; i < n_insns; i++)
+    {
+      int c = fused_consumer (ir, e.n_uses, fused_from, i);
+      if (c < 0 || fused_from[c] >= 0)
+        continue;
+      const SlInsn *in = sl_ir_insn (ir, i);
+      bool swap;
+      unsigned imm = immediate_srcs (ir, in, &swap);
+      fused_from[c] = (int) i;
+      fused_away[i] = true;
+      for (int k = 0; k < in->n_src; k++)
+        if (!(imm & (1u << k)))
+          e.last_use[in->src[k]] = MAX (e.last_use[in->src[k]], c);
     }
 
   /* Which values are TEXCOORDn components (0 x, 1 y), unchanged or plus
@@ -514,11 +658,16 @@ sl_span_emit (const SlIr *ir)
           continue;
         default:
           {
+            if (fused_away[i])
+              continue;   /* emitted with its consumer */
             if (in->n_src > 0) vi.a = reg_for_src (&e, in->src[0]);
             if (in->n_src > 1) vi.b = reg_for_src (&e, in->src[1]);
             if (in->n_src > 2) vi.c = reg_for_src (&e, in->src[2]);
             vi.imm = in->op == SL_OP_INPUT ? vm_input (in->imm) : in->imm;
             specialise_operands (ir, in, &vi);
+            const SlInsn *producer = fused_from[i] >= 0 ? sl_ir_insn (ir, fused_from[i]) : NULL;
+            if (producer)
+              fuse_producer (ir, &e, producer, &vi);
             uint32_t v = in->dst[0];
             bool masked_var = sl_ir_value (ir, v)->cls == SL_VALUE_VAR
                               && (depth > 0 || returned_at_top);
@@ -548,6 +697,8 @@ sl_span_emit (const SlIr *ir)
                 push_code (&e, vi);
               }
             release_srcs (&e, in, i);
+            if (producer)
+              release_srcs (&e, producer, i);
             release_dead_dsts (&e, in);
           }
           continue;
@@ -604,6 +755,8 @@ sl_span_emit (const SlIr *ir)
   g_free (e.last_use);
   g_free (e.n_uses);
   g_free (def_at);
+  g_free (fused_from);
+  g_free (fused_away);
   g_free (texcoord_of);
   g_free (texcoord_add);
   g_free (loop_of);

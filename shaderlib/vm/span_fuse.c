@@ -62,9 +62,9 @@ access (const SlSpanProgram *prog, const SlVmInsn *in, uint32_t r)
     {
       if (in->a == r)
         how |= READS;
-      if (n >= 2 && in->variant == SL_VM_REGS && in->b == r)
+      if (sl_vm_reads_b (n, in->variant) && in->b == r)
         how |= READS;
-      if (n >= 3 && in->variant != SL_VM_KBC && in->c == r)
+      if (sl_vm_reads_c (n, in->variant) && in->c == r)
         how |= READS;
       return how | (in->dst == r ? WRITES : 0);
     }
@@ -116,7 +116,7 @@ as_consumer (const SlVmInsn *in, const uint32_t t[4], const bool live[4], Consum
                         .dst = in->dst };
       return ka >= 0 ? ka : kb;
     }
-  if (in->op == SL_VM_OP_MAD && in->variant != SL_VM_KBC)
+  if (in->op == SL_VM_OP_MAD && (in->variant == SL_VM_REGS || in->variant == SL_VM_KB))
     {
       int ka = component_of (t, live, in->a);
       if (ka < 0 || component_of (t, live, in->c) >= 0)

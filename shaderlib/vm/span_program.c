@@ -75,8 +75,47 @@ sl_span_program_dump (const SlSpanProgram *prog)
   for (int pc = 0; pc < prog->n_code; pc++)
     {
       const SlVmInsn *in = &prog->code[pc];
-      g_string_append_printf (out, "%4d  %-9s", pc, op_names[in->op]);
       int n = op_n_srcs[in->op];
+      if (in->variant >= SL_VM_SUB_MAD && n >= 0)
+        {
+          /* Fused pairs, written as the expression they compute. */
+          char k[3][16];
+          g_snprintf (k[0], sizeof k[0], "#%08x", in->imm);
+          g_snprintf (k[1], sizeof k[1], "#%08x", in->jump);
+          g_snprintf (k[2], sizeof k[2], "#%08x", in->b);
+          g_string_append_printf (out, "%4d  %-9s r%u = ", pc,
+                                  in->op == SL_VM_OP_POW ? "SAT.POW"
+                                  : in->variant == SL_VM_MUL_MAD ? "MUL.MAD"
+                                  : in->variant == SL_VM_MAD_MAD ? "MAD.MAD" : "SUB.MAD",
+                                  in->dst);
+          switch (in->variant)
+            {
+            case SL_VM_SUB_MAD:
+              g_string_append_printf (out, "(r%u - r%u) * %s + r%u\n", in->a, in->b, k[0], in->c);
+              break;
+            case SL_VM_SUBK_MAD:
+              g_string_append_printf (out, "(r%u - %s) * %s + r%u\n", in->a, k[1], k[0], in->c);
+              break;
+            case SL_VM_SUBK_MADK:
+              g_string_append_printf (out, "(r%u - %s) * %s + %s\n", in->a, k[2], k[0], k[1]);
+              break;
+            case SL_VM_MUL_MAD:
+              g_string_append_printf (out, "r%u * %s + r%u * %s\n", in->a, k[0], in->b, k[1]);
+              break;
+            case SL_VM_MAD_MAD:
+              g_string_append_printf (out, "r%u * %s + (r%u * %s + r%u)\n", in->a, k[0], in->b,
+                                      k[1], in->c);
+              break;
+            case SL_VM_SAT_POW:
+              g_string_append_printf (out, "saturate (r%u) ^ r%u\n", in->a, in->b);
+              break;
+            default:
+              g_string_append_printf (out, "saturate (r%u) ^ %s\n", in->a, k[0]);
+              break;
+            }
+          continue;
+        }
+      g_string_append_printf (out, "%4d  %-9s", pc, op_names[in->op]);
       if (n >= 0)
         {
           g_string_append_printf (out, " r%u", in->dst);

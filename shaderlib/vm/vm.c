@@ -221,7 +221,7 @@ static unsigned
 decode_key (const SlVmInsn *in)
 {
   unsigned variant = in->variant;
-  if (in->op == SL_VM_OP_POW)
+  if (in->op == SL_VM_OP_POW && variant < SL_VM_SUB_MAD)
     variant = variant == SL_VM_KB ? OWN_KB : OWN_REGS;
   if (in->op == SL_VM_OP_SAT)
     variant = OWN_REGS;
@@ -478,6 +478,39 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
         case SL_VM_KEY (SL_VM_OP_POW, OWN_KB):
           pow_lanes (d->f, a->f, a->f, kf, false);
           break;
+        case SL_VM_KEY (SL_VM_OP_POW, SL_VM_SAT_POW):
+        case SL_VM_KEY (SL_VM_OP_POW, SL_VM_SAT_POWK):
+          {
+            alignas (64) float s[SL_SPAN];
+            sat_span (s, a->f);
+            if (in->variant == SL_VM_SAT_POW)
+              pow_lanes (d->f, s, b->f, 0.0f, true);
+            else
+              pow_lanes (d->f, s, s, kf, false);
+          }
+          break;
+        case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_SUB_MAD):
+          LOOP_ (d->f[i] = sl_scalar_MAD (sl_scalar_SUB (a->f[i], b->f[i]), kf, c->f[i]));
+        case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_SUBK_MAD):
+          {
+            const float k1 = sl_u2f (in->jump);
+            LOOP_ (d->f[i] = sl_scalar_MAD (sl_scalar_SUB (a->f[i], k1), kf, c->f[i]));
+          }
+        case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_SUBK_MADK):
+          {
+            const float k1 = sl_u2f (in->b), k3 = sl_u2f (in->jump);
+            LOOP_ (d->f[i] = sl_scalar_MAD (sl_scalar_SUB (a->f[i], k1), kf, k3));
+          }
+        case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_MUL_MAD):
+          {
+            const float k2 = sl_u2f (in->jump);
+            LOOP_ (d->f[i] = sl_scalar_MAD (a->f[i], kf, sl_scalar_MUL (b->f[i], k2)));
+          }
+        case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_MAD_MAD):
+          {
+            const float k2 = sl_u2f (in->jump);
+            LOOP_ (d->f[i] = sl_scalar_MAD (a->f[i], kf, sl_scalar_MAD (b->f[i], k2, c->f[i])));
+          }
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_KB):
           LOOP_ (d->f[i] = sl_scalar_MAD (a->f[i], kf, c->f[i]));
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_KBC):
@@ -799,7 +832,9 @@ SL_LEVEL (sl_vm_render) (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv
       st->steps[pc] = (SlVmStep) {
         .key = decode_key (in), .imm = in->imm,
         .d = &st->regs[in->dst], .a = &st->regs[in->a],
-        .b = &st->regs[in->b], .c = &st->regs[in->c],
+        /* SUBK_MADK keeps a constant's bits in b, not a register. */
+        .b = &st->regs[in->variant == SL_VM_SUBK_MADK ? 0 : in->b],
+        .c = &st->regs[in->c],
       };
     }
   bool stream = (size_t) width * (size_t) height * 16 * (size_t) MAX (n_targets, 1)

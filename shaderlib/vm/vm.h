@@ -55,8 +55,36 @@ enum
   /* OUTPUT: the register a keeps its value to the end of the program
    * (span_emit.c never reuses it), so the span's store reads it in place
    * instead of a copy. */
-  SL_VM_OUT_REF = 1
+  SL_VM_OUT_REF = 1,
+  /* Pairs span_fuse.c made one instruction: a SUB or SAT whose result
+   * only the next op read.  The VM does the same two IEEE operations, so
+   * the bits are the pair's.  MAD: */
+  SL_VM_SUB_MAD = 8,  /* d = (a - b) * imm + c */
+  SL_VM_SUBK_MAD,     /* d = (a - jump) * imm + c */
+  SL_VM_SUBK_MADK,    /* d = (a - b) * imm + jump; b holds float bits */
+  SL_VM_MUL_MAD,      /* d = a * imm + b * jump */
+  SL_VM_MAD_MAD,      /* d = a * imm + (b * jump + c) */
+  /* POW: */
+  SL_VM_SAT_POW,      /* d = saturate (a) ^ b */
+  SL_VM_SAT_POWK      /* d = saturate (a) ^ imm */
 };
+
+/* Whether an instruction's operand b or c is a register it reads (n_srcs:
+ * sl_vm_op_n_srcs of its op, which must be >= 0). */
+static inline bool
+sl_vm_reads_b (int n_srcs, unsigned variant)
+{
+  return n_srcs >= 2 && (variant == SL_VM_REGS || variant == SL_VM_SUB_MAD
+                         || variant == SL_VM_MUL_MAD || variant == SL_VM_MAD_MAD
+                         || variant == SL_VM_SAT_POW);
+}
+
+static inline bool
+sl_vm_reads_c (int n_srcs, unsigned variant)
+{
+  return n_srcs >= 3 && variant != SL_VM_KBC && variant != SL_VM_SUBK_MADK
+         && variant != SL_VM_MUL_MAD;
+}
 
 /* The interpreter dispatches on op and variant together. */
 #define SL_VM_KEY(op, variant) ((unsigned) (op) | (unsigned) (variant) << 8)

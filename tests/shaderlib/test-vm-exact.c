@@ -134,6 +134,23 @@ static const char taps_src[] =
   "  return sum * 0.2 + e + f * f.a;\n"
   "}\n";
 
+/* Each pair the span emitter fuses (SUB, MUL or MAD then MAD, SAT then
+ * POW, in every operand form), so that the fused forms are held to the pairs'
+ * bits; the hashes were recorded before the fusion existed. */
+static const char pairs_src[] =
+  "sampler2D s : register(s0);\n"
+  "float4 main(float2 uv : TEXCOORD0) : COLOR0 {\n"
+  "  float4 c = tex2D(s, uv);\n"
+  "  float a = (c.r - c.g) * 1.5 + c.b;\n"
+  "  float b = (c.g - 0.25) * 3.0 + c.a;\n"
+  "  float d = (c.b - 0.5) * 1.25 + 0.5;\n"
+  "  float e = pow(saturate(c.a * 2.0 - 0.3), c.r * 4.0);\n"
+  "  float f = pow(saturate(c.r + c.b), 2.2);\n"
+  "  float g = c.b * 0.5 + (c.g * 0.25 + c.r);\n"
+  "  float h = c.a * 0.7 + c.g * 0.3;\n"
+  "  return float4(a + e, b + g, d * h, f);\n"
+  "}\n";
+
 /* Sampler states the cases may pick (sl_binding_set_sampler). */
 enum { S_POINT_WRAP, S_LINEAR_MIRROR, S_LINEAR_BORDER, S_POINT_BORDER, S_LINEAR_MIP, N_SAMPLERS };
 
@@ -226,6 +243,10 @@ static Case cases[] = {
     G_GUINT64_CONSTANT (0x9b14f09fc009b56c) },
   { "math", NULL, math_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0x564d5976d4c116bb) },
+  { "pairs", NULL, pairs_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0xf5402eade4f7c645) },
+  { "pairs-special", NULL, pairs_src, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0x82a26ecf7e9604fd) },
   { "taps", NULL, taps_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0xdf17199abd16e2ab) },
   { "taps-special", NULL, taps_src, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 1, 16, FULL,

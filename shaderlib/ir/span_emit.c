@@ -249,12 +249,21 @@ is_control (SlOp op)
  * (vm.h: the SL_VM_SUB_MAD .. SL_VM_SAT_POWK forms), or -1: the one
  * reader of its result, in the same block (no control flow between), a
  * MAD multiplying it by a constant or adding it to a product by a
- * constant, or a POW of it; the producer's operands unchanged in between
+ * constant (of no texel's component: see is_texel), or a POW of it; the producer's operands unchanged in between
  * (only variables can change) and none of them the consumer's
  * destination (the VM's loops take restrict pointers).  The VM then does
  * the same two operations, so the bits stay. */
+/* A texel component read once: a fused read may sum it (span_fuse.c). */
+static bool
+is_texel (const SlIr *ir, const int *n_uses, const int *def_at, uint32_t v)
+{
+  return n_uses[v] == 1 && def_at[v] >= 0
+         && sl_ir_insn (ir, (guint) def_at[v])->op == SL_OP_SAMPLE;
+}
+
 static int
-fused_consumer (const SlIr *ir, const int *n_uses, const int *fused_from, guint p)
+fused_consumer (const SlIr *ir, const int *n_uses, const int *def_at, const int *fused_from,
+                guint p)
 {
   const SlInsn *in = sl_ir_insn (ir, p);
   bool swap;
@@ -267,6 +276,10 @@ fused_consumer (const SlIr *ir, const int *n_uses, const int *fused_from, guint 
   unsigned own = immediate_srcs (ir, in, &swap);
   /* A product by a constant, plus a register for MAD. */
   if ((op == SL_OP_MUL || op == SL_OP_MAD) && (!(own & (swap ? 1u : 2u)) || (own & 4u)))
+    return -1;
+  /* A texel weighed into a sum is better summed by its read
+   * (span_fuse.c), which this pair would hide. */
+  if ((op == SL_OP_MUL || op == SL_OP_MAD) && is_texel (ir, n_uses, def_at, swap ? in->src[1] : in->src[0]))
     return -1;
   for (guint j = p + 1; j < ir->insns->len; j++)
     {
@@ -291,7 +304,8 @@ fused_consumer (const SlIr *ir, const int *n_uses, const int *fused_from, guint 
           if (op == SL_OP_SUB)
             return x == t && c->src[2] != t && (!(mask & 4u) || (own & 2u)) ? (int) j : -1;
           if (op == SL_OP_MUL || op == SL_OP_MAD)
-            return c->src[2] == t && x != t && !(mask & 4u) ? (int) j : -1;
+            return c->src[2] == t && x != t && !(mask & 4u) && !is_texel (ir, n_uses, def_at, x)
+                   ? (int) j : -1;
           return -1;
         }
       if (c->op == SL_OP_POW && op == SL_OP_SAT && c->src[0] == t && c->src[1] != t)
@@ -446,7 +460,7 @@ sl_span_emit (const SlIr *ir)
     fused_from[i] = -1;
   for (guint i = 0; i < n_insns; i++)
     {
-      int c = fused_consumer (ir, e.n_uses, fused_from, i);
+      int c = fused_consumer (ir, e.n_uses, def_at, fused_from, i);
       if (c < 0 || fused_from[c] >= 0)
         continue;
       const SlInsn *in = sl_ir_insn (ir, i);

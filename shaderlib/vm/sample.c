@@ -1012,6 +1012,100 @@ sum_run (const float *p, const SlVmSums *sums, int o)
 }
 #endif
 
+/* A chain of @n fused reads at the pixel (SlVmSample.chain) with the
+ * sums shape of @sums, tap j at whole texels offsets[j] weighing
+ * weights[j] (SL_VM_SUMS_WEIGHTED4): @sums holds the first tap's
+ * addends and the last tap's destinations.  Each machine vector of the
+ * sums stays in registers from the first tap to the last, so a blur's
+ * taps cost their splits and adds, not a load and a store each; every
+ * lane adds the taps in their order, as the reads one by one would.
+ * Only spans whose taps all lie inside the texture's window (the rows
+ * sum_run would sum) are done; returns false, having done nothing,
+ * otherwise. */
+#ifdef SUM_LANES
+static inline void
+chain_step (uint8_t shape, const SumVec t[4], SumVec w, SumVec acc[4])
+{
+  switch (shape)
+    {
+    case SL_VM_SUMS_ADD4:
+      for (int k = 0; k < 4; k++)
+        acc[k] = sum_add (acc[k], t[k]);
+      break;
+    case SL_VM_SUMS_WEIGHTED4:
+      for (int k = 0; k < 4; k++)
+        acc[k] = sum_add (sum_mul (t[k], w), acc[k]);
+      break;
+    default:   /* SL_VM_SUMS_PREMULTIPLIED */
+      for (int k = 0; k < 3; k++)
+        acc[k] = sum_add (sum_mul (t[k], t[3]), acc[k]);
+      acc[3] = sum_add (acc[3], t[3]);
+      break;
+    }
+}
+#endif
+
+bool
+SL_LEVEL (sl_sample_chain_at_pixel) (const SlTexture *tex, const SlSamplerState *ss, int n,
+                                     const int32_t (*offsets)[2], const float *weights, int x0,
+                                     int y0, int viewport_width, int viewport_height,
+                                     const SlVmSums *sums)
+{
+#ifdef SUM_LANES
+  if (n < 2 || n > SL_VM_MAX_CHAIN || !tex || !tex->levels[0].texels
+      || tex->kind != SL_TEXTURE_2D || ss->srgb
+      || (tex->n_levels > 1 && ss->mip_filter != SL_FILTER_NONE)
+      || tex->levels[0].width != viewport_width || tex->levels[0].height != viewport_height
+      || x0 < 0 || y0 < 0 || x0 + SL_SPAN_COLS > viewport_width || y0 + 2 > viewport_height)
+    return false;
+  uint8_t shape = sums->shape;
+  if (shape != SL_VM_SUMS_ADD4 && shape != SL_VM_SUMS_WEIGHTED4
+      && shape != SL_VM_SUMS_PREMULTIPLIED)
+    return false;
+  LevelView v;
+  level_view (&v, tex, ss, 0);
+  const float *runs[2][SL_VM_MAX_CHAIN];
+  for (int j = 0; j < n; j++)
+    {
+      int nx = offsets[j][0], ny = offsets[j][1];
+      int xs = x0 + nx;
+      if (nx == SL_VM_NOT_WHOLE || ny == SL_VM_NOT_WHOLE || xs < v.wx0
+          || xs + SL_SPAN_COLS - 1 > v.wx1)
+        return false;
+      for (int r = 0; r < 2; r++)
+        {
+          int y = y0 + r + ny;
+          if (y < v.wy0 || y > v.wy1)
+            return false;
+          runs[r][j] = v.lv->texels + (size_t) (y - v.wy0) * v.lv->row_stride
+                       + (size_t) (xs - v.wx0) * 4;
+        }
+    }
+  for (int r = 0; r < 2; r++)
+    {
+      int o = r * SL_SPAN_COLS;
+      for (int c = 0; c < SL_SPAN_COLS; c += SUM_LANES)
+        {
+          SumVec acc[4], t[4];
+          for (int k = 0; k < 4; k++)
+            acc[k] = sum_load (sums->acc[k] + o + c);
+          for (int j = 0; j < n; j++)
+            {
+              sum_split (runs[r][j] + 4 * c, t);
+              chain_step (shape, t, sum_set1 (weights[j]), acc);
+            }
+          for (int k = 0; k < 4; k++)
+            sum_store (sums->dst[k] + o + c, acc[k]);
+        }
+    }
+  return true;
+#else
+  (void) tex, (void) ss, (void) n, (void) offsets, (void) weights, (void) x0, (void) y0;
+  (void) viewport_width, (void) viewport_height, (void) sums;
+  return false;
+#endif
+}
+
 /* ... and @sums (may be NULL): a fused read's sums, which it does itself
  * in the rows it reads as one run (bit r of *summed_rows); the other rows'
  * texels land in @out for the caller to sum. */

@@ -381,6 +381,87 @@ fold_coordinate (SlSpanProgram *prog, bool *gone, int pc, const int8_t *axis_of)
   gone[pc] = true;
 }
 
+/* Whether register @r is written before anything reads it from @from
+ * on, or never read again. */
+static bool
+dead_from (const SlSpanProgram *prog, int from, uint32_t r)
+{
+  for (int j = from; j < prog->n_code; j++)
+    {
+      unsigned how = access (prog, &prog->code[j], r);
+      if (how & READS)
+        return false;
+      if (how & WRITES)
+        return true;
+    }
+  return true;
+}
+
+static bool
+chain_shape (const SlVmSample *s)
+{
+  return s->fused && s->at_pixel
+         && (s->sums_shape == SL_VM_SUMS_ADD4 || s->sums_shape == SL_VM_SUMS_WEIGHTED4
+             || s->sums_shape == SL_VM_SUMS_PREMULTIPLIED);
+}
+
+/* Whether the fused read @b sums on what @a summed, the same way. */
+static bool
+chains_on (const SlVmSample *a, const SlVmSample *b)
+{
+  if (!chain_shape (b) || b->texture != a->texture || b->sampler != a->sampler
+      || b->sums_shape != a->sums_shape)
+    return false;
+  for (int k = 0; k < 4; k++)
+    if (b->acc_src[k] != a->dst[k])
+      return false;
+  return true;
+}
+
+/* Marks chains of fused reads (SlVmSample.chain): consecutive reads at
+ * the pixel of one texture, each summing into the sums of the one
+ * before, whose sums before the last are read by nobody after the chain
+ * (the VM keeps them in machine registers and stores only the last). */
+static void
+form_chains (SlSpanProgram *prog)
+{
+  for (int pc = 0; pc < prog->n_code; pc++)
+    {
+      if (prog->code[pc].op != SL_VM_OP_SAMPLE)
+        continue;
+      SlVmSample *first = &prog->samples[prog->code[pc].imm];
+      if (!chain_shape (first))
+        continue;
+      int n = 1;
+      while (pc + n < prog->n_code && n < SL_VM_MAX_CHAIN
+             && prog->code[pc + n].op == SL_VM_OP_SAMPLE
+             && chains_on (&prog->samples[prog->code[pc + n - 1].imm],
+                           &prog->samples[prog->code[pc + n].imm]))
+        n++;
+      for (; n >= 2; n--)
+        {
+          const SlVmSample *last = &prog->samples[prog->code[pc + n - 1].imm];
+          bool ok = true;
+          for (int j = 0; j < n - 1 && ok; j++)
+            for (int k = 0; k < 4 && ok; k++)
+              {
+                uint32_t r = prog->samples[prog->code[pc + j].imm].dst[k];
+                bool by_last = false;
+                for (int i = 0; i < 4; i++)
+                  by_last |= last->dst[i] == r;
+                ok = by_last || dead_from (prog, pc + n, r);
+              }
+          if (ok)
+            break;
+        }
+      if (n >= 2)
+        {
+          first->chain = (uint8_t) n;
+          pc += n - 1;
+        }
+    }
+}
+
 void
 sl_span_program_fuse (SlSpanProgram *prog)
 {
@@ -406,4 +487,5 @@ sl_span_program_fuse (SlSpanProgram *prog)
       prog->code[n++] = prog->code[pc];
   prog->n_code = n;
   g_free (gone);
+  form_chains (prog);
 }

@@ -146,6 +146,8 @@ sl_span_program_dump (const SlSpanProgram *prog)
           if (s->at_pixel)
             g_string_append_printf (out, " at pixel + (%.9g, %.9g)",
                                     s->pixel_add[0], s->pixel_add[1]);
+          if (s->chain > 1)
+            g_string_append_printf (out, " chain of %u", s->chain);
           if (s->relative)
             g_string_append_printf (out, " relative %s%s", s->relative & 1 ? "x" : "",
                                     s->relative & 2 ? "y" : "");

@@ -316,6 +316,42 @@ resolve_sums (const SlVmSample *s, SlReg *R, SlVmSums *sums)
   sums->shape = s->sums_shape;
 }
 
+/* The chain of fused reads starting at @pc (SlVmSample.chain) as one
+ * sl_sample_chain_at_pixel(); false when it cannot, and the reads then
+ * run one by one. */
+static bool
+run_chain (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int pc, int x0, int y0)
+{
+  const SlVmSample *first = &prog->samples[prog->code[pc].imm];
+  int n = first->chain;
+  const SlVmSample *last = &prog->samples[prog->code[pc + n - 1].imm];
+  const SlSamplerState *ss = env->samplers[first->sampler];
+  SlSamplerState def;
+  if (!ss)
+    {
+      sl_sampler_state_init_default (&def);
+      ss = &def;
+    }
+  int32_t offsets[SL_VM_MAX_CHAIN][2];
+  float weights[SL_VM_MAX_CHAIN];
+  for (int j = 0; j < n; j++)
+    {
+      uint32_t si = prog->code[pc + j].imm;
+      offsets[j][0] = st->texel_offsets[si][0];
+      offsets[j][1] = st->texel_offsets[si][1];
+      weights[j] = sl_u2f (prog->samples[si].acc_weight[0]);
+    }
+  SlVmSums sums = { .n = 4, .shape = first->sums_shape };
+  for (int k = 0; k < 4; k++)
+    {
+      sums.acc[k] = st->regs[first->acc_src[k]].f;
+      sums.dst[k] = st->regs[last->dst[k]].f;
+    }
+  return SL_LEVEL (sl_sample_chain_at_pixel) (env->textures[first->texture], ss, n, offsets,
+                                              weights, x0, y0, env->viewport_width,
+                                              env->viewport_height, &sums);
+}
+
 /* Lanes [from, to) of the sums, from texels landed in @texel. */
 static void
 accumulate (const SlVmSums *sums, const SlReg texel[4], int from, int to)
@@ -558,6 +594,11 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
         case SL_VM_OP_SAMPLE:
           {
             const SlVmSample *s = &prog->samples[in->imm];
+            if (s->chain > 1 && run_chain (prog, st, env, pc, x0, y0))
+              {
+                pc += s->chain - 1;
+                break;
+              }
             SlReg *outs[4];
             /* One each: the samplers write through restrict.  A fused
              * read lands here and is summed into its destinations. */

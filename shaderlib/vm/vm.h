@@ -167,7 +167,16 @@ typedef struct
   uint8_t  acc_comp[4];       /* SL_VM_ACC_MAD_COMP: the weighing component */
   uint32_t acc_src[4];        /* the register added to */
   uint32_t acc_weight[4];     /* SL_VM_ACC_MAD_IMM: the weight's bits */
+  /* On the first of a chain of fused reads at the pixel (span_fuse.c),
+   * how many SAMPLE instructions from here form it: the same texture,
+   * sampler and sums shape, each summing into what the one before it
+   * summed, no intermediate sum read after the chain.  The VM may run
+   * them as one (sl_sample_chain_at_pixel); 0 or 1: no chain. */
+  uint8_t  chain;
 } SlVmSample;
+
+/* The longest chain span_fuse.c forms. */
+#define SL_VM_MAX_CHAIN 64
 
 typedef struct
 {
@@ -340,7 +349,12 @@ bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *e
   bool sl_sample_at_pixel_##sfx (const SlTexture *tex, const SlSamplerState *state, \
                                  const int32_t offset[2], int x0, int y0, \
                                  int viewport_width, int viewport_height, SlReg *out[4], \
-                                 const SlVmSums *sums, unsigned *summed_rows);
+                                 const SlVmSums *sums, unsigned *summed_rows); \
+  bool sl_sample_chain_at_pixel_##sfx (const SlTexture *tex, const SlSamplerState *state, \
+                                       int n, const int32_t (*offsets)[2], \
+                                       const float *weights, int x0, int y0, \
+                                       int viewport_width, int viewport_height, \
+                                       const SlVmSums *sums);
 SL_VM_DECLARE_LEVEL (v0)
 SL_VM_DECLARE_LEVEL (v2)
 SL_VM_DECLARE_LEVEL (v3)

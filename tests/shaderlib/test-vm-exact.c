@@ -151,6 +151,30 @@ static const char pairs_src[] =
   "  return float4(a + e, b + g, d * h, f);\n"
   "}\n";
 
+/* Runs of taps each summing into the sums before it, as blurs read:
+ * plain, weighted by a constant per tap, weighted by each texel's alpha;
+ * the VM sums such a chain in machine registers (SlVmSample.chain).  The
+ * offsets reach past the edges, so edge spans take the taps one by one. */
+static const char chain_src[] =
+  "sampler2D s : register(s0);\n"
+  "float4 premul (float4 sum, float4 c) { return float4 (c.rgb * c.a + sum.rgb, sum.a + c.a); }\n"
+  "float4 main(float2 uv : TEXCOORD0) : COLOR0 {\n"
+  "  float4 a = tex2D(s, uv);\n"
+  "  a += tex2D(s, uv + float2(1.0 / 203.0, 0));\n"
+  "  a += tex2D(s, uv - float2(1.0 / 203.0, 0));\n"
+  "  a += tex2D(s, uv + float2(70.0 / 203.0, 2.0 / 67.0));\n"
+  "  a += tex2D(s, uv - float2(3.0 / 203.0, 1.0 / 67.0));\n"
+  "  float4 w = tex2D(s, uv) * 0.4;\n"
+  "  w = mad(tex2D(s, uv + float2(0, 1.0 / 67.0)), 0.25, w);\n"
+  "  w = mad(tex2D(s, uv - float2(0, 1.0 / 67.0)), 0.2, w);\n"
+  "  w = mad(tex2D(s, uv + float2(0, 30.0 / 67.0)), 0.1, w);\n"
+  "  float4 p = premul (0.0, tex2D(s, uv));\n"
+  "  p = premul (p, tex2D(s, uv + float2(2.0 / 203.0, 0)));\n"
+  "  p = premul (p, tex2D(s, uv - float2(2.0 / 203.0, 0)));\n"
+  "  p = premul (p, tex2D(s, uv + float2(-100.0 / 203.0, 0)));\n"
+  "  return a * 0.2 + w + p * 0.25;\n"
+  "}\n";
+
 /* Sampler states the cases may pick (sl_binding_set_sampler). */
 enum { S_POINT_WRAP, S_LINEAR_MIRROR, S_LINEAR_BORDER, S_POINT_BORDER, S_LINEAR_MIP, N_SAMPLERS };
 
@@ -247,6 +271,12 @@ static Case cases[] = {
     G_GUINT64_CONSTANT (0xf5402eade4f7c645) },
   { "pairs-special", NULL, pairs_src, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0x82a26ecf7e9604fd) },
+  { "chain", NULL, chain_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0x2cd012a9ae5425a8) },
+  { "chain-special", NULL, chain_src, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0x14754f60365aec55) },
+  { "chain-window", NULL, chain_src, 203, 67, 0, 0, TEX_SMOOTH, -1, true, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0xd0d3a50f29e94019) },
   { "taps", NULL, taps_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0xdf17199abd16e2ab) },
   { "taps-special", NULL, taps_src, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 1, 16, FULL,

@@ -274,13 +274,14 @@ fused_consumer (const SlIr *ir, const int *n_uses, const int *def_at, const int 
     return -1;
   uint32_t t = in->dst[0];
   unsigned own = immediate_srcs (ir, in, &swap);
-  /* A product by a constant, plus a register for MAD. */
-  if ((op == SL_OP_MUL || op == SL_OP_MAD) && (!(own & (swap ? 1u : 2u)) || (own & 4u)))
-    return -1;
-  /* A texel weighed into a sum is better summed by its read
-   * (span_fuse.c), which this pair would hide. */
-  if ((op == SL_OP_MUL || op == SL_OP_MAD) && is_texel (ir, n_uses, def_at, swap ? in->src[1] : in->src[0]))
-    return -1;
+  /* A product by a constant (plus a register, for MAD) to add to
+   * another; a texel weighed into a sum is better summed by its read
+   * (span_fuse.c), which the pair would hide. */
+  bool addend = (op == SL_OP_MUL || op == SL_OP_MAD) && (own & (swap ? 1u : 2u))
+                && !(own & 4u) && !is_texel (ir, n_uses, def_at, swap ? in->src[1] : in->src[0]);
+  bool saturated = op == SL_OP_MAD
+                   && ((own & 4u) || (!is_texel (ir, n_uses, def_at, in->src[0])
+                                      && !is_texel (ir, n_uses, def_at, in->src[1])));
   for (guint j = p + 1; j < ir->insns->len; j++)
     {
       const SlInsn *c = sl_ir_insn (ir, j);
@@ -303,11 +304,13 @@ fused_consumer (const SlIr *ir, const int *n_uses, const int *def_at, const int 
             return -1;
           if (op == SL_OP_SUB)
             return x == t && c->src[2] != t && (!(mask & 4u) || (own & 2u)) ? (int) j : -1;
-          if (op == SL_OP_MUL || op == SL_OP_MAD)
+          if (addend)
             return c->src[2] == t && x != t && !(mask & 4u) && !is_texel (ir, n_uses, def_at, x)
                    ? (int) j : -1;
           return -1;
         }
+      if (c->op == SL_OP_SAT && saturated)
+        return (int) j;
       if (c->op == SL_OP_POW && op == SL_OP_SAT && c->src[0] == t && c->src[1] != t)
         return (int) j;
       return -1;
@@ -351,6 +354,16 @@ fuse_producer (const SlIr *ir, Emit *e, const SlInsn *p, SlVmInsn *vi)
           vi->b = pv.b;
         }
       break;
+    case SL_OP_MAD:
+      if (vi->op == SL_VM_OP_SAT)
+        {
+          /* MAD then SAT: the MAD, saturated. */
+          *vi = pv;
+          vi->variant = pv.variant == SL_VM_KBC ? SL_VM_MADKK_SAT
+                        : pv.variant == SL_VM_KB ? SL_VM_MADK_SAT : SL_VM_MAD_SAT;
+          break;
+        }
+      /* fall through */
     default:   /* MUL or MAD by a constant: the consumer's addend */
       vi->b = pv.a;
       vi->jump = pv.imm;

@@ -86,7 +86,9 @@ sl_span_program_dump (const SlSpanProgram *prog)
           g_string_append_printf (out, "%4d  %-9s r%u = ", pc,
                                   in->op == SL_VM_OP_POW ? "SAT.POW"
                                   : in->variant == SL_VM_MUL_MAD ? "MUL.MAD"
-                                  : in->variant == SL_VM_MAD_MAD ? "MAD.MAD" : "SUB.MAD",
+                                  : in->variant == SL_VM_MAD_MAD ? "MAD.MAD"
+                                  : in->variant >= SL_VM_MAD_SAT && in->variant <= SL_VM_MADKK_SAT
+                                  ? "MAD.SAT" : "SUB.MAD",
                                   in->dst);
           switch (in->variant)
             {
@@ -105,6 +107,15 @@ sl_span_program_dump (const SlSpanProgram *prog)
             case SL_VM_MAD_MAD:
               g_string_append_printf (out, "r%u * %s + (r%u * %s + r%u)\n", in->a, k[0], in->b,
                                       k[1], in->c);
+              break;
+            case SL_VM_MAD_SAT:
+              g_string_append_printf (out, "saturate (r%u * r%u + r%u)\n", in->a, in->b, in->c);
+              break;
+            case SL_VM_MADK_SAT:
+              g_string_append_printf (out, "saturate (r%u * %s + r%u)\n", in->a, k[0], in->c);
+              break;
+            case SL_VM_MADKK_SAT:
+              g_string_append_printf (out, "saturate (r%u * %s + %s)\n", in->a, k[0], k[1]);
               break;
             case SL_VM_SAT_POW:
               g_string_append_printf (out, "saturate (r%u) ^ r%u\n", in->a, in->b);

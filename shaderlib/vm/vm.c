@@ -547,6 +547,15 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
             const float k2 = sl_u2f (in->jump);
             LOOP_ (d->f[i] = sl_scalar_MAD (a->f[i], kf, sl_scalar_MAD (b->f[i], k2, c->f[i])));
           }
+        case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_MAD_SAT):
+          LOOP_ (d->f[i] = sl_scalar_SAT (sl_scalar_MAD (a->f[i], b->f[i], c->f[i])));
+        case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_MADK_SAT):
+          LOOP_ (d->f[i] = sl_scalar_SAT (sl_scalar_MAD (a->f[i], kf, c->f[i])));
+        case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_MADKK_SAT):
+          {
+            const float kc = sl_u2f (in->jump);
+            LOOP_ (d->f[i] = sl_scalar_SAT (sl_scalar_MAD (a->f[i], kf, kc)));
+          }
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_KB):
           LOOP_ (d->f[i] = sl_scalar_MAD (a->f[i], kf, c->f[i]));
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_KBC):

@@ -64,6 +64,9 @@ enum
   SL_VM_SUBK_MADK,    /* d = (a - b) * imm + jump; b holds float bits */
   SL_VM_MUL_MAD,      /* d = a * imm + b * jump */
   SL_VM_MAD_MAD,      /* d = a * imm + (b * jump + c) */
+  SL_VM_MAD_SAT,      /* d = saturate (a * b + c) */
+  SL_VM_MADK_SAT,     /* d = saturate (a * imm + c) */
+  SL_VM_MADKK_SAT,    /* d = saturate (a * imm + jump) */
   /* POW: */
   SL_VM_SAT_POW,      /* d = saturate (a) ^ b */
   SL_VM_SAT_POWK      /* d = saturate (a) ^ imm */
@@ -76,14 +79,14 @@ sl_vm_reads_b (int n_srcs, unsigned variant)
 {
   return n_srcs >= 2 && (variant == SL_VM_REGS || variant == SL_VM_SUB_MAD
                          || variant == SL_VM_MUL_MAD || variant == SL_VM_MAD_MAD
-                         || variant == SL_VM_SAT_POW);
+                         || variant == SL_VM_MAD_SAT || variant == SL_VM_SAT_POW);
 }
 
 static inline bool
 sl_vm_reads_c (int n_srcs, unsigned variant)
 {
   return n_srcs >= 3 && variant != SL_VM_KBC && variant != SL_VM_SUBK_MADK
-         && variant != SL_VM_MUL_MAD;
+         && variant != SL_VM_MUL_MAD && variant != SL_VM_MADKK_SAT;
 }
 
 /* The interpreter dispatches on op and variant together. */

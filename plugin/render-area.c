@@ -124,14 +124,15 @@ render_in_place (Shared              *shared,
     }
 }
 
+/* Everything else: bands of rows, read with their margins into one
+ * reused buffer and rendered into another (see the file comment). */
 static void
-render_worker (const GeglRectangle *area,
-               gpointer             user_data)
+render_bands (Shared              *shared,
+              const GeglRectangle *area,
+              SlScratch           *scratch,
+              SlDiagnostics       *diags)
 {
-  Shared            *shared  = user_data;
   const GsRenderJob *job     = shared->job;
-  SlScratch         *scratch = sl_scratch_new ();
-  SlDiagnostics     *diags   = sl_diagnostics_new ();
   GsBandBuffer       in      = { NULL, 0 };
   GsBandBuffer       out     = { NULL, 0 };
   const SlTexture   *textures[SL_MAX_SLOTS];
@@ -139,10 +140,7 @@ render_worker (const GeglRectangle *area,
   gint               rows    = band_height (job, area);
   gboolean           ok      = TRUE;
 
-  if (shared->in_place)
-    render_in_place (shared, area, scratch, diags);
-  for (gint y = area->y; ! shared->in_place && y < area->y + area->height;
-       y += rows)
+  for (gint y = area->y; y < area->y + area->height; y += rows)
     {
       GeglRectangle band = { area->x, y, area->width,
                              MIN (rows, area->y + area->height - y) };
@@ -251,6 +249,20 @@ render_worker (const GeglRectangle *area,
 
   g_free (in.pixels);
   g_free (out.pixels);
+}
+
+static void
+render_worker (const GeglRectangle *area,
+               gpointer             user_data)
+{
+  Shared        *shared  = user_data;
+  SlScratch     *scratch = sl_scratch_new ();
+  SlDiagnostics *diags   = sl_diagnostics_new ();
+
+  if (shared->in_place)
+    render_in_place (shared, area, scratch, diags);
+  else
+    render_bands (shared, area, scratch, diags);
   sl_diagnostics_free (diags);
   sl_scratch_free (scratch);
 }

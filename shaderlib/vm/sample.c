@@ -148,14 +148,6 @@ typedef struct
   int                   tile_x, tile_y, tiles_across;
 } LevelView;
 
-static int
-log2_int (int n)
-{
-  int k = 0;
-  while ((1 << k) < n)
-    k++;
-  return k;
-}
 
 static void
 level_view (LevelView *v, const SlTexture *tex, const SlSamplerState *ss, int level)
@@ -189,8 +181,9 @@ level_view (LevelView *v, const SlTexture *tex, const SlSamplerState *ss, int le
   v->tiles = level == 0 ? tex->tiles : NULL;
   if (v->tiles)
     {
-      v->tile_shift_x = log2_int (tex->tile_width);
-      v->tile_shift_y = log2_int (tex->tile_height);
+      /* Powers of two (sl_texture_init_tiled). */
+      v->tile_shift_x = __builtin_ctz ((unsigned) tex->tile_width);
+      v->tile_shift_y = __builtin_ctz ((unsigned) tex->tile_height);
       v->tile_mask_x = tex->tile_width - 1;
       v->tile_mask_y = tex->tile_height - 1;
       v->tile_x = tex->tile_x;
@@ -953,78 +946,10 @@ typedef __m128 SumVec;
 #endif
 
 #ifdef SUM_LANES
-/* The shapes of SlVmSumsShape; others return false. */
-static bool
-sum_run (const float *p, const SlVmSums *sums, int o)
-{
-  float *d0 = sums->dst[0] + o, *d1 = sums->dst[1] + o;
-  float *d2 = sums->dst[2] + o, *d3 = sums->dst[3] + o;
-  const float *a0 = sums->acc[0] + o, *a1 = sums->acc[1] + o;
-  const float *a2 = sums->acc[2] + o, *a3 = sums->acc[3] + o;
-  SumVec t[4];
-  switch (sums->shape)
-    {
-    case SL_VM_SUMS_ADD4:
-      for (int c = 0; c < SL_SPAN_COLS; c += SUM_LANES)
-        {
-          sum_split (p + 4 * c, t);
-          sum_store (d0 + c, sum_add (sum_load (a0 + c), t[0]));
-          sum_store (d1 + c, sum_add (sum_load (a1 + c), t[1]));
-          sum_store (d2 + c, sum_add (sum_load (a2 + c), t[2]));
-          sum_store (d3 + c, sum_add (sum_load (a3 + c), t[3]));
-        }
-      return true;
-    case SL_VM_SUMS_WEIGHTED4:
-      {
-        const SumVec w = sum_set1 (sums->weight[0]);
-        for (int c = 0; c < SL_SPAN_COLS; c += SUM_LANES)
-          {
-            sum_split (p + 4 * c, t);
-            sum_store (d0 + c, sum_add (sum_mul (t[0], w), sum_load (a0 + c)));
-            sum_store (d1 + c, sum_add (sum_mul (t[1], w), sum_load (a1 + c)));
-            sum_store (d2 + c, sum_add (sum_mul (t[2], w), sum_load (a2 + c)));
-            sum_store (d3 + c, sum_add (sum_mul (t[3], w), sum_load (a3 + c)));
-          }
-      }
-      return true;
-    case SL_VM_SUMS_PREMULTIPLIED:
-      for (int c = 0; c < SL_SPAN_COLS; c += SUM_LANES)
-        {
-          sum_split (p + 4 * c, t);
-          sum_store (d0 + c, sum_add (sum_mul (t[0], t[3]), sum_load (a0 + c)));
-          sum_store (d1 + c, sum_add (sum_mul (t[1], t[3]), sum_load (a1 + c)));
-          sum_store (d2 + c, sum_add (sum_mul (t[2], t[3]), sum_load (a2 + c)));
-          sum_store (d3 + c, sum_add (sum_load (a3 + c), t[3]));
-        }
-      return true;
-    default:
-      return false;
-    }
-}
-#else
-static bool
-sum_run (const float *p, const SlVmSums *sums, int o)
-{
-  (void) p;
-  (void) sums;
-  (void) o;
-  return false;
-}
-#endif
-
-/* A chain of @n fused reads at the pixel (SlVmSample.chain) with the
- * sums shape of @sums, tap j at whole texels offsets[j] weighing
- * weights[j] (SL_VM_SUMS_WEIGHTED4): @sums holds the first tap's
- * addends and the last tap's destinations.  Each machine vector of the
- * sums stays in registers from the first tap to the last, so a blur's
- * taps cost their splits and adds, not a load and a store each; every
- * lane adds the taps in their order, as the reads one by one would.
- * Only spans whose taps all lie inside the texture's window (the rows
- * sum_run would sum) are done; returns false, having done nothing,
- * otherwise. */
-#ifdef SUM_LANES
+/* acc = the sum of its shape (SlVmSumsShape) with the texel components t,
+ * as vm.c's accumulate() adds them. */
 static inline void
-chain_step (uint8_t shape, const SumVec t[4], SumVec w, SumVec acc[4])
+sum_step (uint8_t shape, const SumVec t[4], SumVec w, SumVec acc[4])
 {
   switch (shape)
     {
@@ -1043,8 +968,67 @@ chain_step (uint8_t shape, const SumVec t[4], SumVec w, SumVec acc[4])
       break;
     }
 }
+
+static bool
+sums_shape_direct (uint8_t shape)
+{
+  return shape == SL_VM_SUMS_ADD4 || shape == SL_VM_SUMS_WEIGHTED4
+         || shape == SL_VM_SUMS_PREMULTIPLIED;
+}
+
+/* The shapes of SlVmSumsShape; others return false. */
+static bool
+sum_run (const float *p, const SlVmSums *sums, int o)
+{
+  if (!sums_shape_direct (sums->shape))
+    return false;
+  const SumVec w = sum_set1 (sums->weight[0]);
+  for (int c = 0; c < SL_SPAN_COLS; c += SUM_LANES)
+    {
+      SumVec acc[4], t[4];
+      for (int k = 0; k < 4; k++)
+        acc[k] = sum_load (sums->acc[k] + o + c);
+      sum_split (p + 4 * c, t);
+      sum_step (sums->shape, t, w, acc);
+      for (int k = 0; k < 4; k++)
+        sum_store (sums->dst[k] + o + c, acc[k]);
+    }
+  return true;
+}
+#else
+static bool
+sum_run (const float *p, const SlVmSums *sums, int o)
+{
+  (void) p;
+  (void) sums;
+  (void) o;
+  return false;
+}
 #endif
 
+/* Whether reads at whole texels from the pixels of the span at (x0, y0)
+ * may be copies of texels (see sl_sample_at_pixel). */
+static bool
+direct_reads (const SlTexture *tex, const SlSamplerState *ss, int x0, int y0,
+              int viewport_width, int viewport_height)
+{
+  return tex && tex->levels[0].texels && tex->kind == SL_TEXTURE_2D && !ss->srgb
+         && (tex->n_levels <= 1 || ss->mip_filter == SL_FILTER_NONE)
+         && tex->levels[0].width == viewport_width && tex->levels[0].height == viewport_height
+         && x0 >= 0 && y0 >= 0 && x0 + SL_SPAN_COLS <= viewport_width
+         && y0 + 2 <= viewport_height;
+}
+
+/* A chain of @n fused reads at the pixel (SlVmSample.chain) with the
+ * sums shape of @sums, tap j at whole texels offsets[j] weighing
+ * weights[j] (SL_VM_SUMS_WEIGHTED4): @sums holds the first tap's
+ * addends and the last tap's destinations.  Each machine vector of the
+ * sums stays in registers from the first tap to the last, so a blur's
+ * taps cost their splits and adds, not a load and a store each; every
+ * lane adds the taps in their order, as the reads one by one would.
+ * Only spans whose taps all lie inside the texture's window (the rows
+ * sum_run would sum) are done; returns false, having done nothing,
+ * otherwise. */
 bool
 SL_LEVEL (sl_sample_chain_at_pixel) (const SlTexture *tex, const SlSamplerState *ss, int n,
                                      const int32_t (*offsets)[2], const float *weights, int x0,
@@ -1052,15 +1036,9 @@ SL_LEVEL (sl_sample_chain_at_pixel) (const SlTexture *tex, const SlSamplerState 
                                      const SlVmSums *sums)
 {
 #ifdef SUM_LANES
-  if (n < 2 || n > SL_VM_MAX_CHAIN || !tex || !tex->levels[0].texels
-      || tex->kind != SL_TEXTURE_2D || ss->srgb
-      || (tex->n_levels > 1 && ss->mip_filter != SL_FILTER_NONE)
-      || tex->levels[0].width != viewport_width || tex->levels[0].height != viewport_height
-      || x0 < 0 || y0 < 0 || x0 + SL_SPAN_COLS > viewport_width || y0 + 2 > viewport_height)
-    return false;
   uint8_t shape = sums->shape;
-  if (shape != SL_VM_SUMS_ADD4 && shape != SL_VM_SUMS_WEIGHTED4
-      && shape != SL_VM_SUMS_PREMULTIPLIED)
+  if (n < 2 || n > SL_VM_MAX_CHAIN || !sums_shape_direct (shape)
+      || !direct_reads (tex, ss, x0, y0, viewport_width, viewport_height))
     return false;
   LevelView v;
   level_view (&v, tex, ss, 0);
@@ -1092,7 +1070,7 @@ SL_LEVEL (sl_sample_chain_at_pixel) (const SlTexture *tex, const SlSamplerState 
           for (int j = 0; j < n; j++)
             {
               sum_split (runs[r][j] + 4 * c, t);
-              chain_step (shape, t, sum_set1 (weights[j]), acc);
+              sum_step (shape, t, sum_set1 (weights[j]), acc);
             }
           for (int k = 0; k < 4; k++)
             sum_store (sums->dst[k] + o + c, acc[k]);
@@ -1117,10 +1095,7 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
 {
   int nx = offset[0], ny = offset[1];
   *summed_rows = 0;
-  if (!tex || !tex->levels[0].texels || tex->kind != SL_TEXTURE_2D || ss->srgb
-      || (tex->n_levels > 1 && ss->mip_filter != SL_FILTER_NONE)
-      || tex->levels[0].width != viewport_width || tex->levels[0].height != viewport_height
-      || x0 < 0 || y0 < 0 || x0 + SL_SPAN_COLS > viewport_width || y0 + 2 > viewport_height
+  if (!direct_reads (tex, ss, x0, y0, viewport_width, viewport_height)
       || nx == SL_VM_NOT_WHOLE || ny == SL_VM_NOT_WHOLE)
     return false;
   LevelView v;

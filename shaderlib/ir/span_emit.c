@@ -231,6 +231,8 @@ specialise_operands (const SlIr *ir, const SlInsn *in, SlVmInsn *vi)
     }
 }
 
+/* Ops that open or close a lane-mask scope or change lane masks: a
+ * program without them is straight-line (vm.h). */
 static bool
 is_control (SlOp op)
 {
@@ -254,6 +256,9 @@ is_control (SlOp op)
  * destination (the VM's loops take restrict pointers).  The VM then does
  * the same two operations, so the bits stay. */
 /* A texel component read once: a fused read may sum it (span_fuse.c). */
+/* How far after a producer fused_consumer() looks for its reader. */
+#define FUSE_REACH 32
+
 static bool
 is_texel (const SlIr *ir, const int *n_uses, const int *def_at, uint32_t v)
 {
@@ -282,7 +287,11 @@ fused_consumer (const SlIr *ir, const int *n_uses, const int *def_at, const int 
   bool saturated = op == SL_OP_MAD
                    && ((own & 4u) || (!is_texel (ir, n_uses, def_at, in->src[0])
                                       && !is_texel (ir, n_uses, def_at, in->src[1])));
-  for (guint j = p + 1; j < ir->insns->len; j++)
+  /* A reader far away is not worth it: the producer's operands would
+   * stay in registers all the way, and the search would grow with the
+   * program. */
+  guint end = MIN (ir->insns->len, p + 1 + FUSE_REACH);
+  for (guint j = p + 1; j < end; j++)
     {
       const SlInsn *c = sl_ir_insn (ir, j);
       if (is_control ((SlOp) c->op))
@@ -738,17 +747,7 @@ sl_span_emit (const SlIr *ir)
    * changes lane masks. */
   prog->straight = true;
   for (guint i = 0; i < e.code->len; i++)
-    switch (g_array_index (e.code, SlVmInsn, i).op)
-      {
-      case SL_VM_OP_IF: case SL_VM_OP_ELSE: case SL_VM_OP_ENDIF:
-      case SL_VM_OP_LOOP: case SL_VM_OP_ENDLOOP: case SL_VM_OP_BREAK:
-      case SL_VM_OP_CONTINUE: case SL_VM_OP_CONTEND: case SL_VM_OP_DISCARD:
-      case SL_VM_OP_FBEGIN: case SL_VM_OP_FEND: case SL_VM_OP_RETURN:
-        prog->straight = false;
-        break;
-      default:
-        break;
-      }
+    prog->straight &= !is_control ((SlOp) g_array_index (e.code, SlVmInsn, i).op);
   prog->n_code = e.code->len;
   prog->code = (SlVmInsn *) g_array_free (e.code, FALSE);
   prog->n_samples = e.samples->len;

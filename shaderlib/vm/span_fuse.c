@@ -382,11 +382,12 @@ fold_coordinate (SlSpanProgram *prog, bool *gone, int pc, const int8_t *axis_of)
 }
 
 /* Whether register @r is written before anything reads it from @from
- * on, or never read again. */
+ * on, or never read again; false when the window does not tell. */
 static bool
 dead_from (const SlSpanProgram *prog, int from, uint32_t r)
 {
-  for (int j = from; j < prog->n_code; j++)
+  int end = MIN (prog->n_code, from + WINDOW);
+  for (int j = from; j < end; j++)
     {
       unsigned how = access (prog, &prog->code[j], r);
       if (how & READS)
@@ -394,7 +395,7 @@ dead_from (const SlSpanProgram *prog, int from, uint32_t r)
       if (how & WRITES)
         return true;
     }
-  return true;
+  return end == prog->n_code;
 }
 
 static bool

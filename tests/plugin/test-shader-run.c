@@ -956,15 +956,17 @@ test_neighbour_and_threads (void)
   "    return tex2D(s, p * 1.3 - 0.15);\n"                             \
   "}\n"
 
+/* @source run over @input through shader:run, with no error. */
 static gfloat *
-render_unbounded (GeglBuffer          *input,
-                  const GeglRectangle *rect)
+render_source (GeglBuffer          *input,
+               const gchar         *source,
+               const GeglRectangle *rect)
 {
   Graph   g = make_graph (input);
   gfloat *out;
   gchar  *error;
 
-  gegl_node_set (g.shader, "source", SWIRL_SHADER, NULL);
+  gegl_node_set (g.shader, "source", source, NULL);
   out = render (&g, rect);
   error = get_error (&g);
   g_assert_cmpstr (error, ==, "");
@@ -989,9 +991,9 @@ test_unbounded_reads (void)
   /* The reference reads a copy: the input is not in the op's format. */
   gegl_buffer_set (doubles, &rect, 0, babl_format (FORMAT), in,
                    GEGL_AUTO_ROWSTRIDE);
-  want = render_unbounded (doubles, &rect);
+  want = render_source (doubles, SWIRL_SHADER, &rect);
 
-  out = render_unbounded (floats, &rect);
+  out = render_source (floats, SWIRL_SHADER, &rect);
   assert_same_bits (out, want, n);
   g_free (out);
 
@@ -1003,7 +1005,7 @@ test_unbounded_reads (void)
                               NULL);
   gegl_buffer_set (small_tiles, &rect, 0, babl_format (FORMAT), in,
                    GEGL_AUTO_ROWSTRIDE);
-  out = render_unbounded (small_tiles, &rect);
+  out = render_source (small_tiles, SWIRL_SHADER, &rect);
   assert_same_bits (out, want, n);
   g_free (out);
 
@@ -1019,7 +1021,7 @@ test_unbounded_reads (void)
                           "abyss-width", rect.width,
                           "abyss-height", rect.height,
                           NULL);
-  out = render_unbounded (shifted, &rect);
+  out = render_source (shifted, SWIRL_SHADER, &rect);
   assert_same_bits (out, want, n);
   g_free (out);
 
@@ -1091,15 +1093,8 @@ test_point_in_place (void)
 
       for (guint k = 0; k < G_N_ELEMENTS (inputs); k++)
         {
-          Graph   g = make_graph (inputs[k]);
-          gfloat *out;
-          gchar  *error;
+          gfloat *out = render_source (inputs[k], shaders[i], &rect);
 
-          gegl_node_set (g.shader, "source", shaders[i], NULL);
-          out = render (&g, &rect);
-          error = get_error (&g);
-          g_assert_cmpstr (error, ==, "");
-          g_free (error);
           if (! want)
             want = out;
           else
@@ -1107,7 +1102,6 @@ test_point_in_place (void)
               assert_same_bits (out, want, n);
               g_free (out);
             }
-          g_object_unref (g.graph);
         }
       /* Not the input: the shader ran. */
       g_assert_cmpint (memcmp (want, in, n * sizeof (gfloat)), !=, 0);

@@ -35,6 +35,51 @@
 #pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
 #endif
 
+#if defined(__AVX512F__)
+/* The components of the sixteen pixels at @q, one register each. */
+static inline void
+sl_rgba_split16 (const float *q, __m512 c[4])
+{
+  /* Red and green of pixels 0-7 then 8-15 of each half, blue and alpha
+   * likewise; the 128-bit shuffles then put the halves in order. */
+  const __m512i lo = _mm512_setr_epi32 (0, 4, 8, 12, 16, 20, 24, 28,
+                                        1, 5, 9, 13, 17, 21, 25, 29);
+  const __m512i hi = _mm512_setr_epi32 (2, 6, 10, 14, 18, 22, 26, 30,
+                                        3, 7, 11, 15, 19, 23, 27, 31);
+  __m512 z0 = _mm512_loadu_ps (q), z1 = _mm512_loadu_ps (q + 16);
+  __m512 z2 = _mm512_loadu_ps (q + 32), z3 = _mm512_loadu_ps (q + 48);
+  __m512 rg0 = _mm512_permutex2var_ps (z0, lo, z1), ba0 = _mm512_permutex2var_ps (z0, hi, z1);
+  __m512 rg1 = _mm512_permutex2var_ps (z2, lo, z3), ba1 = _mm512_permutex2var_ps (z2, hi, z3);
+  c[0] = _mm512_shuffle_f32x4 (rg0, rg1, 0x44);
+  c[1] = _mm512_shuffle_f32x4 (rg0, rg1, 0xee);
+  c[2] = _mm512_shuffle_f32x4 (ba0, ba1, 0x44);
+  c[3] = _mm512_shuffle_f32x4 (ba0, ba1, 0xee);
+}
+
+/* The sixteen pixels whose components are c, as four registers of four
+ * pixels each, in order. */
+static inline void
+sl_rgba_merge16 (const __m512 c[4], __m512 m[4])
+{
+  /* Interleave red with green and blue with alpha, then the 64-bit
+   * pairs of those. */
+  const __m512i lo = _mm512_setr_epi32 (0, 16, 1, 17, 2, 18, 3, 19,
+                                        4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i hi = _mm512_setr_epi32 (8, 24, 9, 25, 10, 26, 11, 27,
+                                        12, 28, 13, 29, 14, 30, 15, 31);
+  const __m512i plo = _mm512_setr_epi64 (0, 8, 1, 9, 2, 10, 3, 11);
+  const __m512i phi = _mm512_setr_epi64 (4, 12, 5, 13, 6, 14, 7, 15);
+  __m512d rg0 = _mm512_castps_pd (_mm512_permutex2var_ps (c[0], lo, c[1]));
+  __m512d rg1 = _mm512_castps_pd (_mm512_permutex2var_ps (c[0], hi, c[1]));
+  __m512d ba0 = _mm512_castps_pd (_mm512_permutex2var_ps (c[2], lo, c[3]));
+  __m512d ba1 = _mm512_castps_pd (_mm512_permutex2var_ps (c[2], hi, c[3]));
+  m[0] = _mm512_castpd_ps (_mm512_permutex2var_pd (rg0, plo, ba0));
+  m[1] = _mm512_castpd_ps (_mm512_permutex2var_pd (rg0, phi, ba0));
+  m[2] = _mm512_castpd_ps (_mm512_permutex2var_pd (rg1, plo, ba1));
+  m[3] = _mm512_castpd_ps (_mm512_permutex2var_pd (rg1, phi, ba1));
+}
+#endif
+
 #if defined(__AVX__)
 /* The components of the eight pixels at @q, one register each. */
 static inline void
@@ -81,6 +126,17 @@ sl_rgba_split (const float *restrict p, size_t n, float *restrict r, float *rest
                float *restrict b, float *restrict a)
 {
   size_t i = 0;
+#if defined(__AVX512F__)
+  for (; i + 16 <= n; i += 16)
+    {
+      __m512 c[4];
+      sl_rgba_split16 (p + 4 * i, c);
+      _mm512_storeu_ps (r + i, c[0]);
+      _mm512_storeu_ps (g + i, c[1]);
+      _mm512_storeu_ps (b + i, c[2]);
+      _mm512_storeu_ps (a + i, c[3]);
+    }
+#endif
 #if defined(__AVX__)
   for (; i + 8 <= n; i += 8)
     {
@@ -119,40 +175,54 @@ sl_rgba_merge (float *restrict p, size_t n, const float *restrict r, const float
                const float *restrict b, const float *restrict a, bool stream)
 {
   size_t i = 0;
+#if defined(__AVX512F__)
+  /* Whole cache lines: streaming stores need 64-byte alignment here. */
+  bool stream64 = stream && ((uintptr_t) p & 63) == 0;
+  if (!stream || stream64)
+    for (; i + 16 <= n; i += 16)
+      {
+        __m512 c[4] = { _mm512_loadu_ps (r + i), _mm512_loadu_ps (g + i),
+                        _mm512_loadu_ps (b + i), _mm512_loadu_ps (a + i) }, m[4];
+        sl_rgba_merge16 (c, m);
+        float *q = p + 4 * i;
+        for (int k = 0; k < 4; k++)
+          if (stream64)
+            _mm512_stream_ps (q + 16 * k, m[k]);
+          else
+            _mm512_storeu_ps (q + 16 * k, m[k]);
+      }
+#endif
 #if defined(__AVX__)
-  for (; i + 8 <= n; i += 8)
-    {
-      __m256 vr = _mm256_loadu_ps (r + i), vg = _mm256_loadu_ps (g + i);
-      __m256 vb = _mm256_loadu_ps (b + i), va = _mm256_loadu_ps (a + i);
-      __m256 t0 = _mm256_unpacklo_ps (vr, vg), t1 = _mm256_unpacklo_ps (vb, va);
-      __m256 t2 = _mm256_unpackhi_ps (vr, vg), t3 = _mm256_unpackhi_ps (vb, va);
-      /* Register k holds pixel i+k (low half) and i+4+k (high half). */
-      __m256 m0 = _mm256_shuffle_ps (t0, t1, 0x44), m1 = _mm256_shuffle_ps (t0, t1, 0xee);
-      __m256 m2 = _mm256_shuffle_ps (t2, t3, 0x44), m3 = _mm256_shuffle_ps (t2, t3, 0xee);
-      float *q = p + 4 * i;
-      if (stream)
-        {
-          _mm_stream_ps (q + 0, _mm256_castps256_ps128 (m0));
-          _mm_stream_ps (q + 4, _mm256_castps256_ps128 (m1));
-          _mm_stream_ps (q + 8, _mm256_castps256_ps128 (m2));
-          _mm_stream_ps (q + 12, _mm256_castps256_ps128 (m3));
-          _mm_stream_ps (q + 16, _mm256_extractf128_ps (m0, 1));
-          _mm_stream_ps (q + 20, _mm256_extractf128_ps (m1, 1));
-          _mm_stream_ps (q + 24, _mm256_extractf128_ps (m2, 1));
-          _mm_stream_ps (q + 28, _mm256_extractf128_ps (m3, 1));
-        }
-      else
-        {
-          _mm_storeu_ps (q + 0, _mm256_castps256_ps128 (m0));
-          _mm_storeu_ps (q + 4, _mm256_castps256_ps128 (m1));
-          _mm_storeu_ps (q + 8, _mm256_castps256_ps128 (m2));
-          _mm_storeu_ps (q + 12, _mm256_castps256_ps128 (m3));
-          _mm_storeu_ps (q + 16, _mm256_extractf128_ps (m0, 1));
-          _mm_storeu_ps (q + 20, _mm256_extractf128_ps (m1, 1));
-          _mm_storeu_ps (q + 24, _mm256_extractf128_ps (m2, 1));
-          _mm_storeu_ps (q + 28, _mm256_extractf128_ps (m3, 1));
-        }
-    }
+  bool stream32 = stream && ((uintptr_t) p & 31) == 0;
+  if (!stream || stream32)
+    for (; i + 8 <= n; i += 8)
+      {
+        __m256 vr = _mm256_loadu_ps (r + i), vg = _mm256_loadu_ps (g + i);
+        __m256 vb = _mm256_loadu_ps (b + i), va = _mm256_loadu_ps (a + i);
+        __m256 t0 = _mm256_unpacklo_ps (vr, vg), t1 = _mm256_unpacklo_ps (vb, va);
+        __m256 t2 = _mm256_unpackhi_ps (vr, vg), t3 = _mm256_unpackhi_ps (vb, va);
+        /* Register k holds pixel i+k (low half) and i+4+k (high half);
+         * the 128-bit permutes pair them in order. */
+        __m256 m0 = _mm256_shuffle_ps (t0, t1, 0x44), m1 = _mm256_shuffle_ps (t0, t1, 0xee);
+        __m256 m2 = _mm256_shuffle_ps (t2, t3, 0x44), m3 = _mm256_shuffle_ps (t2, t3, 0xee);
+        __m256 q01 = _mm256_permute2f128_ps (m0, m1, 0x20), q23 = _mm256_permute2f128_ps (m2, m3, 0x20);
+        __m256 q45 = _mm256_permute2f128_ps (m0, m1, 0x31), q67 = _mm256_permute2f128_ps (m2, m3, 0x31);
+        float *q = p + 4 * i;
+        if (stream32)
+          {
+            _mm256_stream_ps (q + 0, q01);
+            _mm256_stream_ps (q + 8, q23);
+            _mm256_stream_ps (q + 16, q45);
+            _mm256_stream_ps (q + 24, q67);
+          }
+        else
+          {
+            _mm256_storeu_ps (q + 0, q01);
+            _mm256_storeu_ps (q + 8, q23);
+            _mm256_storeu_ps (q + 16, q45);
+            _mm256_storeu_ps (q + 24, q67);
+          }
+      }
 #endif
 #if defined(__SSE2__)
   for (; i + 4 <= n; i += 4)

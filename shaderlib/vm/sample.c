@@ -909,22 +909,7 @@ typedef __m512 SumVec;
 #define sum_add _mm512_add_ps
 #define sum_mul _mm512_mul_ps
 #define sum_set1 _mm512_set1_ps
-static inline void
-sum_split (const float *q, SumVec t[4])
-{
-  const __m512i lo = _mm512_setr_epi32 (0, 4, 8, 12, 16, 20, 24, 28,
-                                        1, 5, 9, 13, 17, 21, 25, 29);
-  const __m512i hi = _mm512_setr_epi32 (2, 6, 10, 14, 18, 22, 26, 30,
-                                        3, 7, 11, 15, 19, 23, 27, 31);
-  __m512 z0 = _mm512_loadu_ps (q), z1 = _mm512_loadu_ps (q + 16);
-  __m512 z2 = _mm512_loadu_ps (q + 32), z3 = _mm512_loadu_ps (q + 48);
-  __m512 rg0 = _mm512_permutex2var_ps (z0, lo, z1), ba0 = _mm512_permutex2var_ps (z0, hi, z1);
-  __m512 rg1 = _mm512_permutex2var_ps (z2, lo, z3), ba1 = _mm512_permutex2var_ps (z2, hi, z3);
-  t[0] = _mm512_shuffle_f32x4 (rg0, rg1, 0x44);
-  t[1] = _mm512_shuffle_f32x4 (rg0, rg1, 0xee);
-  t[2] = _mm512_shuffle_f32x4 (ba0, ba1, 0x44);
-  t[3] = _mm512_shuffle_f32x4 (ba0, ba1, 0xee);
-}
+#define sum_split sl_rgba_split16
 #elif defined(__AVX__)
 typedef __m256 SumVec;
 #define SUM_LANES 8

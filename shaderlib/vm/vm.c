@@ -49,6 +49,7 @@
 #include "base/limits.h"           /* SL_VM_SPAN_BUDGET */
 #include "vm/rgba.h"
 #include "vm/scalar_ops.h"
+#include "vm/simd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -164,12 +165,15 @@ static void
 load_columns (SlVmState *st, const SlVmEnv *env, int x0, int n)
 {
   sl_vm_state_reserve_columns (st, n);
-  float w = (float) env->viewport_width;
+  const float w = (float) env->viewport_width;
+  /* Local restrict pointers: through st, every store would reload the
+   * other array's address, and the loop would not vectorise. */
+  float *restrict column_px = st->column_px, *restrict column_u = st->column_u;
   for (int i = 0; i < n; i++)
     {
       float px = (float) (x0 + i) + 0.5f;
-      st->column_px[i] = px;
-      st->column_u[i] = px / w;
+      column_px[i] = px;
+      column_u[i] = px / w;
     }
 }
 
@@ -228,29 +232,35 @@ decode_key (const SlVmInsn *in)
   return SL_VM_KEY (in->op, variant);
 }
 
-/* SAT over a span, sl_scalar_SAT's two selects as one x86 max and one
- * min a vector: MAXPS and MINPS return their second operand when either
- * is NaN or both are zeros, which is what those selects do, while GCC
- * (keeping IEEE semantics) turns them into compares and blends, three
- * times the instructions. */
+/* SAT over a span as one max and one min a machine vector (simd.h). */
 static void
 sat_span (float *d, const float *a)
 {
-#if defined(__AVX512F__)
-  const __m512 zero = _mm512_setzero_ps (), one = _mm512_set1_ps (1.0f);
-  for (int i = 0; i < SL_SPAN; i += 16)
-    _mm512_store_ps (d + i, _mm512_min_ps (_mm512_max_ps (_mm512_load_ps (a + i), zero), one));
-#elif defined(__AVX__)
-  const __m256 zero = _mm256_setzero_ps (), one = _mm256_set1_ps (1.0f);
-  for (int i = 0; i < SL_SPAN; i += 8)
-    _mm256_store_ps (d + i, _mm256_min_ps (_mm256_max_ps (_mm256_load_ps (a + i), zero), one));
-#elif defined(__SSE2__)
-  const __m128 zero = _mm_setzero_ps (), one = _mm_set1_ps (1.0f);
-  for (int i = 0; i < SL_SPAN; i += 4)
-    _mm_store_ps (d + i, _mm_min_ps (_mm_max_ps (_mm_load_ps (a + i), zero), one));
+#ifdef SL_VEC_LANES
+  for (int i = 0; i < SL_SPAN; i += SL_VEC_LANES)
+    sl_vec_store (d + i, sl_vec_sat (sl_vec_load (a + i)));
 #else
   for (int i = 0; i < SL_SPAN; i++)
     d[i] = sl_scalar_SAT (a[i]);
+#endif
+}
+
+/* saturate (a * b + c) over a span, b and c each per lane or one
+ * constant for every lane (when @b or @c is NULL): the MAD's two
+ * roundings, then sat_span's max and min, in registers. */
+static inline __attribute__ ((always_inline)) void
+mad_sat_span (float *d, const float *a, const float *b, float kb, const float *c, float kc)
+{
+#ifdef SL_VEC_LANES
+  const SlVec vb = sl_vec_set1 (kb), vc = sl_vec_set1 (kc);
+  for (int i = 0; i < SL_SPAN; i += SL_VEC_LANES)
+    {
+      SlVec p = sl_vec_mul (sl_vec_load (a + i), b ? sl_vec_load (b + i) : vb);
+      sl_vec_store (d + i, sl_vec_sat (sl_vec_add (p, c ? sl_vec_load (c + i) : vc)));
+    }
+#else
+  for (int i = 0; i < SL_SPAN; i++)
+    d[i] = sl_scalar_SAT (sl_scalar_MAD (a[i], b ? b[i] : kb, c ? c[i] : kc));
 #endif
 }
 
@@ -548,14 +558,14 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
             LOOP_ (d->f[i] = sl_scalar_MAD (a->f[i], kf, sl_scalar_MAD (b->f[i], k2, c->f[i])));
           }
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_MAD_SAT):
-          LOOP_ (d->f[i] = sl_scalar_SAT (sl_scalar_MAD (a->f[i], b->f[i], c->f[i])));
+          mad_sat_span (d->f, a->f, b->f, 0.0f, c->f, 0.0f);
+          break;
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_MADK_SAT):
-          LOOP_ (d->f[i] = sl_scalar_SAT (sl_scalar_MAD (a->f[i], kf, c->f[i])));
+          mad_sat_span (d->f, a->f, NULL, kf, c->f, 0.0f);
+          break;
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_MADKK_SAT):
-          {
-            const float kc = sl_u2f (in->jump);
-            LOOP_ (d->f[i] = sl_scalar_SAT (sl_scalar_MAD (a->f[i], kf, kc)));
-          }
+          mad_sat_span (d->f, a->f, NULL, kf, NULL, sl_u2f (in->jump));
+          break;
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_KB):
           LOOP_ (d->f[i] = sl_scalar_MAD (a->f[i], kf, c->f[i]));
         case SL_VM_KEY (SL_VM_OP_MAD, SL_VM_KBC):

@@ -18,6 +18,7 @@
 
 #include "vm/rgba.h"
 #include "vm/scalar_ops.h"
+#include "vm/simd.h"
 
 #include <math.h>
 #include <string.h>
@@ -632,6 +633,47 @@ load_run (const LevelView *v, int x, int y, int n, TexelRun run)
   sl_rgba_split (p, n, run[0], run[1], run[2], run[3]);
 }
 
+/* Texels x .. x + n - 1 of row y inside the window, one pointer per
+ * component: from @runs when a run of this span holds them (split there
+ * if none does), else split into @buf. */
+static void
+find_run (const LevelView *v, SlVmRunCache *runs, int x, int y, int n, TexelRun buf,
+          const float *run[4])
+{
+  if (!runs)
+    {
+      load_run (v, x, y, n, buf);
+      for (int k = 0; k < 4; k++)
+        run[k] = buf[k];
+      return;
+    }
+  const float *row = v->lv->texels + (size_t) (y - v->wy0) * v->lv->row_stride;
+  int i = 0;
+  for (; i < SL_VM_RUN_SLOTS; i++)
+    {
+      const SlVmRun *r = &runs->runs[i];
+      if (r->row == row && r->span == runs->span && x >= r->x && x + n <= r->x + r->n)
+        break;
+    }
+  if (i == SL_VM_RUN_SLOTS)
+    {
+      i = runs->next;
+      runs->next = (i + 1) % SL_VM_RUN_SLOTS;
+      SlVmRun *r = &runs->runs[i];
+      int x0 = MAX (x - SL_VM_RUN_MARGIN, v->wx0);
+      int x1 = MIN (x + n - 1 + SL_VM_RUN_MARGIN, v->wx1);
+      r->row = row;
+      r->span = runs->span;
+      r->x = x0;
+      r->n = x1 - x0 + 1;
+      sl_rgba_split (row + (size_t) (x0 - v->wx0) * 4, (size_t) r->n, r->c[0], r->c[1],
+                     r->c[2], r->c[3]);
+    }
+  const SlVmRun *r = &runs->runs[i];
+  for (int k = 0; k < 4; k++)
+    run[k] = r->c[k] + (x - r->x);
+}
+
 /* load_run() of texels x .. x + n - 1 of row y, each index clamped to
  * the window. */
 static void
@@ -657,44 +699,125 @@ load_run_clamped (const LevelView *v, int x, int y, int n, TexelRun run)
       run[k][j] = right[k];
 }
 
-/* acc = w0 t0 + w1 t1 (+ w2 t2 + w3 t3), summed left to right as the
- * general path does when no weight is zero. */
-static void
-blend2 (float *restrict acc, const float *w0, const float *t0, const float *w1,
-        const float *t1)
+/* acc = the sum of its shape (SlVmSumsShape) with the texel components t,
+ * as vm.c's accumulate() adds them. */
+static inline void
+sum_step (uint8_t shape, const SlVec t[4], SlVec w, SlVec acc[4])
 {
-  for (int i = 0; i < SL_SPAN_COLS; i++)
-    acc[i] = w0[i] * t0[i] + w1[i] * t1[i];
-}
-
-static void
-blend4 (float *restrict acc, const float *w0, const float *t0, const float *w1,
-        const float *t1, const float *w2, const float *t2, const float *w3, const float *t3)
-{
-  for (int i = 0; i < SL_SPAN_COLS; i++)
-    acc[i] = ((w0[i] * t0[i] + w1[i] * t1[i]) + w2[i] * t2[i]) + w3[i] * t3[i];
-}
-
-/* acc += w t where w != 0, as the general path adds a corner. */
-static void
-blend_more (float *restrict acc, const float *w, const float *t)
-{
-  /* One select a loop: GCC 12 vectorises it for SSE2, not a chain. */
-  for (int i = 0; i < SL_SPAN_COLS; i++)
+  switch (shape)
     {
-      float sum = acc[i], more = sum + w[i] * t[i];
-      acc[i] = w[i] != 0.0f ? more : sum;
+    case SL_VM_SUMS_ADD4:
+      for (int k = 0; k < 4; k++)
+        acc[k] = sl_vec_add (acc[k], t[k]);
+      break;
+    case SL_VM_SUMS_WEIGHTED4:
+      for (int k = 0; k < 4; k++)
+        acc[k] = sl_vec_add (sl_vec_mul (t[k], w), acc[k]);
+      break;
+    default:   /* SL_VM_SUMS_PREMULTIPLIED */
+      for (int k = 0; k < 3; k++)
+        acc[k] = sl_vec_add (sl_vec_mul (t[k], t[3]), acc[k]);
+      acc[3] = sl_vec_add (acc[3], t[3]);
+      break;
     }
 }
 
 static bool
-any_zero (const float *w)
+sums_shape_direct (uint8_t shape)
+{
+  return shape == SL_VM_SUMS_ADD4 || shape == SL_VM_SUMS_WEIGHTED4
+         || shape == SL_VM_SUMS_PREMULTIPLIED;
+}
+
+/* Whether w1 w2 is zero in some lane. */
+static bool
+any_zero_weight (const float *w1, const float *w2)
 {
   uint32_t z = 0;
   for (int i = 0; i < SL_SPAN_COLS; i++)
-    z |= w[i] == 0.0f;
+    z |= w1[i] * w2[i] == 0.0f;
   return z != 0;
 }
+
+/* The bilinear sums of one row from its runs of corner texels: weights
+ * w00 = gx gy, w10 = fx gy, w01 = gx fy, w11 = fx fy, a component summed
+ * as ((w00 t00 + w10 t10) + w01 t01) + w11 t11, with the corners that no
+ * lane of the row weighs (nx, ny false) left out, as the general path
+ * sums them.  @selects: some weight is zero in some lane, which then
+ * skips that corner (so that an infinite or NaN texel it does not weigh
+ * cannot reach the sum).  Each machine vector of weights is made once
+ * for the four components. */
+static inline __attribute__ ((always_inline)) void
+blend_row (float *const acc[4], const float *const top[4], const float *const bottom[4],
+           const float *fx, const float *fy, const float *gx, const float *gy, bool nx, bool ny,
+           bool selects, const SlVmSums *sums, int o)
+{
+  const SlVec weight = sl_vec_set1 (sums ? sums->weight[0] : 0.0f);
+  for (int i = 0; i < SL_SPAN_COLS; i += SL_VEC_LANES)
+    {
+      SlVec vfx = sl_vec_load (fx + i), vfy = sl_vec_load (fy + i);
+      SlVec vgx = sl_vec_load (gx + i), vgy = sl_vec_load (gy + i);
+      SlVec w00 = sl_vec_mul (vgx, vgy);
+      SlVec w10 = nx ? sl_vec_mul (vfx, vgy) : w00;
+      SlVec w01 = ny ? sl_vec_mul (vgx, vfy) : w00;
+      SlVec w11 = nx && ny ? sl_vec_mul (vfx, vfy) : w00;
+      SlVecMask m10 = sl_vec_nonzero (w10), m01 = sl_vec_nonzero (w01);
+      SlVecMask m11 = sl_vec_nonzero (w11);
+      SlVec t[4];
+      for (int k = 0; k < 4; k++)
+        {
+          SlVec a = sl_vec_mul (w00, sl_vec_load (top[k] + i)), more;
+          if (nx)
+            {
+              more = sl_vec_add (a, sl_vec_mul (w10, sl_vec_load (top[k] + i + 1)));
+              a = selects ? sl_vec_select (m10, more, a) : more;
+            }
+          if (ny)
+            {
+              more = sl_vec_add (a, sl_vec_mul (w01, sl_vec_load (bottom[k] + i)));
+              a = selects ? sl_vec_select (m01, more, a) : more;
+            }
+          if (nx && ny)
+            {
+              more = sl_vec_add (a, sl_vec_mul (w11, sl_vec_load (bottom[k] + i + 1)));
+              a = selects ? sl_vec_select (m11, more, a) : more;
+            }
+          t[k] = a;
+        }
+      if (sums)
+        {
+          /* A fused read (sl_sample_span): summed here, in registers. */
+          SlVec s4[4];
+          for (int k = 0; k < 4; k++)
+            s4[k] = sl_vec_load (sums->acc[k] + o + i);
+          sum_step (sums->shape, t, weight, s4);
+          for (int k = 0; k < 4; k++)
+            sl_vec_store (sums->dst[k] + o + i, s4[k]);
+        }
+      else
+        for (int k = 0; k < 4; k++)
+          sl_vec_store (acc[k] + i, t[k]);
+    }
+}
+
+/* blend_row() for the corners bilinear_row() has, as a constant of
+ * each call so that each case compiles to its own loop. */
+#define BLEND_ROWS(sums)                                                                 \
+  do                                                                                     \
+    {                                                                                    \
+      if (nx && ny)                                                                      \
+        zeros ? blend_row (acc, top, bottom, fx, fy, gx, gy, true, true, true, sums, o)  \
+              : blend_row (acc, top, bottom, fx, fy, gx, gy, true, true, false, sums, o); \
+      else if (nx)                                                                       \
+        zeros ? blend_row (acc, top, bottom, fx, fy, gx, gy, true, false, true, sums, o) \
+              : blend_row (acc, top, bottom, fx, fy, gx, gy, true, false, false, sums, o); \
+      else if (ny)                                                                       \
+        zeros ? blend_row (acc, top, bottom, fx, fy, gx, gy, false, true, true, sums, o) \
+              : blend_row (acc, top, bottom, fx, fy, gx, gy, false, true, false, sums, o); \
+      else                                                                               \
+        blend_row (acc, top, bottom, fx, fy, gx, gy, false, false, false, sums, o);      \
+    }                                                                                    \
+  while (0)
 
 /* Bilinear reads of one regular row (row_shape()), with the arithmetic
  * of the general path below: the same weights, the same order, a corner
@@ -703,12 +826,13 @@ any_zero (const float *w)
  * neither loaded nor added. */
 static void
 bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool any_frac,
-              SlReg *out[4])
+              SlReg *out[4], SlVmRunCache *runs, const SlVmSums *sums, unsigned *summed_rows)
 {
   const int o = r * SL_SPAN_COLS;
   const int32_t x = fp->x0[o], y = fp->y0[o];
   const bool nx = rs.needs_x1, ny = rs.needs_y1;
-  TexelRun top, bottom;
+  TexelRun top_buf, bottom_buf;
+  const float *top[4], *bottom[4];
   if (!any_frac && !rs.clamped)
     {
       /* Every lane on its texel: split the run straight into the
@@ -720,9 +844,13 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
       return;
     }
   if (rs.clamped)
-    load_run_clamped (v, x, y, SL_SPAN_COLS + nx, top);
+    {
+      load_run_clamped (v, x, y, SL_SPAN_COLS + nx, top_buf);
+      for (int k = 0; k < 4; k++)
+        top[k] = top_buf[k];
+    }
   else
-    load_run (v, x, y, SL_SPAN_COLS + nx, top);
+    find_run (v, runs, x, y, SL_SPAN_COLS + nx, top_buf, top);
   if (!any_frac)
     {
       for (int k = 0; k < 4; k++)
@@ -730,49 +858,29 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
       return;
     }
   if (ny && rs.clamped)
-    load_run_clamped (v, x, y + 1, SL_SPAN_COLS + nx, bottom);
+    {
+      load_run_clamped (v, x, y + 1, SL_SPAN_COLS + nx, bottom_buf);
+      for (int k = 0; k < 4; k++)
+        bottom[k] = bottom_buf[k];
+    }
   else if (ny)
-    load_run (v, x, y + 1, SL_SPAN_COLS + nx, bottom);
+    find_run (v, runs, x, y + 1, SL_SPAN_COLS + nx, bottom_buf, bottom);
+  else
+    for (int k = 0; k < 4; k++)
+      bottom[k] = top[k];     /* unread: no lane weighs a lower texel */
   const float *fx = fp->fx + o, *fy = fp->fy + o, *gx = fp->gx + o, *gy = fp->gy + o;
-  alignas (64) float w00[SL_SPAN_COLS], w10[SL_SPAN_COLS], w01[SL_SPAN_COLS],
-                     w11[SL_SPAN_COLS];
-  for (int i = 0; i < SL_SPAN_COLS; i++)
-    w00[i] = gx[i] * gy[i];
-  if (nx)
-    for (int i = 0; i < SL_SPAN_COLS; i++)
-      w10[i] = fx[i] * gy[i];
-  if (ny)
-    for (int i = 0; i < SL_SPAN_COLS; i++)
-      w01[i] = gx[i] * fy[i];
-  if (nx && ny)
-    for (int i = 0; i < SL_SPAN_COLS; i++)
-      w11[i] = fx[i] * fy[i];
+  float *acc[4] = { out[0]->f + o, out[1]->f + o, out[2]->f + o, out[3]->f + o };
   /* Usually every lane weighs every corner it has (a fraction shared by
    * the row): then the sums need no selects. */
-  bool zeros = (nx && any_zero (w10)) || (ny && any_zero (w01))
-               || (nx && ny && any_zero (w11));
-  for (int k = 0; k < 4; k++)
+  bool zeros = (nx && any_zero_weight (fx, gy)) || (ny && any_zero_weight (gx, fy))
+               || (nx && ny && any_zero_weight (fx, fy));
+  if (sums && sums_shape_direct (sums->shape))
     {
-      float *restrict acc = out[k]->f + o;
-      const float *t00 = top[k], *t10 = top[k] + 1, *t01 = bottom[k], *t11 = bottom[k] + 1;
-      if (!zeros && nx && ny)
-        blend4 (acc, w00, t00, w10, t10, w01, t01, w11, t11);
-      else if (!zeros && nx)
-        blend2 (acc, w00, t00, w10, t10);
-      else if (!zeros && ny)
-        blend2 (acc, w00, t00, w01, t01);
-      else
-        {
-          for (int i = 0; i < SL_SPAN_COLS; i++)
-            acc[i] = w00[i] * t00[i];
-          if (nx)
-            blend_more (acc, w10, t10);
-          if (ny)
-            blend_more (acc, w01, t01);
-          if (nx && ny)
-            blend_more (acc, w11, t11);
-        }
+      *summed_rows |= 1u << r;
+      BLEND_ROWS (sums);
     }
+  else
+    BLEND_ROWS (NULL);
 }
 
 /* Point or bilinear reads of level 0 of a 2D texture for the whole span,
@@ -781,7 +889,8 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
  * order, zero weights skipped so that an exact hit copies the texel). */
 static void
 sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample *s,
-                const SlReg *cu, const SlReg *cv, SlReg *out[4])
+                const SlReg *cu, const SlReg *cv, SlReg *out[4], SlVmRunCache *runs,
+                const SlVmSums *sums, unsigned *summed_rows)
 {
   LevelView v;
   level_view (&v, tex, ss, 0);
@@ -799,8 +908,8 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
   RowShape rows[2] = { row_shape (&fp, 0, &v), row_shape (&fp, 1, &v) };
   if (rows[0].regular && rows[1].regular)
     {
-      bilinear_row (&v, &fp, 0, rows[0], any_frac, out);
-      bilinear_row (&v, &fp, 1, rows[1], any_frac, out);
+      bilinear_row (&v, &fp, 0, rows[0], any_frac, out, runs, sums, summed_rows);
+      bilinear_row (&v, &fp, 1, rows[1], any_frac, out, runs, sums, summed_rows);
       return;
     }
 
@@ -898,85 +1007,33 @@ sl_vm_whole_texels (float add, int size, int32_t *n)
 /* One row of a fused read at the pixel (SlVmSums), straight from its
  * run of SL_SPAN_COLS texels: each machine vector of texels is split
  * into components in registers and summed into the destinations there,
- * never stored as texels.  The sums are vm.c's accumulate(), the same
- * IEEE operations on the same operands (no contraction: shaderlib is
- * built with -ffp-contract=off). */
+ * never stored as texels (sum_step()).  The vector moves of rgba.h
+ * that split SL_VEC_LANES pixels: */
 #if defined(__AVX512F__)
-typedef __m512 SumVec;
-#define SUM_LANES 16
-#define sum_load _mm512_loadu_ps
-#define sum_store _mm512_storeu_ps
-#define sum_add _mm512_add_ps
-#define sum_mul _mm512_mul_ps
-#define sum_set1 _mm512_set1_ps
-#define sum_split sl_rgba_split16
+#define SUM_SPLIT sl_rgba_split16
 #elif defined(__AVX__)
-typedef __m256 SumVec;
-#define SUM_LANES 8
-#define sum_load _mm256_loadu_ps
-#define sum_store _mm256_storeu_ps
-#define sum_add _mm256_add_ps
-#define sum_mul _mm256_mul_ps
-#define sum_set1 _mm256_set1_ps
-#define sum_split sl_rgba_split8
+#define SUM_SPLIT sl_rgba_split8
 #elif defined(__SSE2__)
-typedef __m128 SumVec;
-#define SUM_LANES 4
-#define sum_load _mm_loadu_ps
-#define sum_store _mm_storeu_ps
-#define sum_add _mm_add_ps
-#define sum_mul _mm_mul_ps
-#define sum_set1 _mm_set1_ps
-#define sum_split sl_rgba_split4
+#define SUM_SPLIT sl_rgba_split4
 #endif
 
-#ifdef SUM_LANES
-/* acc = the sum of its shape (SlVmSumsShape) with the texel components t,
- * as vm.c's accumulate() adds them. */
-static inline void
-sum_step (uint8_t shape, const SumVec t[4], SumVec w, SumVec acc[4])
-{
-  switch (shape)
-    {
-    case SL_VM_SUMS_ADD4:
-      for (int k = 0; k < 4; k++)
-        acc[k] = sum_add (acc[k], t[k]);
-      break;
-    case SL_VM_SUMS_WEIGHTED4:
-      for (int k = 0; k < 4; k++)
-        acc[k] = sum_add (sum_mul (t[k], w), acc[k]);
-      break;
-    default:   /* SL_VM_SUMS_PREMULTIPLIED */
-      for (int k = 0; k < 3; k++)
-        acc[k] = sum_add (sum_mul (t[k], t[3]), acc[k]);
-      acc[3] = sum_add (acc[3], t[3]);
-      break;
-    }
-}
-
-static bool
-sums_shape_direct (uint8_t shape)
-{
-  return shape == SL_VM_SUMS_ADD4 || shape == SL_VM_SUMS_WEIGHTED4
-         || shape == SL_VM_SUMS_PREMULTIPLIED;
-}
-
+#ifdef SUM_SPLIT
 /* The shapes of SlVmSumsShape; others return false. */
 static bool
 sum_run (const float *p, const SlVmSums *sums, int o)
 {
   if (!sums_shape_direct (sums->shape))
     return false;
-  const SumVec w = sum_set1 (sums->weight[0]);
-  for (int c = 0; c < SL_SPAN_COLS; c += SUM_LANES)
+  const SlVec w = sl_vec_set1 (sums->weight[0]);
+  for (int c = 0; c < SL_SPAN_COLS; c += SL_VEC_LANES)
     {
-      SumVec acc[4], t[4];
+      SlVec acc[4], t[4];
       for (int k = 0; k < 4; k++)
-        acc[k] = sum_load (sums->acc[k] + o + c);
-      sum_split (p + 4 * c, t);
+        acc[k] = sl_vec_load (sums->acc[k] + o + c);
+      SUM_SPLIT (p + 4 * c, t);
       sum_step (sums->shape, t, w, acc);
       for (int k = 0; k < 4; k++)
-        sum_store (sums->dst[k] + o + c, acc[k]);
+        sl_vec_store (sums->dst[k] + o + c, acc[k]);
     }
   return true;
 }
@@ -1020,7 +1077,7 @@ SL_LEVEL (sl_sample_chain_at_pixel) (const SlTexture *tex, const SlSamplerState 
                                      int y0, int viewport_width, int viewport_height,
                                      const SlVmSums *sums)
 {
-#ifdef SUM_LANES
+#ifdef SUM_SPLIT
   uint8_t shape = sums->shape;
   if (n < 2 || n > SL_VM_MAX_CHAIN || !sums_shape_direct (shape)
       || !direct_reads (tex, ss, x0, y0, viewport_width, viewport_height))
@@ -1047,18 +1104,18 @@ SL_LEVEL (sl_sample_chain_at_pixel) (const SlTexture *tex, const SlSamplerState 
   for (int r = 0; r < 2; r++)
     {
       int o = r * SL_SPAN_COLS;
-      for (int c = 0; c < SL_SPAN_COLS; c += SUM_LANES)
+      for (int c = 0; c < SL_SPAN_COLS; c += SL_VEC_LANES)
         {
-          SumVec acc[4], t[4];
+          SlVec acc[4], t[4];
           for (int k = 0; k < 4; k++)
-            acc[k] = sum_load (sums->acc[k] + o + c);
+            acc[k] = sl_vec_load (sums->acc[k] + o + c);
           for (int j = 0; j < n; j++)
             {
-              sum_split (runs[r][j] + 4 * c, t);
-              sum_step (shape, t, sum_set1 (weights[j]), acc);
+              SUM_SPLIT (runs[r][j] + 4 * c, t);
+              sum_step (shape, t, sl_vec_set1 (weights[j]), acc);
             }
           for (int k = 0; k < 4; k++)
-            sum_store (sums->dst[k] + o + c, acc[k]);
+            sl_vec_store (sums->dst[k] + o + c, acc[k]);
         }
     }
   return true;
@@ -1150,8 +1207,10 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
 
 void
 SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
-                           const SlVmSample *s, const SlReg *const *src, SlReg *out[4])
+                           const SlVmSample *s, const SlReg *const *src, SlReg *out[4],
+                           SlVmRunCache *runs, const SlVmSums *sums, unsigned *summed_rows)
 {
+  *summed_rows = 0;
   if (!tex || tex->n_levels < 1 || (!tex->levels[0].texels && !tex->tiles))
     {
       for (int k = 0; k < 4; k++)
@@ -1198,7 +1257,7 @@ SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
   bool need_lod = has_mips || ss->min_filter != ss->mag_filter;
   if (kind == SL_TEXTURE_2D && !need_lod && !ss->srgb && mode != SL_VM_SAMPLE_COMPARE)
     {
-      sample_2d_span (tex, ss, s, cu, cv, out);
+      sample_2d_span (tex, ss, s, cu, cv, out, runs, sums, summed_rows);
       return;
     }
   LevelView base;

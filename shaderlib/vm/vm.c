@@ -100,6 +100,8 @@ sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog)
       state->n_steps = prog->n_code;
       state->steps = g_new (SlVmStep, state->n_steps);
     }
+  if (!state->runs && prog->n_samples)
+    state->runs = g_new0 (SlVmRunCache, 1);
   if (state->n_texel_offsets < prog->n_samples)
     {
       g_free (state->texel_offsets);
@@ -142,6 +144,7 @@ sl_vm_state_clear (SlVmState *state)
   g_free (state->column_px);
   g_free (state->block);
   g_free (state->iterations);
+  g_free (state->runs);
   memset (state, 0, sizeof *state);
 }
 #endif
@@ -236,13 +239,8 @@ decode_key (const SlVmInsn *in)
 static void
 sat_span (float *d, const float *a)
 {
-#ifdef SL_VEC_LANES
   for (int i = 0; i < SL_SPAN; i += SL_VEC_LANES)
     sl_vec_store (d + i, sl_vec_sat (sl_vec_load (a + i)));
-#else
-  for (int i = 0; i < SL_SPAN; i++)
-    d[i] = sl_scalar_SAT (a[i]);
-#endif
 }
 
 /* saturate (a * b + c) over a span, b and c each per lane or one
@@ -251,17 +249,12 @@ sat_span (float *d, const float *a)
 static inline __attribute__ ((always_inline)) void
 mad_sat_span (float *d, const float *a, const float *b, float kb, const float *c, float kc)
 {
-#ifdef SL_VEC_LANES
   const SlVec vb = sl_vec_set1 (kb), vc = sl_vec_set1 (kc);
   for (int i = 0; i < SL_SPAN; i += SL_VEC_LANES)
     {
       SlVec p = sl_vec_mul (sl_vec_load (a + i), b ? sl_vec_load (b + i) : vb);
       sl_vec_store (d + i, sl_vec_sat (sl_vec_add (p, c ? sl_vec_load (c + i) : vc)));
     }
-#else
-  for (int i = 0; i < SL_SPAN; i++)
-    d[i] = sl_scalar_SAT (sl_scalar_MAD (a[i], b ? b[i] : kb, c ? c[i] : kc));
-#endif
 }
 
 /* POW over a span: d = a^b, b per lane, or the immediate k for every
@@ -654,7 +647,8 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                         coords[k].f[i] = sl_scalar_ADD (srcs[k]->f[i], s->pixel_add[k]);
                       srcs[k] = &coords[k];
                     }
-                SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs);
+                SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs, st->runs,
+                                           s->fused ? &sums : NULL, &summed_rows);
               }
             if (s->fused)
               for (int r = 0; r < 2; r++)
@@ -903,9 +897,14 @@ SL_LEVEL (sl_vm_render) (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv
   int x0 = x & ~1, y0 = y & ~1;
   int n_spans = (x + width - x0 + SL_SPAN_COLS - 1) / SL_SPAN_COLS;
   load_columns (st, env, x0, n_spans * SL_SPAN_COLS);
+  if (st->runs)
+    for (int i = 0; i < SL_VM_RUN_SLOTS; i++)
+      st->runs->runs[i].row = NULL;
   for (int sy = y0; sy < y + height; sy += 2)
     for (int sx = x0; sx < x + width; sx += SL_SPAN_COLS)
       {
+        if (st->runs)
+          st->runs->span++;
         st->stopped |= run_span (prog, st, env, sx, sy, sx - x0);
         store_span (prog, st, sx, sy, x, y, width, height, targets, n_targets, stream);
       }

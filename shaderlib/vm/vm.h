@@ -246,6 +246,30 @@ typedef struct
   const SlReg *a, *b, *c;
 } SlVmStep;
 
+/* Texel runs of one span, split into components (sample.c's bilinear
+ * rows): the taps of a filter read the same few texture rows at nearby
+ * columns, so each row is split once, with SL_VM_RUN_MARGIN columns to
+ * spare on either side, and serves every tap that falls within it.  Runs
+ * are kept for one span only: a host may render into memory that later
+ * spans read. */
+#define SL_VM_RUN_MARGIN 8
+#define SL_VM_RUN_COLS   (SL_SPAN_COLS + 1 + 2 * SL_VM_RUN_MARGIN)
+#define SL_VM_RUN_SLOTS  8
+typedef struct
+{
+  const float *row;     /* the texels of the run's texture row, or NULL */
+  int          x, n;    /* the texels of that row it holds */
+  uint32_t     span;    /* SlVmRunCache.span it was split in */
+  float        c[4][SL_VM_RUN_COLS];
+} SlVmRun;
+
+typedef struct
+{
+  uint32_t span;        /* counts the spans of one render call */
+  int      next;        /* the slot the next miss takes */
+  SlVmRun  runs[SL_VM_RUN_SLOTS];
+} SlVmRunCache;
+
 /* Per-thread state for running span programs.  Reused between render
  * calls: fresh memory per call would cost page faults. */
 typedef struct
@@ -269,6 +293,7 @@ typedef struct
    * call: the whole texels its pixel_add moves by, or SL_VM_NOT_WHOLE. */
   int32_t (*texel_offsets)[2];
   int      n_texel_offsets;
+  SlVmRunCache *runs;
   unsigned stopped;     /* SL_VM_STOPPED_* of the last sl_vm_render() */
   void    *block;       /* one 64-byte aligned allocation holding all of them */
 } SlVmState;
@@ -348,7 +373,9 @@ bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *e
                            int x, int y, int width, int height, \
                            const SlTarget *targets, int n_targets); \
   void sl_sample_span_##sfx (const SlTexture *tex, const SlSamplerState *state, \
-                             const SlVmSample *s, const SlReg *const *src, SlReg *out[4]); \
+                             const SlVmSample *s, const SlReg *const *src, SlReg *out[4], \
+                             SlVmRunCache *runs, const SlVmSums *sums, \
+                             unsigned *summed_rows); \
   bool sl_sample_at_pixel_##sfx (const SlTexture *tex, const SlSamplerState *state, \
                                  const int32_t offset[2], int x0, int y0, \
                                  int viewport_width, int viewport_height, SlReg *out[4], \

@@ -176,6 +176,27 @@ static const char chain_src[] =
   "  return a * 0.2 + w + p * 0.25;\n"
   "}\n";
 
+/* Bilinear rows of consecutive texels (the VM splits them once and
+ * blends them as runs) where some lanes weigh a corner zero: every other
+ * column sits on a texel centre horizontally, every other row
+ * vertically, so one row of a span may have fractions while the other
+ * has none, and with special texels a corner weighed zero must not
+ * bring its NaN, infinity or -0 into the sum. */
+static const char rows_src[] =
+  "sampler2D s : register(s0);\n"
+  "float4 main(float2 uv : TEXCOORD0) : COLOR0 {\n"
+  "  float sx = step(0.5, frac(uv.x * 101.5)) * 0.3 / 203.0;\n"
+  "  float sy = step(0.5, frac(uv.y * 33.5)) * 0.4 / 67.0;\n"
+  "  float4 a = tex2D(s, uv + float2(sx, sy));\n"
+  "  float4 b = tex2D(s, uv + float2(0.5 / 203.0, sy));\n"
+  "  float4 c = tex2D(s, uv + float2(sx, 0));\n"
+  "  float4 d = tex2D(s, uv + float2(0, sy + 0.25 / 67.0));\n"
+  "  float4 e = tex2D(s, uv + float2(sx - 1.5 / 203.0, sy + 2.0 / 67.0));\n"
+  "  float4 f = tex2D(s, uv + float2(0, sy));\n"
+  "  return float4(a.x + b.y * 0.5 + c.z * 0.25 + d.w * 0.125, e.x + a.y + c.w,\n"
+  "                b.x + d.z + e.w - a.z, f.x);\n"
+  "}\n";
+
 /* Sampler states the cases may pick (sl_binding_set_sampler). */
 enum { S_POINT_WRAP, S_LINEAR_MIRROR, S_LINEAR_BORDER, S_POINT_BORDER, S_LINEAR_MIP, N_SAMPLERS };
 
@@ -294,6 +315,12 @@ static Case cases[] = {
     { 61, 2, 140, 7 }, G_GUINT64_CONSTANT (0xde66389b668bef39) },
   { "taps-minified", NULL, taps_src, 203, 67, 211, 70, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0x82543b4bc1b8cef5) },
+  { "rows", NULL, rows_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0x07a9b9b7b5fb4963) },
+  { "rows-special", NULL, rows_src, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0xb774c3b0cea3bde1) },
+  { "rows-window", NULL, rows_src, 203, 67, 0, 0, TEX_SPECIAL, -1, true, false, 1, 16, FULL,
+    G_GUINT64_CONSTANT (0xcd13632cdef6e6c0) },
 };
 
 static float

@@ -360,11 +360,21 @@ fold_coordinate (SlSpanProgram *prog, bool *gone, int pc, const int8_t *axis_of)
         break;
       if (access (prog, r, in->a) & WRITES)
         {
-          /* The TEXCOORD register changes: later readers would need the
-           * value it had here. */
-          for (int k = j + 1; k < end; k++)
-            if (!gone[k] && (access (prog, &prog->code[k], in->dst) & READS))
-              return;
+          /* The TEXCOORD register changes: a later reader would need the
+           * value it had here, so there must be none, up to a write of
+           * the sum's register, and none past the window either. */
+          int k;
+          for (k = j + 1; k < end; k++)
+            if (!gone[k])
+              {
+                unsigned later = access (prog, &prog->code[k], in->dst);
+                if (later & READS)
+                  return;
+                if (later & WRITES)
+                  break;
+              }
+          if (k == end && end < prog->n_code)
+            return;
           break;
         }
     }

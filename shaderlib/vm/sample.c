@@ -519,8 +519,9 @@ typedef struct
 
 /* One axis of footprint(): texel index and snapped fraction of (c + d)
  * · size - 1/2.  Three loops, because GCC 12 vectorises each of them but
- * not their fusion. */
-static void
+ * not their fusion; not inlined, because inlined with a constant count
+ * GCC 12 stores their results lane by lane. */
+static __attribute__ ((noinline)) void
 footprint_axis (const float *c, int n, float d, float size, int32_t *restrict i0,
                 float *restrict f, float *restrict g)
 {
@@ -543,20 +544,34 @@ footprint_axis (const float *c, int n, float d, float size, int32_t *restrict i0
     }
 }
 
-/* Returns whether any lane has a fraction. */
+/* Returns whether any lane has a fraction.  @at_pixel: the coordinates
+ * are a read's at the pixel (SlVmSample.at_pixel), whose u is the same
+ * in both rows of the span and v the same along each row, so one row of
+ * u and one lane of each row of v are enough. */
 static bool
 footprint (Footprint *fp, const LevelView *v, float du, float dv, const SlReg *cu,
-           const SlReg *cv)
+           const SlReg *cv, bool at_pixel)
 {
-  footprint_axis (cu->f, SL_SPAN, du, (float) v->w, fp->x0, fp->fx, fp->gx);
-  /* The vertical coordinate is usually the same along each row of the
-   * span (v depends on y alone): then one lane of each row will do. */
   uint32_t varies = 0;
-  for (int r = 0; r < 2; r++)
+  if (at_pixel)
     {
-      const uint32_t *row = cv->u + r * SL_SPAN_COLS;
-      for (int i = 0; i < SL_SPAN_COLS; i++)
-        varies |= row[i] ^ row[0];
+      footprint_axis (cu->f, SL_SPAN_COLS, du, (float) v->w, fp->x0, fp->fx, fp->gx);
+      memcpy (fp->x0 + SL_SPAN_COLS, fp->x0, SL_SPAN_COLS * sizeof (int32_t));
+      memcpy (fp->fx + SL_SPAN_COLS, fp->fx, SL_SPAN_COLS * sizeof (float));
+      memcpy (fp->gx + SL_SPAN_COLS, fp->gx, SL_SPAN_COLS * sizeof (float));
+    }
+  else
+    {
+      footprint_axis (cu->f, SL_SPAN, du, (float) v->w, fp->x0, fp->fx, fp->gx);
+      /* The vertical coordinate is usually the same along each row of
+       * the span (v depends on y alone): then one lane of each row will
+       * do. */
+      for (int r = 0; r < 2; r++)
+        {
+          const uint32_t *row = cv->u + r * SL_SPAN_COLS;
+          for (int i = 0; i < SL_SPAN_COLS; i++)
+            varies |= row[i] ^ row[0];
+        }
     }
   if (varies)
     footprint_axis (cv->f, SL_SPAN, dv, (float) v->h, fp->y0, fp->fy, fp->gy);
@@ -729,28 +744,49 @@ sums_shape_direct (uint8_t shape)
          || shape == SL_VM_SUMS_PREMULTIPLIED;
 }
 
-/* Whether w1 w2 is zero in some lane. */
-static bool
-any_zero_weight (const float *w1, const float *w2)
+/* The bilinear value of each component of SL_VEC_LANES lanes from their
+ * corner texels, summed as the general path sums them: weights w00 =
+ * gx gy, w10 = fx gy, w01 = gx fy, w11 = fx fy, ((w00 t00 + w10 t10) +
+ * w01 t01) + w11 t11, with the corners no lane of the row weighs (nx, ny
+ * false) left out.  @selects: a corner is skipped in the lanes that weigh
+ * it zero (so that an infinite or NaN texel it does not weigh cannot
+ * reach the sum). */
+static inline __attribute__ ((always_inline)) void
+blend_lanes (SlVec t[4], const float *const top[4], const float *const bottom[4], int i,
+             SlVec w00, SlVec w10, SlVec w01, SlVec w11, SlVecMask m10, SlVecMask m01,
+             SlVecMask m11, bool nx, bool ny, bool selects)
 {
-  uint32_t z = 0;
-  for (int i = 0; i < SL_SPAN_COLS; i++)
-    z |= w1[i] * w2[i] == 0.0f;
-  return z != 0;
+  for (int k = 0; k < 4; k++)
+    {
+      SlVec a = sl_vec_mul (w00, sl_vec_load (top[k] + i)), more;
+      if (nx)
+        {
+          more = sl_vec_add (a, sl_vec_mul (w10, sl_vec_load (top[k] + i + 1)));
+          a = selects ? sl_vec_select (m10, more, a) : more;
+        }
+      if (ny)
+        {
+          more = sl_vec_add (a, sl_vec_mul (w01, sl_vec_load (bottom[k] + i)));
+          a = selects ? sl_vec_select (m01, more, a) : more;
+        }
+      if (nx && ny)
+        {
+          more = sl_vec_add (a, sl_vec_mul (w11, sl_vec_load (bottom[k] + i + 1)));
+          a = selects ? sl_vec_select (m11, more, a) : more;
+        }
+      t[k] = a;
+    }
 }
 
-/* The bilinear sums of one row from its runs of corner texels: weights
- * w00 = gx gy, w10 = fx gy, w01 = gx fy, w11 = fx fy, a component summed
- * as ((w00 t00 + w10 t10) + w01 t01) + w11 t11, with the corners that no
- * lane of the row weighs (nx, ny false) left out, as the general path
- * sums them.  @selects: some weight is zero in some lane, which then
- * skips that corner (so that an infinite or NaN texel it does not weigh
- * cannot reach the sum).  Each machine vector of weights is made once
- * for the four components. */
+/* The bilinear reads of one row from its runs of corner texels
+ * (blend_lanes()), into @acc or, for a fused read, summed into @sums in
+ * registers.  Each machine vector of weights is made once for the four
+ * components; the selects run only where some lane weighs a corner
+ * zero. */
 static inline __attribute__ ((always_inline)) void
 blend_row (float *const acc[4], const float *const top[4], const float *const bottom[4],
            const float *fx, const float *fy, const float *gx, const float *gy, bool nx, bool ny,
-           bool selects, const SlVmSums *sums, int o)
+           const SlVmSums *sums, int o)
 {
   const SlVec weight = sl_vec_set1 (sums ? sums->weight[0] : 0.0f);
   for (int i = 0; i < SL_SPAN_COLS; i += SL_VEC_LANES)
@@ -763,27 +799,13 @@ blend_row (float *const acc[4], const float *const top[4], const float *const bo
       SlVec w11 = nx && ny ? sl_vec_mul (vfx, vfy) : w00;
       SlVecMask m10 = sl_vec_nonzero (w10), m01 = sl_vec_nonzero (w01);
       SlVecMask m11 = sl_vec_nonzero (w11);
+      bool plain = (!nx || sl_vec_mask_all (m10)) && (!ny || sl_vec_mask_all (m01))
+                   && (!(nx && ny) || sl_vec_mask_all (m11));
       SlVec t[4];
-      for (int k = 0; k < 4; k++)
-        {
-          SlVec a = sl_vec_mul (w00, sl_vec_load (top[k] + i)), more;
-          if (nx)
-            {
-              more = sl_vec_add (a, sl_vec_mul (w10, sl_vec_load (top[k] + i + 1)));
-              a = selects ? sl_vec_select (m10, more, a) : more;
-            }
-          if (ny)
-            {
-              more = sl_vec_add (a, sl_vec_mul (w01, sl_vec_load (bottom[k] + i)));
-              a = selects ? sl_vec_select (m01, more, a) : more;
-            }
-          if (nx && ny)
-            {
-              more = sl_vec_add (a, sl_vec_mul (w11, sl_vec_load (bottom[k] + i + 1)));
-              a = selects ? sl_vec_select (m11, more, a) : more;
-            }
-          t[k] = a;
-        }
+      if (plain)
+        blend_lanes (t, top, bottom, i, w00, w10, w01, w11, m10, m01, m11, nx, ny, false);
+      else
+        blend_lanes (t, top, bottom, i, w00, w10, w01, w11, m10, m01, m11, nx, ny, true);
       if (sums)
         {
           /* A fused read (sl_sample_span): summed here, in registers. */
@@ -802,21 +824,18 @@ blend_row (float *const acc[4], const float *const top[4], const float *const bo
 
 /* blend_row() for the corners bilinear_row() has, as a constant of
  * each call so that each case compiles to its own loop. */
-#define BLEND_ROWS(sums)                                                                 \
-  do                                                                                     \
-    {                                                                                    \
-      if (nx && ny)                                                                      \
-        zeros ? blend_row (acc, top, bottom, fx, fy, gx, gy, true, true, true, sums, o)  \
-              : blend_row (acc, top, bottom, fx, fy, gx, gy, true, true, false, sums, o); \
-      else if (nx)                                                                       \
-        zeros ? blend_row (acc, top, bottom, fx, fy, gx, gy, true, false, true, sums, o) \
-              : blend_row (acc, top, bottom, fx, fy, gx, gy, true, false, false, sums, o); \
-      else if (ny)                                                                       \
-        zeros ? blend_row (acc, top, bottom, fx, fy, gx, gy, false, true, true, sums, o) \
-              : blend_row (acc, top, bottom, fx, fy, gx, gy, false, true, false, sums, o); \
-      else                                                                               \
-        blend_row (acc, top, bottom, fx, fy, gx, gy, false, false, false, sums, o);      \
-    }                                                                                    \
+#define BLEND_ROWS(sums)                                                         \
+  do                                                                             \
+    {                                                                            \
+      if (nx && ny)                                                              \
+        blend_row (acc, top, bottom, fx, fy, gx, gy, true, true, sums, o);       \
+      else if (nx)                                                               \
+        blend_row (acc, top, bottom, fx, fy, gx, gy, true, false, sums, o);      \
+      else if (ny)                                                               \
+        blend_row (acc, top, bottom, fx, fy, gx, gy, false, true, sums, o);      \
+      else                                                                       \
+        blend_row (acc, top, bottom, fx, fy, gx, gy, false, false, sums, o);     \
+    }                                                                            \
   while (0)
 
 /* Bilinear reads of one regular row (row_shape()), with the arithmetic
@@ -870,10 +889,6 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
       bottom[k] = top[k];     /* unread: no lane weighs a lower texel */
   const float *fx = fp->fx + o, *fy = fp->fy + o, *gx = fp->gx + o, *gy = fp->gy + o;
   float *acc[4] = { out[0]->f + o, out[1]->f + o, out[2]->f + o, out[3]->f + o };
-  /* Usually every lane weighs every corner it has (a fraction shared by
-   * the row): then the sums need no selects. */
-  bool zeros = (nx && any_zero_weight (fx, gy)) || (ny && any_zero_weight (gx, fy))
-               || (nx && ny && any_zero_weight (fx, fy));
   if (sums && sums_shape_direct (sums->shape))
     {
       *summed_rows |= 1u << r;
@@ -904,7 +919,7 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
     }
 
   Footprint fp;
-  bool any_frac = footprint (&fp, &v, du, dv, cu, cv);
+  bool any_frac = footprint (&fp, &v, du, dv, cu, cv, s->at_pixel);
   RowShape rows[2] = { row_shape (&fp, 0, &v), row_shape (&fp, 1, &v) };
   if (rows[0].regular && rows[1].regular)
     {

@@ -24,8 +24,9 @@
 #endif
 
 /* Besides arithmetic, lane masks: sl_vec_nonzero (w) is set where
- * w != 0 (NaN included, as C's w != 0), and sl_vec_select (m, a, b)
- * takes a where m is set, else b. */
+ * w != 0 (NaN included, as C's w != 0), sl_vec_select (m, a, b) takes a
+ * where m is set, else b, and sl_vec_mask_all (m) is whether m is set in
+ * every lane. */
 #if defined(__AVX512F__)
 typedef __m512 SlVec;
 typedef __mmask16 SlVecMask;
@@ -40,6 +41,7 @@ typedef __mmask16 SlVecMask;
 #define sl_vec_set1  _mm512_set1_ps
 #define sl_vec_nonzero(w) _mm512_cmp_ps_mask ((w), _mm512_setzero_ps (), _CMP_NEQ_UQ)
 #define sl_vec_select(m, a, b) _mm512_mask_blend_ps ((m), (b), (a))
+#define sl_vec_mask_all(m) ((m) == 0xffff)
 #elif defined(__AVX__)
 typedef __m256 SlVec;
 typedef __m256 SlVecMask;
@@ -54,6 +56,7 @@ typedef __m256 SlVecMask;
 #define sl_vec_set1  _mm256_set1_ps
 #define sl_vec_nonzero(w) _mm256_cmp_ps ((w), _mm256_setzero_ps (), _CMP_NEQ_UQ)
 #define sl_vec_select(m, a, b) _mm256_blendv_ps ((b), (a), (m))
+#define sl_vec_mask_all(m) (_mm256_movemask_ps (m) == 0xff)
 #elif defined(__SSE2__)
 typedef __m128 SlVec;
 typedef __m128 SlVecMask;
@@ -67,6 +70,7 @@ typedef __m128 SlVecMask;
 #define sl_vec_min   _mm_min_ps
 #define sl_vec_set1  _mm_set1_ps
 #define sl_vec_nonzero(w) _mm_cmpneq_ps ((w), _mm_setzero_ps ())
+#define sl_vec_mask_all(m) (_mm_movemask_ps (m) == 0xf)
 static inline __m128
 sl_vec_select (__m128 m, __m128 a, __m128 b)
 {
@@ -89,6 +93,7 @@ static inline SlVec sl_vec_min (SlVec a, SlVec b) { return a < b ? a : b; }
 static inline SlVec sl_vec_set1 (float a) { return a; }
 static inline SlVecMask sl_vec_nonzero (SlVec w) { return w != 0.0f; }
 static inline SlVec sl_vec_select (SlVecMask m, SlVec a, SlVec b) { return m ? a : b; }
+static inline bool sl_vec_mask_all (SlVecMask m) { return m; }
 #endif
 
 /* sl_scalar_SAT in every lane: MAXPS and MINPS return their second

@@ -642,9 +642,25 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                 for (int k = 0; k < 2; k++)
                   if (s->relative & (1u << k))
                     {
-                      /* The ADD span_fuse.c dropped. */
-                      for (int i = 0; i < SL_SPAN; i++)
-                        coords[k].f[i] = sl_scalar_ADD (srcs[k]->f[i], s->pixel_add[k]);
+                      /* The ADD span_fuse.c dropped, of TEXCOORD: its x
+                       * is the same in both rows of the span, its y the
+                       * same along each row. */
+                      const float *from = srcs[k]->f;
+                      float *to = coords[k].f;
+                      const float add = s->pixel_add[k];
+                      if (k == 0)
+                        {
+                          for (int i = 0; i < SL_SPAN_COLS; i++)
+                            to[i] = sl_scalar_ADD (from[i], add);
+                          memcpy (to + SL_SPAN_COLS, to, SL_SPAN_COLS * sizeof (float));
+                        }
+                      else
+                        for (int r = 0; r < 2; r++)
+                          {
+                            const float v = sl_scalar_ADD (from[r * SL_SPAN_COLS], add);
+                            for (int i = 0; i < SL_SPAN_COLS; i++)
+                              to[r * SL_SPAN_COLS + i] = v;
+                          }
                       srcs[k] = &coords[k];
                     }
                 SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs, st->runs,

@@ -517,6 +517,26 @@ typedef struct
   alignas (64) float gy[SL_SPAN];   /* 1 - fy */
 } Footprint;
 
+/* The texel-centre snapping of a footprint's fraction (see the file
+ * comment): @t the coordinate in texels minus 1/2, @fl its floor. */
+static inline void
+snap_lane (float t, float fl, float eps, int32_t *i0, float *f, float *g)
+{
+  float a = t - fl;
+  int32_t k = (int32_t) fl;
+  k += a > 1.0f - eps ? 1 : 0;
+  a = (a < eps) | (a > 1.0f - eps) ? 0.0f : a;
+  *i0 = k;
+  *f = a;
+  *g = 1.0f - a;
+}
+
+static inline float
+snap_eps (float size)
+{
+  return MAX (1.0f / 8192.0f, size * (1.0f / 2097152.0f));
+}
+
 /* One axis of footprint(): texel index and snapped fraction of (c + d)
  * · size - 1/2.  Three loops, because GCC 12 vectorises each of them but
  * not their fusion; not inlined, because inlined with a constant count
@@ -525,23 +545,22 @@ static __attribute__ ((noinline)) void
 footprint_axis (const float *c, int n, float d, float size, int32_t *restrict i0,
                 float *restrict f, float *restrict g)
 {
-  float eps = MAX (1.0f / 8192.0f, size * (1.0f / 2097152.0f));
+  float eps = snap_eps (size);
   alignas (64) float t[SL_SPAN], fl[SL_SPAN];
   for (int i = 0; i < n; i++)
     t[i] = safe_coord ((c[i] + d) * size - 0.5f);
   for (int i = 0; i < n; i++)
     fl[i] = floor_coord (t[i]);
   for (int i = 0; i < n; i++)
-    {
-      float a = t[i] - fl[i];
-      int32_t k = (int32_t) fl[i];
-      /* Snap fractions next to a texel centre (see the file comment). */
-      k += a > 1.0f - eps ? 1 : 0;
-      a = (a < eps) | (a > 1.0f - eps) ? 0.0f : a;
-      i0[i] = k;
-      f[i] = a;
-      g[i] = 1.0f - a;
-    }
+    snap_lane (t[i], fl[i], eps, &i0[i], &f[i], &g[i]);
+}
+
+/* footprint_axis() of one coordinate. */
+static inline void
+footprint_one (float c, float d, float size, int32_t *i0, float *f, float *g)
+{
+  float t = safe_coord ((c + d) * size - 0.5f);
+  snap_lane (t, floor_coord (t), snap_eps (size), i0, f, g);
 }
 
 /* Returns whether any lane has a fraction.  @at_pixel: the coordinates
@@ -577,16 +596,18 @@ footprint (Footprint *fp, const LevelView *v, float du, float dv, const SlReg *c
     footprint_axis (cv->f, SL_SPAN, dv, (float) v->h, fp->y0, fp->fy, fp->gy);
   else
     {
-      float c2[2] = { cv->f[0], cv->f[SL_SPAN_COLS] }, f2[2], g2[2];
-      int32_t i2[2];
-      footprint_axis (c2, 2, dv, (float) v->h, i2, f2, g2);
       for (int r = 0; r < 2; r++)
-        for (int i = 0; i < SL_SPAN_COLS; i++)
-          {
-            fp->y0[r * SL_SPAN_COLS + i] = i2[r];
-            fp->fy[r * SL_SPAN_COLS + i] = f2[r];
-            fp->gy[r * SL_SPAN_COLS + i] = g2[r];
-          }
+        {
+          int32_t y0;
+          float fy, gy;
+          footprint_one (cv->f[r * SL_SPAN_COLS], dv, (float) v->h, &y0, &fy, &gy);
+          for (int i = 0; i < SL_SPAN_COLS; i++)
+            {
+              fp->y0[r * SL_SPAN_COLS + i] = y0;
+              fp->fy[r * SL_SPAN_COLS + i] = fy;
+              fp->gy[r * SL_SPAN_COLS + i] = gy;
+            }
+        }
     }
   uint32_t any_frac = 0;
   for (int i = 0; i < SL_SPAN; i++)

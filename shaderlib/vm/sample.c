@@ -569,10 +569,27 @@ footprint_one (float c, float d, float size, int32_t *i0, float *f, float *g)
  * u and one lane of each row of v are enough. */
 static bool
 footprint (Footprint *fp, const LevelView *v, float du, float dv, const SlReg *cu,
-           const SlReg *cv, bool at_pixel)
+           const SlReg *cv, bool at_pixel, SlVmSampleAux *aux)
 {
   uint32_t varies = 0;
-  if (at_pixel)
+  if (at_pixel && aux->column_ready)
+    {
+      /* The columns' footprints from the render call's first span here,
+       * which every later row shares. */
+      if (!*aux->column_ready)
+        {
+          footprint_axis (cu->f, SL_SPAN_COLS, du, (float) v->w, aux->column_x0,
+                          aux->column_fx, aux->column_gx);
+          *aux->column_ready = 1;
+        }
+      for (int r = 0; r < 2; r++)
+        {
+          memcpy (fp->x0 + r * SL_SPAN_COLS, aux->column_x0, SL_SPAN_COLS * sizeof (int32_t));
+          memcpy (fp->fx + r * SL_SPAN_COLS, aux->column_fx, SL_SPAN_COLS * sizeof (float));
+          memcpy (fp->gx + r * SL_SPAN_COLS, aux->column_gx, SL_SPAN_COLS * sizeof (float));
+        }
+    }
+  else if (at_pixel)
     {
       footprint_axis (cu->f, SL_SPAN_COLS, du, (float) v->w, fp->x0, fp->fx, fp->gx);
       memcpy (fp->x0 + SL_SPAN_COLS, fp->x0, SL_SPAN_COLS * sizeof (int32_t));
@@ -925,8 +942,7 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
  * order, zero weights skipped so that an exact hit copies the texel). */
 static void
 sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample *s,
-                const SlReg *cu, const SlReg *cv, SlReg *out[4], SlVmRunCache *runs,
-                const SlVmSums *sums, unsigned *summed_rows)
+                const SlReg *cu, const SlReg *cv, SlReg *out[4], SlVmSampleAux *aux)
 {
   LevelView v;
   level_view (&v, tex, ss, 0);
@@ -940,12 +956,13 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
     }
 
   Footprint fp;
-  bool any_frac = footprint (&fp, &v, du, dv, cu, cv, s->at_pixel);
+  bool any_frac = footprint (&fp, &v, du, dv, cu, cv, s->at_pixel, aux);
   RowShape rows[2] = { row_shape (&fp, 0, &v), row_shape (&fp, 1, &v) };
   if (rows[0].regular && rows[1].regular)
     {
-      bilinear_row (&v, &fp, 0, rows[0], any_frac, out, runs, sums, summed_rows);
-      bilinear_row (&v, &fp, 1, rows[1], any_frac, out, runs, sums, summed_rows);
+      for (int r = 0; r < 2; r++)
+        bilinear_row (&v, &fp, r, rows[r], any_frac, out, aux->runs, aux->sums,
+                      &aux->summed_rows);
       return;
     }
 
@@ -1244,9 +1261,9 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
 void
 SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
                            const SlVmSample *s, const SlReg *const *src, SlReg *out[4],
-                           SlVmRunCache *runs, const SlVmSums *sums, unsigned *summed_rows)
+                           SlVmSampleAux *aux)
 {
-  *summed_rows = 0;
+  aux->summed_rows = 0;
   if (!tex || tex->n_levels < 1 || (!tex->levels[0].texels && !tex->tiles))
     {
       for (int k = 0; k < 4; k++)
@@ -1293,7 +1310,7 @@ SL_LEVEL (sl_sample_span) (const SlTexture *tex, const SlSamplerState *ss,
   bool need_lod = has_mips || ss->min_filter != ss->mag_filter;
   if (kind == SL_TEXTURE_2D && !need_lod && !ss->srgb && mode != SL_VM_SAMPLE_COMPARE)
     {
-      sample_2d_span (tex, ss, s, cu, cv, out, runs, sums, summed_rows);
+      sample_2d_span (tex, ss, s, cu, cv, out, aux);
       return;
     }
   LevelView base;

@@ -137,6 +137,30 @@ sl_vm_state_reserve_columns (SlVmState *state, int n_columns)
 }
 
 void
+sl_vm_state_reserve_footprints (SlVmState *state, int n_samples, int n_columns)
+{
+  size_t need = (size_t) n_samples * (size_t) n_columns;
+  if (state->footprint_size < need)
+    {
+      g_free (state->footprint_x0);
+      g_free (state->footprint_fx);
+      state->footprint_x0 = g_new (int32_t, need);
+      state->footprint_fx = g_new (float, 2 * need);
+      state->footprint_gx = state->footprint_fx + need;
+      state->footprint_size = need;
+    }
+  size_t need_ready = (size_t) n_samples * (size_t) (n_columns / SL_SPAN_COLS);
+  if (state->footprint_ready_size < need_ready)
+    {
+      g_free (state->footprint_ready);
+      state->footprint_ready = g_new (uint8_t, need_ready);
+      state->footprint_ready_size = need_ready;
+    }
+  memset (state->footprint_ready, 0, need_ready);
+  state->n_footprint_columns = n_columns;
+}
+
+void
 sl_vm_state_clear (SlVmState *state)
 {
   g_free (state->steps);
@@ -145,6 +169,9 @@ sl_vm_state_clear (SlVmState *state)
   g_free (state->block);
   g_free (state->iterations);
   g_free (state->runs);
+  g_free (state->footprint_x0);
+  g_free (state->footprint_fx);
+  g_free (state->footprint_ready);
   memset (state, 0, sizeof *state);
 }
 #endif
@@ -663,8 +690,20 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                           }
                       srcs[k] = &coords[k];
                     }
-                SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs, st->runs,
-                                           s->fused ? &sums : NULL, &summed_rows);
+                SlVmSampleAux extra = { .runs = st->runs, .sums = s->fused ? &sums : NULL };
+                if (s->at_pixel)
+                  {
+                    size_t at = (size_t) in->imm * (size_t) st->n_footprint_columns + (size_t) col;
+                    extra.column_x0 = st->footprint_x0 + at;
+                    extra.column_fx = st->footprint_fx + at;
+                    extra.column_gx = st->footprint_gx + at;
+                    extra.column_ready = st->footprint_ready
+                                         + (size_t) in->imm * (size_t) (st->n_footprint_columns
+                                                                        / SL_SPAN_COLS)
+                                         + (size_t) (col / SL_SPAN_COLS);
+                  }
+                SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs, &extra);
+                summed_rows = extra.summed_rows;
               }
             if (s->fused)
               for (int r = 0; r < 2; r++)
@@ -913,6 +952,7 @@ SL_LEVEL (sl_vm_render) (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv
   int x0 = x & ~1, y0 = y & ~1;
   int n_spans = (x + width - x0 + SL_SPAN_COLS - 1) / SL_SPAN_COLS;
   load_columns (st, env, x0, n_spans * SL_SPAN_COLS);
+  sl_vm_state_reserve_footprints (st, prog->n_samples, n_spans * SL_SPAN_COLS);
   if (st->runs)
     for (int i = 0; i < SL_VM_RUN_SLOTS; i++)
       st->runs->runs[i].row = NULL;

@@ -270,6 +270,21 @@ typedef struct
   SlVmRun  runs[SL_VM_RUN_SLOTS];
 } SlVmRunCache;
 
+/* What a read brings to sl_sample_span() besides its operands. */
+typedef struct
+{
+  SlVmRunCache   *runs;          /* the span's split runs, or NULL */
+  /* A read at the pixel (SlVmSample.at_pixel) places its bilinear
+   * footprint along x once per column of a render call, since every row
+   * has the same: the index, fraction and 1 - fraction of the span's
+   * columns, and whether they are placed yet (NULL: none kept). */
+  int32_t        *column_x0;
+  float          *column_fx, *column_gx;
+  uint8_t        *column_ready;
+  const SlVmSums *sums;          /* a fused read's sums, or NULL */
+  unsigned        summed_rows;   /* out: bit r, row r summed into sums */
+} SlVmSampleAux;
+
 /* Per-thread state for running span programs.  Reused between render
  * calls: fresh memory per call would cost page faults. */
 typedef struct
@@ -294,6 +309,13 @@ typedef struct
   int32_t (*texel_offsets)[2];
   int      n_texel_offsets;
   SlVmRunCache *runs;
+  /* SlVmSampleAux.column_*: per read of the program, per column of
+   * the last render call (n_footprint_columns), and per span of a row */
+  int32_t *footprint_x0;
+  float   *footprint_fx, *footprint_gx;
+  uint8_t *footprint_ready;
+  size_t   footprint_size, footprint_ready_size;
+  int      n_footprint_columns;
   unsigned stopped;     /* SL_VM_STOPPED_* of the last sl_vm_render() */
   void    *block;       /* one 64-byte aligned allocation holding all of them */
 } SlVmState;
@@ -341,6 +363,7 @@ void  sl_span_program_fuse (SlSpanProgram *prog);
 
 void sl_vm_state_reserve (SlVmState *state, const SlSpanProgram *prog);
 void sl_vm_state_reserve_columns (SlVmState *state, int n_columns);
+void sl_vm_state_reserve_footprints (SlVmState *state, int n_samples, int n_columns);
 void sl_vm_state_clear   (SlVmState *state);
 
 /* Runs the program over the rectangle (x, y, width, height) of the
@@ -374,8 +397,7 @@ bool sl_vm_render (const SlSpanProgram *prog, SlVmState *state, const SlVmEnv *e
                            const SlTarget *targets, int n_targets); \
   void sl_sample_span_##sfx (const SlTexture *tex, const SlSamplerState *state, \
                              const SlVmSample *s, const SlReg *const *src, SlReg *out[4], \
-                             SlVmRunCache *runs, const SlVmSums *sums, \
-                             unsigned *summed_rows); \
+                             SlVmSampleAux *extra); \
   bool sl_sample_at_pixel_##sfx (const SlTexture *tex, const SlSamplerState *state, \
                                  const int32_t offset[2], int x0, int y0, \
                                  int viewport_width, int viewport_height, SlReg *out[4], \

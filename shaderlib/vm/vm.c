@@ -156,7 +156,8 @@ sl_vm_state_reserve_footprints (SlVmState *state, int n_samples, int n_columns)
       state->footprint_ready = g_new (uint8_t, need_ready);
       state->footprint_ready_size = need_ready;
     }
-  memset (state->footprint_ready, 0, need_ready);
+  if (need_ready)
+    memset (state->footprint_ready, 0, need_ready);
   state->n_footprint_columns = n_columns;
 }
 

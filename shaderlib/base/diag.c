@@ -55,6 +55,13 @@ sl_validation_requested (void)
   return v && *v && strcmp (v, "0") != 0;
 }
 
+bool
+sl_fusion_disabled (void)
+{
+  const char *v = g_getenv ("SHADERLIB_NO_FUSION");
+  return v && *v && strcmp (v, "0") != 0;
+}
+
 struct SlDiagnostics
 {
   GArray *items;   /* SlDiagnostic, strings owned */

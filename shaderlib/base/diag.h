@@ -48,4 +48,10 @@ void        sl_diag_v           (SlDiagnostics *diags,
  * hosts compile on several threads and tests switch it. */
 bool        sl_validation_requested (void);
 
+/* True when the environment switches off the span program's fused pairs
+ * and reads (SHADERLIB_NO_FUSION set to anything but "" or "0"), for
+ * tests that hold fusion to the plain program's bits.  Read on each
+ * call, like sl_validation_requested(). */
+bool        sl_fusion_disabled (void);
+
 #endif

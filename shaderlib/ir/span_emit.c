@@ -12,6 +12,7 @@
  * also resolves jump targets and prices each instruction for the VM's
  * loop budget (SlSpanProgram.cost_before). */
 #include "ir/span_emit.h"
+#include "base/diag.h"
 
 #include <string.h>
 
@@ -480,7 +481,10 @@ sl_span_emit (const SlIr *ir)
   bool *fused_away = g_new0 (bool, n_insns); /* producers */
   for (guint i = 0; i < n_insns; i++)
     fused_from[i] = -1;
-  for (guint i = 0; i < n_insns; i++)
+  /* SHADERLIB_NO_FUSION (tests only): no pairs and no fused reads, the
+   * plain program that fusion must match bit for bit. */
+  const bool fuse = !sl_fusion_disabled ();
+  for (guint i = 0; fuse && i < n_insns; i++)
     {
       int c = fused_consumer (ir, e.n_uses, def_at, fused_from, i);
       if (c < 0 || fused_from[c] >= 0)
@@ -757,7 +761,8 @@ sl_span_emit (const SlIr *ir)
   prog->const_regs = (uint32_t *) g_array_free (const_regs, FALSE);
   prog->const_bits = (uint32_t *) g_array_free (const_bits, FALSE);
   prog->max_depth = max_depth;
-  sl_span_program_fuse (prog);
+  if (fuse)
+    sl_span_program_fuse (prog);
   prog->cost_before = g_new (uint32_t, prog->n_code + 1);
   prog->cost_before[0] = 0;
   for (int i = 0; i < prog->n_code; i++)

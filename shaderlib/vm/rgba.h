@@ -207,21 +207,13 @@ sl_rgba_merge (float *restrict p, size_t n, const float *restrict r, const float
         __m256 m2 = _mm256_shuffle_ps (t2, t3, 0x44), m3 = _mm256_shuffle_ps (t2, t3, 0xee);
         __m256 q01 = _mm256_permute2f128_ps (m0, m1, 0x20), q23 = _mm256_permute2f128_ps (m2, m3, 0x20);
         __m256 q45 = _mm256_permute2f128_ps (m0, m1, 0x31), q67 = _mm256_permute2f128_ps (m2, m3, 0x31);
+        const __m256 m[4] = { q01, q23, q45, q67 };
         float *q = p + 4 * i;
-        if (stream32)
-          {
-            _mm256_stream_ps (q + 0, q01);
-            _mm256_stream_ps (q + 8, q23);
-            _mm256_stream_ps (q + 16, q45);
-            _mm256_stream_ps (q + 24, q67);
-          }
-        else
-          {
-            _mm256_storeu_ps (q + 0, q01);
-            _mm256_storeu_ps (q + 8, q23);
-            _mm256_storeu_ps (q + 16, q45);
-            _mm256_storeu_ps (q + 24, q67);
-          }
+        for (int k = 0; k < 4; k++)
+          if (stream32)
+            _mm256_stream_ps (q + 8 * k, m[k]);
+          else
+            _mm256_storeu_ps (q + 8 * k, m[k]);
       }
 #endif
 #if defined(__SSE2__)
@@ -230,21 +222,13 @@ sl_rgba_merge (float *restrict p, size_t n, const float *restrict r, const float
       __m128 m0 = _mm_loadu_ps (r + i), m1 = _mm_loadu_ps (g + i);
       __m128 m2 = _mm_loadu_ps (b + i), m3 = _mm_loadu_ps (a + i);
       _MM_TRANSPOSE4_PS (m0, m1, m2, m3);
+      const __m128 m[4] = { m0, m1, m2, m3 };
       float *q = p + 4 * i;
-      if (stream)
-        {
-          _mm_stream_ps (q + 0, m0);
-          _mm_stream_ps (q + 4, m1);
-          _mm_stream_ps (q + 8, m2);
-          _mm_stream_ps (q + 12, m3);
-        }
-      else
-        {
-          _mm_storeu_ps (q + 0, m0);
-          _mm_storeu_ps (q + 4, m1);
-          _mm_storeu_ps (q + 8, m2);
-          _mm_storeu_ps (q + 12, m3);
-        }
+      for (int k = 0; k < 4; k++)
+        if (stream)
+          _mm_stream_ps (q + 4 * k, m[k]);
+        else
+          _mm_storeu_ps (q + 4 * k, m[k]);
     }
 #endif
   for (; i < n; i++)

@@ -572,7 +572,7 @@ footprint (Footprint *fp, const LevelView *v, float du, float dv, const SlReg *c
            const SlReg *cv, bool at_pixel, SlVmSampleAux *aux)
 {
   uint32_t varies = 0;
-  if (at_pixel && aux->column_ready)
+  if (at_pixel)
     {
       /* The columns' footprints from the render call's first span here,
        * which every later row shares. */
@@ -588,13 +588,6 @@ footprint (Footprint *fp, const LevelView *v, float du, float dv, const SlReg *c
           memcpy (fp->fx + r * SL_SPAN_COLS, aux->column_fx, SL_SPAN_COLS * sizeof (float));
           memcpy (fp->gx + r * SL_SPAN_COLS, aux->column_gx, SL_SPAN_COLS * sizeof (float));
         }
-    }
-  else if (at_pixel)
-    {
-      footprint_axis (cu->f, SL_SPAN_COLS, du, (float) v->w, fp->x0, fp->fx, fp->gx);
-      memcpy (fp->x0 + SL_SPAN_COLS, fp->x0, SL_SPAN_COLS * sizeof (int32_t));
-      memcpy (fp->fx + SL_SPAN_COLS, fp->fx, SL_SPAN_COLS * sizeof (float));
-      memcpy (fp->gx + SL_SPAN_COLS, fp->gx, SL_SPAN_COLS * sizeof (float));
     }
   else
     {
@@ -675,31 +668,16 @@ row_shape (const Footprint *fp, int r, const LevelView *v)
 }
 
 /* A run of n texels of one texture row, one array per component (n + 1
- * entries are read, one beyond for the right-hand corners). */
+ * entries are read, one beyond for the right-hand corners): the clamped
+ * runs of a row past the window's edge (load_run_clamped()). */
 typedef float TexelRun[4][SL_SPAN_COLS + 8];
 
-static void
-load_run (const LevelView *v, int x, int y, int n, TexelRun run)
-{
-  const float *p = v->lv->texels + (size_t) (y - v->wy0) * v->lv->row_stride
-                   + (size_t) (x - v->wx0) * 4;
-  sl_rgba_split (p, n, run[0], run[1], run[2], run[3]);
-}
-
 /* Texels x .. x + n - 1 of row y inside the window, one pointer per
- * component: from @runs when a run of this span holds them (split there
- * if none does), else split into @buf. */
+ * component, from the run of this span that holds them (split there if
+ * none does). */
 static void
-find_run (const LevelView *v, SlVmRunCache *runs, int x, int y, int n, TexelRun buf,
-          const float *run[4])
+find_run (const LevelView *v, SlVmRunCache *runs, int x, int y, int n, const float *run[4])
 {
-  if (!runs)
-    {
-      load_run (v, x, y, n, buf);
-      for (int k = 0; k < 4; k++)
-        run[k] = buf[k];
-      return;
-    }
   const float *row = v->lv->texels + (size_t) (y - v->wy0) * v->lv->row_stride;
   int i = 0;
   for (; i < SL_VM_RUN_SLOTS; i++)
@@ -727,7 +705,7 @@ find_run (const LevelView *v, SlVmRunCache *runs, int x, int y, int n, TexelRun 
     run[k] = r->c[k] + (x - r->x);
 }
 
-/* load_run() of texels x .. x + n - 1 of row y, each index clamped to
+/* Texels x .. x + n - 1 of row y as a TexelRun, each index clamped to
  * the window. */
 static void
 load_run_clamped (const LevelView *v, int x, int y, int n, TexelRun run)
@@ -907,7 +885,7 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
         top[k] = top_buf[k];
     }
   else
-    find_run (v, runs, x, y, SL_SPAN_COLS + nx, top_buf, top);
+    find_run (v, runs, x, y, SL_SPAN_COLS + nx, top);
   if (!any_frac)
     {
       for (int k = 0; k < 4; k++)
@@ -921,7 +899,7 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
         bottom[k] = bottom_buf[k];
     }
   else if (ny)
-    find_run (v, runs, x, y + 1, SL_SPAN_COLS + nx, bottom_buf, bottom);
+    find_run (v, runs, x, y + 1, SL_SPAN_COLS + nx, bottom);
   else
     for (int k = 0; k < 4; k++)
       bottom[k] = top[k];     /* unread: no lane weighs a lower texel */

@@ -691,20 +691,20 @@ run_span (const SlSpanProgram *prog, SlVmState *st, const SlVmEnv *env, int x0, 
                           }
                       srcs[k] = &coords[k];
                     }
-                SlVmSampleAux extra = { .runs = st->runs, .sums = s->fused ? &sums : NULL };
+                SlVmSampleAux aux = { .runs = st->runs, .sums = s->fused ? &sums : NULL };
                 if (s->at_pixel)
                   {
                     size_t at = (size_t) in->imm * (size_t) st->n_footprint_columns + (size_t) col;
-                    extra.column_x0 = st->footprint_x0 + at;
-                    extra.column_fx = st->footprint_fx + at;
-                    extra.column_gx = st->footprint_gx + at;
-                    extra.column_ready = st->footprint_ready
+                    aux.column_x0 = st->footprint_x0 + at;
+                    aux.column_fx = st->footprint_fx + at;
+                    aux.column_gx = st->footprint_gx + at;
+                    aux.column_ready = st->footprint_ready
                                          + (size_t) in->imm * (size_t) (st->n_footprint_columns
                                                                         / SL_SPAN_COLS)
                                          + (size_t) (col / SL_SPAN_COLS);
                   }
-                SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs, &extra);
-                summed_rows = extra.summed_rows;
+                SL_LEVEL (sl_sample_span) (env->textures[s->texture], ss, s, srcs, outs, &aux);
+                summed_rows = aux.summed_rows;
               }
             if (s->fused)
               for (int r = 0; r < 2; r++)

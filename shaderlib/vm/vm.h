@@ -273,11 +273,11 @@ typedef struct
 /* What a read brings to sl_sample_span() besides its operands. */
 typedef struct
 {
-  SlVmRunCache   *runs;          /* the span's split runs, or NULL */
+  SlVmRunCache   *runs;          /* the span's split runs */
   /* A read at the pixel (SlVmSample.at_pixel) places its bilinear
    * footprint along x once per column of a render call, since every row
    * has the same: the index, fraction and 1 - fraction of the span's
-   * columns, and whether they are placed yet (NULL: none kept). */
+   * columns, and whether they are placed yet (unused by other reads). */
   int32_t        *column_x0;
   float          *column_fx, *column_gx;
   uint8_t        *column_ready;

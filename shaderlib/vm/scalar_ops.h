@@ -211,19 +211,33 @@ sl_approx_rint (float x)
 }
 
 /* 2^f for f in [-0.5, 0.5]: Taylor series of e^(f ln 2) to degree 7,
- * truncation error below 2^-27 relative on this interval. */
+ * truncation error below 2^-27 relative on this interval.  Horner's rule
+ * in two stages, so that the span VM can run them as separate passes
+ * (vm.c pow_lanes); sl_approx_exp2_poly is the two in a row. */
 static inline float
-sl_approx_exp2_poly (float f)
+sl_approx_exp2_poly_high (float f)
 {
   float p = 1.5252733804059841e-05f;            /* (ln 2)^7 / 7! */
   p = p * f + 1.5403530393381609e-04f;
   p = p * f + 1.3333558146428443e-03f;
   p = p * f + 9.6181291076284772e-03f;
+  return p;
+}
+
+static inline float
+sl_approx_exp2_poly_low (float p, float f)
+{
   p = p * f + 5.5504108664821580e-02f;
   p = p * f + 2.4022650695910071e-01f;
   p = p * f + 6.9314718055994531e-01f;
   p = p * f + 1.0f;
   return p;
+}
+
+static inline float
+sl_approx_exp2_poly (float f)
+{
+  return sl_approx_exp2_poly_low (sl_approx_exp2_poly_high (f), f);
 }
 
 static inline float
@@ -239,14 +253,39 @@ sl_scalar_EXP2 (float a)
 /* sl_scalar_EXP2 where |a| <= 125, to the bit: no clamp or NaN can
  * apply, and p 2^n (p within [2^-0.5, 2^0.5]) is a normal float, so one
  * exact scaling equals the two of sl_approx_scale.  The span VM uses it
- * when every lane of a span is in range (it is about half the work). */
+ * when every lane of a span is in range (it is about half the work).
+ *
+ * In stages: t = sl_approx_exp2_round (a) holds n = rint(a) in the low
+ * bits of its significand (a + 1.5 2^23 rounds a to an integer and keeps
+ * it there), so p 2^n is p's bits plus n << 23, which is t's bits << 23:
+ * the high bits of t's pattern shift out.  An integer add in place of a
+ * float product, exact while p 2^n is normal, so the bits are those of
+ * the multiplication. */
 #define SL_APPROX_EXP2_ORDINARY 125.0f
+static inline float
+sl_approx_exp2_round (float a)
+{
+  return a + 12582912.0f;
+}
+
+static inline float
+sl_approx_exp2_fraction (float a, float t)
+{
+  return a - (t - 12582912.0f);                 /* a - rint(a) */
+}
+
+static inline float
+sl_approx_exp2_place (float p, float t)
+{
+  return sl_u2f (sl_f2u (p) + (sl_f2u (t) << 23));
+}
+
 static inline float
 sl_approx_exp2_ordinary (float a)
 {
-  float n = sl_approx_rint (a);
-  float p = sl_approx_exp2_poly (a - n);
-  return p * sl_u2f ((uint32_t) ((int32_t) n + 127) << 23);
+  float t = sl_approx_exp2_round (a);
+  float f = sl_approx_exp2_fraction (a, t);
+  return sl_approx_exp2_place (sl_approx_exp2_poly (f), t);
 }
 
 static inline float
@@ -270,30 +309,62 @@ sl_scalar_EXP (float a)
   return a == a ? r : a;
 }
 
-/* log2 of a positive normal x split as e + log2(m), m in [sqrt(1/2),
- * sqrt(2)), with log2(m) = 2/ln2 * atanh(s), s = (m - 1)/(m + 1), whose
- * odd series converges fast because |s| < 0.172.  @u: the bits of x.
- * Returns log2(m) and the exponent in *e. */
+/* log2 of a positive normal x split as e + log2(m), m in (sqrt(1/2),
+ * sqrt(2)], with log2(m) = 2/ln2 * atanh(s), s = (m - 1)/(m + 1), whose
+ * odd series converges fast because |s| < 0.172.  In stages, which the
+ * span VM runs as separate passes (vm.c pow_lanes):
+ *
+ * sl_approx_log2_reduce: m from the bits @u of x, and e in *e.  Taking
+ * the bits of sqrt(1/2) (rounded up) off u and back onto the
+ * significand moves the split from 1 to sqrt(2) with no compare: the
+ * borrow out of the significand lowers the exponent exactly when m would
+ * be above sqrt(2), and the arithmetic shift then gives e. */
 static inline float
-sl_approx_log2_normal_parts (uint32_t u, int32_t ex, float *e)
+sl_approx_log2_reduce (uint32_t u, float *e)
 {
-  ex += (int32_t) (u >> 23) - 127;
-  uint32_t mu = (u & 0x007fffffu) | 0x3f800000u;   /* [1, 2) */
-  bool big = mu > 0x3fb504f3u;                      /* > sqrt(2) */
-  float m = sl_u2f (big ? mu - 0x00800000u : mu);   /* halved when big */
-  ex += big ? 1 : 0;
-  float s = (m - 1.0f) / (m + 1.0f);
+  uint32_t v = u - 0x3f3504f4u;
+  *e = (float) ((int32_t) v >> 23);
+  return sl_u2f ((v & 0x007fffffu) + 0x3f3504f4u);
+}
+
+static inline float
+sl_approx_log2_ratio (float m)
+{
+  return (m - 1.0f) / (m + 1.0f);
+}
+
+/* The terms of the series past the first: s z P(z), z = s^2. */
+static inline float
+sl_approx_log2_series (float s)
+{
   float z = s * s;
   float p = 2.6230818379796207e-01f;    /* 2/(11 ln2) */
   p = p * z + 3.2059889797532520e-01f;  /* 2/(9 ln2) */
   p = p * z + 4.1219858311113240e-01f;  /* 2/(7 ln2) */
   p = p * z + 5.7707801635558535e-01f;  /* 2/(5 ln2) */
   p = p * z + 9.6179669392597555e-01f;  /* 2/(3 ln2) */
-  /* The leading 2/ln2 term in two parts keeps it exact to 2^-36. */
+  return s * z * p;
+}
+
+/* log2(m) from s and its series.  The leading 2/ln2 term in two parts
+ * keeps it exact to 2^-36. */
+static inline float
+sl_approx_log2_sum (float s, float series)
+{
   float lead = s * 2.8853900432586670f;
-  float tail = s * 3.8519261e-08f + s * z * p;
-  *e = (float) ex;
+  float tail = s * 3.8519261e-08f + series;
   return lead + tail;
+}
+
+/* The stages in a row.  @ex: a power of two to add to the exponent
+ * (subnormals come scaled).  Returns log2(m) and the exponent in *e. */
+static inline float
+sl_approx_log2_normal_parts (uint32_t u, int32_t ex, float *e)
+{
+  float m = sl_approx_log2_reduce (u, e);
+  *e += (float) ex;
+  float s = sl_approx_log2_ratio (m);
+  return sl_approx_log2_sum (s, sl_approx_log2_series (s));
 }
 
 /* The same for any positive x: subnormals are scaled by 2^23 first. */

@@ -13,12 +13,18 @@
  * (measured / the bound that test enforces):
  *   exp2  x in [-126, 128)                  1.15 / 1.5 ulp
  *   exp   x in [-87, 88)                    1.21 / 1.5 ulp
- *   log2  x > 0 (subnormals too)            2.38 / 2.5 ulp, or 2^-24
+ *   log2  x > 0 (subnormals too)            2.46 / 2.5 ulp, or 2^-24
  *                                           absolute where |result| < 1
+ *         (over every float: 2.57 ulp, at ten arguments just below
+ *         sqrt(2); 2.53 at six with the Taylor series used before)
  *   log   x > 0                             2.07 / 2.5 ulp, same
  *   pow   computed as exp2(b * log2 a), as GPUs do, so the error grows
  *         with the magnitude of log2 of the result: 23 ulp measured for
- *         results within 2^±20 / bound 2 + 1.25 |log2 result| ulp
+ *         results within 2^±20 and b in {0.45, 0.8, 2.2, 3, -1.5} / 27
+ *         ulp there (2 + 1.25 |log2 result| at its largest).  Through
+ *         log2's error it also grows with |b|, so a single result may
+ *         exceed 2 + 1.25 |log2 result|: up to 8.7 ulp for b = 10 and
+ *         results within 2^±(2..4), with either series.
  * The trigonometric and hyperbolic functions are likewise polynomials,
  * evaluated in double precision (see below), measured by the same test
  * (every 41st–1001st float):
@@ -333,16 +339,20 @@ sl_approx_log2_ratio (float m)
   return (m - 1.0f) / (m + 1.0f);
 }
 
-/* The terms of the series past the first: s z P(z), z = s^2. */
+/* The terms of the series past the first: s z P(z), z = s^2, for |s| <
+ * 0.1716 (m within (sqrt(1/2), sqrt(2)]).  P is a near-minimax
+ * (Chebyshev) fit of degree 2 to the odd series' remaining terms, not its
+ * Taylor terms: with the first term exact it leaves log2(m) a relative
+ * error below 2^-28.3, which the Taylor series needs five terms (to s^11)
+ * for.  Two fewer steps of Horner's rule made pow's passes about a tenth
+ * faster (vm.c pow_span). */
 static inline float
 sl_approx_log2_series (float s)
 {
   float z = s * s;
-  float p = 2.6230818379796207e-01f;    /* 2/(11 ln2) */
-  p = p * z + 3.2059889797532520e-01f;  /* 2/(9 ln2) */
-  p = p * z + 4.1219858311113240e-01f;  /* 2/(7 ln2) */
-  p = p * z + 5.7707801635558535e-01f;  /* 2/(5 ln2) */
-  p = p * z + 9.6179669392597555e-01f;  /* 2/(3 ln2) */
+  float p = 0.42674845457077026f;       /* near 2/(7 ln2) */
+  p = p * z + 0.5769161581993103f;      /* near 2/(5 ln2) */
+  p = p * z + 0.9617969393730164f;      /* near 2/(3 ln2) */
   return s * z * p;
 }
 

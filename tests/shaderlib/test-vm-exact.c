@@ -240,6 +240,13 @@ make_sampler (int which, SlSamplerState *s)
 
 #define FULL { 0, 0, 0, 0 }
 
+/* alu, alu-special, control-flow, math, pairs and pairs-special were
+ * recorded again when log2's series (scalar_ops.h) became a near-minimax
+ * fit of three terms in place of five Taylor terms, for pow's speed: log2,
+ * log and pow round differently for about one argument in two hundred,
+ * by a unit or two in the last place (no more than 2^-21 absolute in
+ * these renders), within the same error bounds (test-approx). */
+
 static Case cases[] = {
   { "point", "point.hlsl", NULL, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0x5653d8e79e68a247) },
@@ -254,9 +261,9 @@ static Case cases[] = {
   { "point-window", "point.hlsl", NULL, 203, 67, 0, 0, TEX_SMOOTH, -1, true, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0x1731c6027b429f40) },
   { "alu", "alu.hlsl", NULL, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
-    G_GUINT64_CONSTANT (0x4fc77361c83ccf50) },
+    G_GUINT64_CONSTANT (0x7c065d41ef12ae0c) },
   { "alu-special", "alu.hlsl", NULL, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 1, 16, FULL,
-    G_GUINT64_CONSTANT (0xf330b9333fabe25d) },
+    G_GUINT64_CONSTANT (0xc5f6b1f54f6ae229) },
   { "sample", "sample.hlsl", NULL, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0x3b72652a48c25f9d) },
   { "sample-256", "sample.hlsl", NULL, 256, 128, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
@@ -274,7 +281,7 @@ static Case cases[] = {
   { "levels", "levels.hlsl", NULL, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0x4e87f54940d086cb) },
   { "control-flow", NULL, cf_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
-    G_GUINT64_CONSTANT (0xe2ac56059c50aa2b) },
+    G_GUINT64_CONSTANT (0x966ecad816e1ab34) },
   { "integers", NULL, int_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0x24612f383a9c1f51) },
   { "derivatives", NULL, deriv_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
@@ -296,11 +303,11 @@ static Case cases[] = {
   { "two-targets", NULL, mrt_src, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 2, 16, FULL,
     G_GUINT64_CONSTANT (0x9b14f09fc009b56c) },
   { "math", NULL, math_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
-    G_GUINT64_CONSTANT (0x564d5976d4c116bb) },
+    G_GUINT64_CONSTANT (0x9a0f06a1ffa40f88) },
   { "pairs", NULL, pairs_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
-    G_GUINT64_CONSTANT (0x64c444a1ca9db2a0) },
+    G_GUINT64_CONSTANT (0xb8c0cf7e45b75a6f) },
   { "pairs-special", NULL, pairs_src, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 1, 16, FULL,
-    G_GUINT64_CONSTANT (0x9ce7ad5af51456ee) },
+    G_GUINT64_CONSTANT (0x23c6e7b3f0a23b38) },
   { "chain", NULL, chain_src, 203, 67, 0, 0, TEX_SMOOTH, -1, false, false, 1, 16, FULL,
     G_GUINT64_CONSTANT (0xac30a583c2bdbb14) },
   { "chain-special", NULL, chain_src, 203, 67, 0, 0, TEX_SPECIAL, -1, false, false, 1, 16, FULL,

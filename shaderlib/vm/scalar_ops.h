@@ -209,17 +209,19 @@ sl_approx_scale (float p, int32_t n)
 }
 
 /* Round to nearest integer for |x| < 2^22 without a rounding instruction
- * (baseline x86-64 has none that vectorises). */
+ * (baseline x86-64 has none that vectorises): adding 1.5 2^23 leaves no
+ * bits below the units, and subtracting it again gives rint(x). */
+#define SL_APPROX_RINT_SHIFT 12582912.0f
 static inline float
 sl_approx_rint (float x)
 {
-  return (x + 12582912.0f) - 12582912.0f;
+  return (x + SL_APPROX_RINT_SHIFT) - SL_APPROX_RINT_SHIFT;
 }
 
 /* 2^f for f in [-0.5, 0.5]: Taylor series of e^(f ln 2) to degree 7,
  * truncation error below 2^-27 relative on this interval.  Horner's rule
  * in two stages, so that the span VM can run them as separate passes
- * (vm.c pow_lanes); sl_approx_exp2_poly is the two in a row. */
+ * (vm.c pow_span); sl_approx_exp2_poly is the two in a row. */
 static inline float
 sl_approx_exp2_poly_high (float f)
 {
@@ -271,13 +273,13 @@ sl_scalar_EXP2 (float a)
 static inline float
 sl_approx_exp2_round (float a)
 {
-  return a + 12582912.0f;
+  return a + SL_APPROX_RINT_SHIFT;
 }
 
 static inline float
 sl_approx_exp2_fraction (float a, float t)
 {
-  return a - (t - 12582912.0f);                 /* a - rint(a) */
+  return a - (t - SL_APPROX_RINT_SHIFT);        /* a - rint(a) */
 }
 
 static inline float
@@ -318,7 +320,7 @@ sl_scalar_EXP (float a)
 /* log2 of a positive normal x split as e + log2(m), m in (sqrt(1/2),
  * sqrt(2)], with log2(m) = 2/ln2 * atanh(s), s = (m - 1)/(m + 1), whose
  * odd series converges fast because |s| < 0.172.  In stages, which the
- * span VM runs as separate passes (vm.c pow_lanes):
+ * span VM runs as separate passes (vm.c pow_span):
  *
  * sl_approx_log2_reduce: m from the bits @u of x, and e in *e.  Taking
  * the bits of sqrt(1/2) (rounded up) off u and back onto the

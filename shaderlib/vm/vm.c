@@ -313,7 +313,8 @@ static inline __attribute__ ((always_inline)) void
 pow_span (float *restrict out, const float *restrict a, const float *restrict b, float k,
           bool per_lane)
 {
-  alignas (64) float e[SL_SPAN], s[SL_SPAN], series[SL_SPAN], x[SL_SPAN], p[SL_SPAN], t[SL_SPAN];
+  alignas (64) float e[SL_SPAN], s[SL_SPAN], series[SL_SPAN], x[SL_SPAN];
+  alignas (64) float f[SL_SPAN], p[SL_SPAN], t[SL_SPAN];
   for (int i = 0; i < SL_SPAN; i++)
     s[i] = sl_approx_log2_ratio (sl_approx_log2_reduce (sl_f2u (a[i]), &e[i]));
   for (int i = 0; i < SL_SPAN; i++)
@@ -330,19 +331,19 @@ pow_span (float *restrict out, const float *restrict a, const float *restrict b,
   for (int i = 0; i < SL_SPAN; i++)
     {
       t[i] = sl_approx_exp2_round (x[i]);
-      x[i] = sl_approx_exp2_fraction (x[i], t[i]);
-      p[i] = sl_approx_exp2_poly_high (x[i]);
+      f[i] = sl_approx_exp2_fraction (x[i], t[i]);
+      p[i] = sl_approx_exp2_poly_high (f[i]);
     }
   for (int i = 0; i < SL_SPAN; i++)
     {
-      float r = sl_approx_exp2_place (sl_approx_exp2_poly_low (p[i], x[i]), t[i]);
+      float r = sl_approx_exp2_place (sl_approx_exp2_poly_low (p[i], f[i]), t[i]);
       out[i] = a[i] == 0.0f ? 0.0f : r;
     }
   if (any)
     for (int i = 0; i < SL_SPAN; i++)
       {
         float bi = per_lane ? b[i] : k;
-        if (!pow_takes_short_form (a[i], bi, bi * sl_approx_log2_ordinary (a[i])))
+        if (!pow_takes_short_form (a[i], bi, x[i]))
           out[i] = sl_scalar_POW (a[i], bi);
       }
 }

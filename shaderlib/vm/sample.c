@@ -563,6 +563,41 @@ footprint_one (float c, float d, float size, int32_t *i0, float *f, float *g)
   snap_lane (t, floor_coord (t), snap_eps (size), i0, f, g);
 }
 
+/* How the columns of a read at the pixel lie, kept in
+ * SlVmSampleAux.column_ready once they are placed: placed at all; each
+ * column's footprint one texel right of its left neighbour's; some column
+ * with a fraction. */
+enum
+{
+  COLUMNS_PLACED = 1,
+  COLUMNS_CONSECUTIVE = 2,
+  COLUMNS_FRACTION = 4
+};
+
+/* The footprints of a read at the pixel (SlVmSample.at_pixel) along x,
+ * the same in every row of a render call: placed from the first span at
+ * these columns, then kept in @aux.  Returns their COLUMNS_ flags. */
+static uint8_t
+place_columns (const LevelView *v, float du, const SlReg *cu, SlVmSampleAux *aux)
+{
+  uint8_t shape = *aux->column_ready;
+  if (shape)
+    return shape;
+  const int32_t *x0 = aux->column_x0;
+  footprint_axis (cu->f, SL_SPAN_COLS, du, (float) v->w, aux->column_x0, aux->column_fx,
+                  aux->column_gx);
+  int32_t gaps = 0;
+  uint32_t any_x = 0;
+  for (int i = 0; i < SL_SPAN_COLS; i++)
+    {
+      gaps |= x0[i] - i - x0[0];
+      any_x |= aux->column_fx[i] != 0.0f;
+    }
+  shape = COLUMNS_PLACED | (gaps ? 0 : COLUMNS_CONSECUTIVE) | (any_x ? COLUMNS_FRACTION : 0);
+  *aux->column_ready = shape;
+  return shape;
+}
+
 /* Returns whether any lane has a fraction.  @at_pixel: the coordinates
  * are a read's at the pixel (SlVmSample.at_pixel), whose u is the same
  * in both rows of the span and v the same along each row, so one row of
@@ -574,14 +609,7 @@ footprint (Footprint *fp, const LevelView *v, float du, float dv, const SlReg *c
   uint32_t varies = 0;
   if (at_pixel)
     {
-      /* The columns' footprints from the render call's first span here,
-       * which every later row shares. */
-      if (!*aux->column_ready)
-        {
-          footprint_axis (cu->f, SL_SPAN_COLS, du, (float) v->w, aux->column_x0,
-                          aux->column_fx, aux->column_gx);
-          *aux->column_ready = 1;
-        }
+      place_columns (v, du, cu, aux);
       for (int r = 0; r < 2; r++)
         {
           memcpy (fp->x0 + r * SL_SPAN_COLS, aux->column_x0, SL_SPAN_COLS * sizeof (int32_t));
@@ -640,6 +668,25 @@ typedef struct
   bool regular, clamped, needs_x1, needs_y1;
 } RowShape;
 
+/* The shape of a row whose lanes' footprints start at (xl + i, yl),
+ * when @consecutive, else at no such texels. */
+static RowShape
+shape_of_row (const LevelView *v, int32_t xl, int32_t yl, bool consecutive, bool needs_x1,
+              bool needs_y1)
+{
+  RowShape rs = { false, false, needs_x1, needs_y1 };
+  bool inside = xl >= v->wx0 && yl >= v->wy0
+                && xl + SL_SPAN_COLS - 1 + (needs_x1 ? 1 : 0) <= v->wx1
+                && yl + (needs_y1 ? 1 : 0) <= v->wy1;
+  /* The window lies inside the texture, so clamping to it is clamping
+   * to both (address_span). */
+  rs.clamped = !inside && v->ss->address_u == SL_ADDRESS_CLAMP
+               && v->ss->address_v == SL_ADDRESS_CLAMP;
+  /* Runs of texels are read from one array: not from tiles. */
+  rs.regular = consecutive && (inside || rs.clamped) && !v->tiles;
+  return rs;
+}
+
 static RowShape
 row_shape (const Footprint *fp, int r, const LevelView *v)
 {
@@ -653,18 +700,22 @@ row_shape (const Footprint *fp, int r, const LevelView *v)
       any_x |= fx[i] != 0.0f;
       any_y |= fy[i] != 0.0f;
     }
-  RowShape rs = { false, false, any_x != 0, any_y != 0 };
-  int32_t xl = x0[0], yl = y0[0];
-  bool inside = xl >= v->wx0 && yl >= v->wy0
-                && xl + SL_SPAN_COLS - 1 + (rs.needs_x1 ? 1 : 0) <= v->wx1
-                && yl + (rs.needs_y1 ? 1 : 0) <= v->wy1;
-  /* The window lies inside the texture, so clamping to it is clamping
-   * to both (address_span). */
-  rs.clamped = !inside && v->ss->address_u == SL_ADDRESS_CLAMP
-               && v->ss->address_v == SL_ADDRESS_CLAMP;
-  /* Runs of texels are read from one array: not from tiles. */
-  rs.regular = !bad && (inside || rs.clamped) && !v->tiles;
-  return rs;
+  return shape_of_row (v, x0[0], y0[0], !bad, any_x != 0, any_y != 0);
+}
+
+/* One row of a span's footprints, for bilinear_row(): the first lane's
+ * texel and each lane's fractions. */
+typedef struct
+{
+  int32_t      x, y;
+  const float *fx, *fy, *gx, *gy;
+} RowFootprint;
+
+static RowFootprint
+row_footprint (const Footprint *fp, int r)
+{
+  const int o = r * SL_SPAN_COLS;
+  return (RowFootprint) { fp->x0[o], fp->y0[o], fp->fx + o, fp->fy + o, fp->gx + o, fp->gy + o };
 }
 
 /* A run of n texels of one texture row, one array per component (n + 1
@@ -860,11 +911,11 @@ blend_row (float *const acc[4], const float *const top[4], const float *const bo
  * lane are lane i + 1 of the runs; a corner no lane of the row weighs is
  * neither loaded nor added. */
 static void
-bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool any_frac,
+bilinear_row (const LevelView *v, const RowFootprint *fp, int r, RowShape rs, bool any_frac,
               SlReg *out[4], SlVmRunCache *runs, const SlVmSums *sums, unsigned *summed_rows)
 {
   const int o = r * SL_SPAN_COLS;
-  const int32_t x = fp->x0[o], y = fp->y0[o];
+  const int32_t x = fp->x, y = fp->y;
   const bool nx = rs.needs_x1, ny = rs.needs_y1;
   TexelRun top_buf, bottom_buf;
   const float *top[4], *bottom[4];
@@ -903,7 +954,7 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
   else
     for (int k = 0; k < 4; k++)
       bottom[k] = top[k];     /* unread: no lane weighs a lower texel */
-  const float *fx = fp->fx + o, *fy = fp->fy + o, *gx = fp->gx + o, *gy = fp->gy + o;
+  const float *fx = fp->fx, *fy = fp->fy, *gx = fp->gx, *gy = fp->gy;
   float *acc[4] = { out[0]->f + o, out[1]->f + o, out[2]->f + o, out[3]->f + o };
   if (sums && sums_shape_direct (sums->shape))
     {
@@ -912,6 +963,46 @@ bilinear_row (const LevelView *v, const Footprint *fp, int r, RowShape rs, bool 
     }
   else
     BLEND_ROWS (NULL);
+}
+
+/* Bilinear reads at the pixel (SlVmSample.at_pixel) whose rows are both
+ * regular: the footprint() and row_shape() of such a read, without
+ * copying out the columns' footprints, which every row shares, or the
+ * row's vertical one, which every lane of the row shares.  Returns false,
+ * having read nothing, when a row is not regular. */
+static bool
+bilinear_at_pixel (const LevelView *v, float du, float dv, const SlReg *cu, const SlReg *cv,
+                   SlReg *out[4], SlVmSampleAux *aux)
+{
+  uint8_t columns = place_columns (v, du, cu, aux);
+  if (!(columns & COLUMNS_CONSECUTIVE))
+    return false;
+  bool any_frac = (columns & COLUMNS_FRACTION) != 0;
+  alignas (64) float fy[2][SL_SPAN_COLS], gy[2][SL_SPAN_COLS];
+  RowFootprint rows[2];
+  RowShape shapes[2];
+  for (int r = 0; r < 2; r++)
+    {
+      int32_t y0;
+      float f, g;
+      footprint_one (cv->f[r * SL_SPAN_COLS], dv, (float) v->h, &y0, &f, &g);
+      shapes[r] = shape_of_row (v, aux->column_x0[0], y0, true, columns & COLUMNS_FRACTION,
+                                f != 0.0f);
+      if (!shapes[r].regular)
+        return false;
+      any_frac |= f != 0.0f;
+      for (int i = 0; i < SL_SPAN_COLS; i++)
+        {
+          fy[r][i] = f;
+          gy[r][i] = g;
+        }
+      rows[r] = (RowFootprint) { aux->column_x0[0], y0, aux->column_fx, fy[r], aux->column_gx,
+                                 gy[r] };
+    }
+  for (int r = 0; r < 2; r++)
+    bilinear_row (v, &rows[r], r, shapes[r], any_frac, out, aux->runs, aux->sums,
+                  &aux->summed_rows);
+  return true;
 }
 
 /* Point or bilinear reads of level 0 of a 2D texture for the whole span,
@@ -933,14 +1024,19 @@ sample_2d_span (const SlTexture *tex, const SlSamplerState *ss, const SlVmSample
       return;
     }
 
+  if (s->at_pixel && bilinear_at_pixel (&v, du, dv, cu, cv, out, aux))
+    return;
   Footprint fp;
   bool any_frac = footprint (&fp, &v, du, dv, cu, cv, s->at_pixel, aux);
   RowShape rows[2] = { row_shape (&fp, 0, &v), row_shape (&fp, 1, &v) };
   if (rows[0].regular && rows[1].regular)
     {
       for (int r = 0; r < 2; r++)
-        bilinear_row (&v, &fp, r, rows[r], any_frac, out, aux->runs, aux->sums,
-                      &aux->summed_rows);
+        {
+          RowFootprint row = row_footprint (&fp, r);
+          bilinear_row (&v, &row, r, rows[r], any_frac, out, aux->runs, aux->sums,
+                        &aux->summed_rows);
+        }
       return;
     }
 

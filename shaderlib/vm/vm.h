@@ -277,7 +277,8 @@ typedef struct
   /* A read at the pixel (SlVmSample.at_pixel) places its bilinear
    * footprint along x once per column of a render call, since every row
    * has the same: the index, fraction and 1 - fraction of the span's
-   * columns, and whether they are placed yet (unused by other reads). */
+   * columns, and 0 until they are placed, then flags of how they lie
+   * (sample.c's COLUMNS_; unused by other reads). */
   int32_t        *column_x0;
   float          *column_fx, *column_gx;
   uint8_t        *column_ready;

@@ -750,6 +750,14 @@ find_run (const LevelView *v, SlVmRunCache *runs, int x, int y, int n, const flo
       r->n = x1 - x0 + 1;
       sl_rgba_split (row + (size_t) (x0 - v->wx0) * 4, (size_t) r->n, r->c[0], r->c[1],
                      r->c[2], r->c[3]);
+      /* The next span splits the row's next texels: ask for them now.  A
+       * filter's lowest rows are new to the cache in every span, and the
+       * processor's own prefetching does not see far enough ahead while
+       * the span does its arithmetic. */
+      const float *next = row + (size_t) (x1 + 1 - v->wx0) * 4;
+      const float *end = row + (size_t) (v->wx1 - v->wx0 + 1) * 4;
+      for (int c = 0; c < SL_SPAN_COLS && next + 4 * c < end; c += 4)
+        __builtin_prefetch (next + 4 * c);
     }
   const SlVmRun *r = &runs->runs[i];
   for (int k = 0; k < 4; k++)

@@ -1277,6 +1277,21 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
     return false;
   LevelView v;
   level_view (&v, tex, ss, 0);
+  int xs = x0 + nx, ys = y0 + ny;
+  if (!sums && xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1 && ys >= v.wy0 && ys + 1 <= v.wy1)
+    {
+      /* The usual span, all its texels inside the window: what the loop
+       * below does then, with the run's length known to the compiler. */
+      for (int r = 0; r < 2; r++)
+        {
+          const float *p = v.lv->texels + (size_t) (ys + r - v.wy0) * v.lv->row_stride
+                           + (size_t) (xs - v.wx0) * 4;
+          int o = r * SL_SPAN_COLS;
+          sl_rgba_split (p, SL_SPAN_COLS, out[0]->f + o, out[1]->f + o, out[2]->f + o,
+                         out[3]->f + o);
+        }
+      return true;
+    }
   for (int r = 0; r < 2; r++)
     {
       int o = r * SL_SPAN_COLS;
@@ -1293,7 +1308,6 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
       y = y < v.wy0 ? v.wy0 : (y > v.wy1 ? v.wy1 : y);
       const float *row = v.lv->texels + (size_t) (y - v.wy0) * v.lv->row_stride;
       float *restrict ch[4] = { out[0]->f + o, out[1]->f + o, out[2]->f + o, out[3]->f + o };
-      int xs = x0 + nx;
       if (sums && xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1
           && sum_run (row + (size_t) (xs - v.wx0) * 4, sums, o))
         {

@@ -930,8 +930,13 @@ store_span (const SlSpanProgram *prog, const SlVmState *st, int sx, int sy,
             {
               /* The common case: interleave four SoA rows into RGBA. */
               float *p = row + 4 * c0;
-              sl_rgba_merge (p, c1 - c0, o[0] + c0, o[1] + c0, o[2] + c0, o[3] + c0,
-                             stream && sl_rgba_can_stream (p));
+              bool st_ok = stream && sl_rgba_can_stream (p);
+              /* A whole span (the usual case) with its length known to
+               * the compiler, then the rest. */
+              if (c1 - c0 == SL_SPAN_COLS)
+                sl_rgba_merge (p, SL_SPAN_COLS, o[0], o[1], o[2], o[3], st_ok);
+              else
+                sl_rgba_merge (p, c1 - c0, o[0] + c0, o[1] + c0, o[2] + c0, o[3] + c0, st_ok);
               continue;
             }
           const uint32_t *kill = st->kill->u + r * SL_SPAN_COLS;

@@ -69,9 +69,10 @@ c_alu (const float *restrict in, float *restrict out, int w, int h, int y0, int 
        const float *params)
 {
   const float amount = params[0], vig = params[1], contrast = params[2], gamma = params[3];
+  const float inv_w = 1.0f / (float) w, inv_h = 1.0f / (float) h;
   for (int y = y0; y < y0 + rows; y++)
     {
-      float dy = ((float) y + 0.5f) / (float) h - 0.5f;
+      float dy = ((float) y + 0.5f) * inv_h - 0.5f;
       for (int x = 0; x < w; x++)
         {
           const float *c = in + ((size_t) y * w + x) * 4;
@@ -82,7 +83,7 @@ c_alu (const float *restrict in, float *restrict out, int w, int h, int y0, int 
           float r = c[0] + (sr - c[0]) * amount;
           float g = c[1] + (sg - c[1]) * amount;
           float bl = c[2] + (sb - c[2]) * amount;
-          float dx = ((float) x + 0.5f) / (float) w - 0.5f;
+          float dx = ((float) x + 0.5f) * inv_w - 0.5f;
           float d = sqrtf (dx * dx + dy * dy) * 1.4142135f;
           float v = sat (1.0f - vig * d * d * (3.0f - 2.0f * d));
           r *= v;

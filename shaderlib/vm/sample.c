@@ -668,8 +668,9 @@ typedef struct
   bool regular, clamped, needs_x1, needs_y1;
 } RowShape;
 
-/* The shape of a row whose lanes' footprints start at (xl + i, yl),
- * when @consecutive, else at no such texels. */
+/* The shape of a row whose first lane's footprint starts at texel (xl,
+ * yl); @consecutive: lane i's starts at (xl + i, yl), else the row is not
+ * regular. */
 static RowShape
 shape_of_row (const LevelView *v, int32_t xl, int32_t yl, bool consecutive, bool needs_x1,
               bool needs_y1)
@@ -755,8 +756,8 @@ find_run (const LevelView *v, SlVmRunCache *runs, int x, int y, int n, const flo
        * processor's own prefetching does not see far enough ahead while
        * the span does its arithmetic. */
       const float *next = row + (size_t) (x1 + 1 - v->wx0) * 4;
-      const float *end = row + (size_t) (v->wx1 - v->wx0 + 1) * 4;
-      for (int c = 0; c < SL_SPAN_COLS && next + 4 * c < end; c += 4)
+      int ahead = MIN (SL_SPAN_COLS, v->wx1 - x1);   /* texels left in the row */
+      for (int c = 0; c < ahead; c += 4)   /* four texels a cache line */
         __builtin_prefetch (next + 4 * c);
     }
   const SlVmRun *r = &runs->runs[i];

@@ -1279,7 +1279,9 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
   LevelView v;
   level_view (&v, tex, ss, 0);
   int xs = x0 + nx, ys = y0 + ny;
-  if (!sums && xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1 && ys >= v.wy0 && ys + 1 <= v.wy1)
+  /* The span's columns read texels of the window only. */
+  bool columns_inside = xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1;
+  if (!sums && columns_inside && ys >= v.wy0 && ys + 1 <= v.wy1)
     {
       /* The usual span, all its texels inside the window: what the loop
        * below does then, with the run's length known to the compiler. */
@@ -1309,14 +1311,12 @@ SL_LEVEL (sl_sample_at_pixel) (const SlTexture *tex, const SlSamplerState *ss,
       y = y < v.wy0 ? v.wy0 : (y > v.wy1 ? v.wy1 : y);
       const float *row = v.lv->texels + (size_t) (y - v.wy0) * v.lv->row_stride;
       float *restrict ch[4] = { out[0]->f + o, out[1]->f + o, out[2]->f + o, out[3]->f + o };
-      if (sums && xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1
-          && sum_run (row + (size_t) (xs - v.wx0) * 4, sums, o))
+      if (sums && columns_inside && sum_run (row + (size_t) (xs - v.wx0) * 4, sums, o))
         {
           *summed_rows |= 1u << r;
           continue;
         }
-      if (ss->address_u == SL_ADDRESS_CLAMP
-          || (xs >= v.wx0 && xs + SL_SPAN_COLS - 1 <= v.wx1))
+      if (ss->address_u == SL_ADDRESS_CLAMP || columns_inside)
         {
           /* Columns left of the window repeat its first texel, those
            * right of it its last (clamping: the window lies inside the
